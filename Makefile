@@ -1,0 +1,76 @@
+# The Arena: `make run` to play, `make test` to check. See README.md.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# Django 6.1 needs Python 3.12+: the first suitable interpreter on PATH or in pyenv.
+PYTHON ?= $(shell scripts/find-python.sh)
+
+-include .env
+export
+
+.PHONY: help venv run serve migrate seed test test-fast test-services lint format bench worker clean
+
+help:
+	@echo "make run       set up and start the app on http://$(HOST):$(PORT) (SQLite, in-memory layer, demo logins)"
+	@echo "make test      set up and run the whole suite (twice over storage/messaging when TEST_DATABASE_URL/TEST_REDIS_URL are set)"
+	@echo "make lint      ruff format check, ruff check, mypy, import contracts"
+	@echo "make bench     print speed and memory figures"
+	@echo "make worker    start a Celery worker (needs REDIS_URL)"
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	@test -n "$(PYTHON)" || { echo "error: Python 3.12 or newer is needed (set PYTHON=/path/to/python3.12)"; exit 2; }
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	@touch $@
+
+venv: $(VENV)/.installed
+
+migrate: venv
+	$(PY) manage.py migrate --noinput
+
+seed: migrate
+	$(PY) manage.py seed_demo
+
+run: seed
+	$(PY) manage.py check_services
+	@echo "The Arena is at http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
+	exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) arena_site.asgi:application
+
+worker: venv
+	@test -n "$(REDIS_URL)" || { echo "error: REDIS_URL is not set; without it tasks run in-process and no worker is needed"; exit 2; }
+	exec $(VENV)/bin/celery -A arena_site worker -l info
+
+test: venv
+	scripts/test-tools.sh
+	$(PY) -m pytest $(PYTEST_ARGS)
+	@if [ -n "$(TEST_DATABASE_URL)" ] && [ -n "$(TEST_REDIS_URL)" ]; then \
+	  echo "== again on Postgres + Redis: tests that touch storage or messaging"; \
+	  DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest -m services $(PYTEST_ARGS); \
+	else echo "(set TEST_DATABASE_URL and TEST_REDIS_URL to also run the Postgres + Redis pass)"; fi
+
+test-fast: venv
+	$(PY) -m pytest -m "not browser and not llm and not slow" -x $(PYTEST_ARGS)
+
+test-services: venv
+	DATABASE_URL=$${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/arena} REDIS_URL=$${TEST_REDIS_URL:-redis://127.0.0.1:6379/0} $(PY) -m pytest -m services $(PYTEST_ARGS)
+
+lint: venv
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy games/engine games/domains games/planners accounts arena_site
+	$(VENV)/bin/lint-imports
+
+format: venv
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+bench: venv
+	$(PY) -m bench
+
+clean:
+	rm -rf $(VENV) var

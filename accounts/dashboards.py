@@ -1,0 +1,42 @@
+"""What each role's dashboard shows: panels contributed by the apps.
+
+An app contributes a panel by adding a function to ``PROVIDERS`` for a role; each function
+returns a dict ``{"title", "body", "link", "link_label"}`` or None. Kept as a plain registry so the
+dashboard view never imports app internals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+from typing import Any
+
+from accounts.roles import Role
+
+Panel = dict[str, Any]
+PanelProvider = Callable[[Any], Panel | None]
+
+# role -> dotted paths of panel providers ("module:function"); missing modules are skipped.
+PROVIDERS: dict[Role, list[str]] = {
+    Role.RESEARCHER: [
+        "games.dashboard:researcher_panel",
+        "annotations.dashboard:researcher_panel",
+        "studies.dashboard:researcher_panel",
+    ],
+    Role.ANNOTATOR: ["annotations.dashboard:annotator_panel"],
+    Role.PARTICIPANT: ["games.dashboard:participant_panel", "studies.dashboard:participant_panel"],
+}
+
+
+def panels_for(user: Any, role: Role) -> list[Panel]:
+    panels = []
+    for path in PROVIDERS.get(role, []):
+        module_name, func_name = path.split(":")
+        try:
+            provider: PanelProvider = getattr(import_module(module_name), func_name)
+        except (ImportError, AttributeError):
+            continue
+        panel = provider(user)
+        if panel:
+            panels.append(panel)
+    return panels

@@ -1,0 +1,54 @@
+"""Creating and checking API tokens (``Authorization: Token <token>``)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from accounts.models import ApiToken
+
+HEADER_PREFIX = "token "
+
+
+def _digest(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def create_token(user: Any, name: str = "") -> str:
+    """Make a token for ``user`` and return it; only its digest is kept."""
+    raw = secrets.token_hex(20)
+    ApiToken.objects.create(user=user, name=name, prefix=raw[:8], digest=_digest(raw))
+    return raw
+
+
+def user_for_token(raw: str | None) -> Any | None:
+    """The active user owning ``raw``, or None."""
+    if not raw:
+        return None
+    token = ApiToken.objects.select_related("user").filter(digest=_digest(raw.strip()), revoked=False).first()
+    if token is None or not token.user.is_active:
+        return None
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    return token.user
+
+
+def token_from_header(value: str | bytes | None) -> str | None:
+    """The token in an ``Authorization: Token <token>`` header value, or None."""
+    if not value:
+        return None
+    text = value.decode("latin-1") if isinstance(value, bytes) else value
+    if not text.lower().startswith(HEADER_PREFIX):
+        return None
+    return text[len(HEADER_PREFIX) :].strip() or None
+
+
+def user_for_request_header(value: str | bytes | None) -> Any | None:
+    return user_for_token(token_from_header(value))
+
+
+def get_user_by_name(username: str) -> Any:
+    return get_user_model().objects.get(username=username)

@@ -1,0 +1,27 @@
+"""ASGI entry point: HTTP goes to Django, websockets through origin and auth checks to the router."""
+
+import os
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena_site.settings")
+
+from django.core.asgi import get_asgi_application
+
+from arena_site.startup import check_services_or_exit, load_settings_or_exit
+
+django_asgi_app = load_settings_or_exit(get_asgi_application)
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+
+from accounts.websocket import OriginCheck, TokenAuthMiddleware  # noqa: E402
+from arena_site.routing import websocket_urlpatterns  # noqa: E402
+
+if os.environ.get("ARENA_SKIP_STARTUP_CHECKS") != "1":
+    check_services_or_exit()
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": OriginCheck(AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))),
+    }
+)

@@ -1,0 +1,60 @@
+"""Start-up checks: a bad or unreachable setting stops the process with one line naming it."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import NoReturn
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.db import connections
+
+
+class ServiceUnavailable(RuntimeError):
+    pass
+
+
+def fail(message: str) -> NoReturn:
+    sys.stderr.write(f"error: {message}\n")
+    raise SystemExit(2)
+
+
+def load_settings_or_exit[T](load: Callable[[], T]) -> T:
+    """Run ``load`` (which imports settings); a configuration error becomes one line and exit 2."""
+    try:
+        return load()
+    except ImproperlyConfigured as error:
+        fail(str(error))
+
+
+def check_database() -> None:
+    try:
+        with connections["default"].cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except Exception as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ServiceUnavailable(f"DATABASE_URL: cannot connect to the database ({first})") from None
+
+
+def check_redis() -> None:
+    if not settings.REDIS_URL:
+        return
+    import redis
+
+    try:
+        redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=3).ping()
+    except Exception as error:
+        raise ServiceUnavailable(f"REDIS_URL: cannot reach Redis at {settings.REDIS_URL} ({error})") from None
+
+
+def check_services() -> None:
+    check_database()
+    check_redis()
+
+
+def check_services_or_exit() -> None:
+    try:
+        check_services()
+    except ServiceUnavailable as error:
+        fail(str(error))

@@ -1,0 +1,22 @@
+"""Top-level URLs. Each app's URLs are included when the app provides them."""
+
+from importlib.util import find_spec
+
+from django.contrib import admin
+from django.urls import include, path
+
+from accounts import views as account_views
+from arena_site.health import healthz
+
+admin.site.site_header = "The Arena: administration"
+
+urlpatterns = [
+    path("", account_views.home, name="home"),
+    path("healthz", healthz, name="healthz"),
+    path("accounts/", include("accounts.urls")),
+    path("admin/", admin.site.urls),
+]
+
+for prefix, module in [("", "games.urls"), ("annotate/", "annotations.urls"), ("studies/", "studies.urls")]:
+    if find_spec(module) is not None:
+        urlpatterns.append(path(prefix, include(module)))

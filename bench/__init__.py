@@ -1,0 +1,1 @@
+"""Benchmarks that print figures (``make bench``). Nothing here asserts a time."""

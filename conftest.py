@@ -1,0 +1,74 @@
+"""Project-wide test setup: role users, the datasets folder, and the services marker.
+
+Every test that touches the database, the channel layer or Celery gets the ``services`` marker
+automatically, so ``pytest -m services`` re-runs exactly those against Postgres + Redis.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+SERVICE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+    "client",
+    "admin_client",
+    "django_user_model",
+    "channel_layer",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("django_db") or fixtures & SERVICE_FIXTURES or item.get_closest_marker("services"):
+            item.add_marker(pytest.mark.services)
+
+
+@pytest.fixture(scope="session")
+def datasets_dir() -> Path:
+    """``../shared/datasets`` (or ARENA_DATASETS_DIR); skips the test when it is absent."""
+    from django.conf import settings
+
+    path = Path(settings.DATASETS_DIR)
+    if not path.is_dir():
+        pytest.skip(f"the public datasets are not at {path} (set ARENA_DATASETS_DIR); skipping")
+    return path
+
+
+@pytest.fixture
+def researcher(django_user_model):
+    from accounts.roles import Role, grant
+
+    user = django_user_model.objects.create_user("res", password="pw-researcher-1")
+    grant(user, Role.RESEARCHER)
+    return user
+
+
+@pytest.fixture
+def annotator(django_user_model):
+    from accounts.roles import Role, grant
+
+    user = django_user_model.objects.create_user("ann", password="pw-annotator-1")
+    grant(user, Role.ANNOTATOR)
+    return user
+
+
+@pytest.fixture
+def participant(django_user_model):
+    from accounts.roles import Role, grant
+
+    user = django_user_model.objects.create_user("par", password="pw-participant-1")
+    grant(user, Role.PARTICIPANT)
+    return user
+
+
+@pytest.fixture
+def using_postgres() -> bool:
+    return os.environ.get("DATABASE_URL", "").startswith("postgres")

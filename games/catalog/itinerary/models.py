@@ -1,0 +1,1 @@
+"""Catalogue models for the itinerary domain (land with its domain issue)."""

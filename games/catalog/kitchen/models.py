@@ -1,0 +1,1 @@
+"""Catalogue models for the kitchen domain (land with its domain issue)."""

@@ -1,0 +1,1 @@
+"""Catalogue models for the tasks domain (land with its domain issue)."""

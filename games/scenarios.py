@@ -1,0 +1,49 @@
+"""Storing scenarios: the one service every importer and loader uses to save playable content.
+
+Saving the same definition again changes nothing (idempotent imports); a different definition
+under the same slug becomes a new current version, and the old version stays for the games that
+used it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from games.models import Scenario
+
+
+@transaction.atomic
+def save_scenario(
+    *, domain: str, slug: str, title: str, source: str, definition: dict[str, Any], description: str = ""
+) -> tuple[Scenario, bool]:
+    """Store ``definition`` under ``slug``; return (scenario, changed)."""
+    current = Scenario.objects.select_for_update().filter(slug=slug, is_current=True).first()
+    if current is not None and current.definition == definition and current.domain == domain:
+        if current.title != title or current.description != description:
+            current.title, current.description = title, description
+            current.save(update_fields=["title", "description"])
+        return current, False
+    version = 1
+    if current is not None:
+        version = current.version + 1
+        Scenario.objects.filter(pk=current.pk).update(is_current=False)
+    scenario = Scenario.objects.create(
+        domain=domain,
+        slug=slug,
+        version=version,
+        title=title,
+        source=source,
+        description=description,
+        definition=definition,
+    )
+    return scenario, True
+
+
+def current_scenario(slug: str) -> Scenario:
+    """The current version of ``slug``; raises Scenario.DoesNotExist with the slug in the message."""
+    try:
+        return Scenario.objects.get(slug=slug, is_current=True)
+    except Scenario.DoesNotExist:
+        raise Scenario.DoesNotExist(f"no scenario named {slug!r}; import it or check the name") from None

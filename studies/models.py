@@ -1,0 +1,1 @@
+"""Models land with the studies issue."""
