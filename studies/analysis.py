@@ -13,8 +13,8 @@ import warnings
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 from statistics import fmean, stdev
+from typing import Any
 
 import numpy as np
 import pandas as pd

@@ -56,7 +56,7 @@ def _wrap(text: str, width: int) -> list[str]:
         else:
             line = f"{line} {word}".strip()
     lines.append(line)
-    return lines[:1] + [" ".join(lines[1:])] if len(lines) > 2 else lines
+    return [lines[0], " ".join(lines[1:])] if len(lines) > 2 else lines
 
 
 def bar_chart(
@@ -94,7 +94,11 @@ def bar_chart(
         parts.append(f'<line x1="{left}" x2="{width - right}" y1="{yy:.1f}" y2="{yy:.1f}" class="grid-line"/>')
         parts.append(f'<text x="{left - 6}" y="{yy + 4:.1f}" class="tick" text-anchor="end">{_fmt(value)}</text>')
     if unit:
-        parts.append(f'<text x="12" y="{upper + plot_h / 2:.1f}" class="tick" transform="rotate(-90 12 {upper + plot_h / 2:.1f})" text-anchor="middle">{escape(unit)}</text>')
+        mid = upper + plot_h / 2
+        parts.append(
+            f'<text x="12" y="{mid:.1f}" class="tick" transform="rotate(-90 12 {mid:.1f})" '
+            f'text-anchor="middle">{escape(unit)}</text>'
+        )
     group_w = plot_w / max(len(groups), 1)
     bar_w = min(36.0, group_w * 0.8 / max(len(conditions), 1))
     for g_index, group in enumerate(groups):
@@ -115,16 +119,17 @@ def bar_chart(
             if bar.se:
                 cx = x + bar_w / 2
                 hi, lo = y(bar.mean + bar.se), y(bar.mean - bar.se)
-                parts.append(
-                    f'<path d="M{cx:.1f} {hi:.1f}V{lo:.1f}M{cx - 5:.1f} {hi:.1f}h10M{cx - 5:.1f} {lo:.1f}h10" class="error-bar"/>'
-                )
+                whiskers = f"M{cx:.1f} {hi:.1f}V{lo:.1f}M{cx - 5:.1f} {hi:.1f}h10M{cx - 5:.1f} {lo:.1f}h10"
+                parts.append(f'<path d="{whiskers}" class="error-bar"/>')
         label_x = left + g_index * group_w + group_w / 2
         lines = _wrap(group.label, max(6, int(group_w / 7)))
         spans = "".join(
-            f'<tspan x="{label_x:.1f}" dy="{0 if k == 0 else 13}">{escape(line)}</tspan>' for k, line in enumerate(lines)
+            f'<tspan x="{label_x:.1f}" dy="{0 if k == 0 else 13}">{escape(line)}</tspan>'
+            for k, line in enumerate(lines)
         )
         parts.append(
-            f'<text x="{label_x:.1f}" y="{upper + plot_h + 16:.1f}" class="group-label" text-anchor="middle">{spans}</text>'
+            f'<text x="{label_x:.1f}" y="{upper + plot_h + 16:.1f}" class="group-label" '
+            f'text-anchor="middle">{spans}</text>'
         )
     # Legend under the axis.
     lx = left

@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from studies.measures import OBJECTIVE_MEASURES, item_score
 from django.db.models import Count
 
+from studies.measures import OBJECTIVE_MEASURES, item_score
 from studies.models import Episode, ParticipantStatus, Response, Study, participant_code
 
 CHUNK = 2000
@@ -46,9 +46,7 @@ class Table:
 def _participants(study: Study, options: Options) -> Any:
     queryset = study.participants.all()
     if not options.include_excluded:
-        queryset = queryset.filter(
-            is_pilot=False, status__in=[ParticipantStatus.ACTIVE, ParticipantStatus.COMPLETED]
-        )
+        queryset = queryset.filter(is_pilot=False, status__in=[ParticipantStatus.ACTIVE, ParticipantStatus.COMPLETED])
     return queryset
 
 
@@ -268,8 +266,15 @@ def response_wide_rows(study: Study, options: Options) -> Iterator[dict[str, Any
     queryset = (
         Response.objects.filter(episode__participant__in=_participants(study, options))
         .order_by("episode__participant_id", "episode__index", "item__index")
-        .values_list("episode_id", "episode__participant_id", "episode__index", "episode__condition__name",
-                     "episode__scenario__slug", "item_id", "value")
+        .values_list(
+            "episode_id",
+            "episode__participant_id",
+            "episode__index",
+            "episode__condition__name",
+            "episode__scenario__slug",
+            "item_id",
+            "value",
+        )
     )
     current: dict[str, Any] | None = None
     current_episode = None
@@ -354,17 +359,23 @@ TABLES: dict[str, Table] = {
     for table in [
         Table("participants", "One row per participant.", lambda s: PARTICIPANT_COLUMNS, participant_rows),
         Table(
-            "assignments", "One row per participant and position in their condition order.",
-            lambda s: ASSIGNMENT_COLUMNS, assignment_rows,
+            "assignments",
+            "One row per participant and position in their condition order.",
+            lambda s: ASSIGNMENT_COLUMNS,
+            assignment_rows,
         ),
         Table("episodes", "One row per episode (game) with its objective metrics.", episode_columns, episode_rows),
         Table(
-            "responses_long", "One row per questionnaire answer (long format).",
-            lambda s: RESPONSE_LONG_COLUMNS, response_long_rows,
+            "responses_long",
+            "One row per questionnaire answer (long format).",
+            lambda s: RESPONSE_LONG_COLUMNS,
+            response_long_rows,
         ),
         Table(
-            "responses_wide", "One row per answered questionnaire: one column per item, then construct scores.",
-            response_wide_columns, response_wide_rows,
+            "responses_wide",
+            "One row per answered questionnaire: one column per item, then construct scores.",
+            response_wide_columns,
+            response_wide_rows,
         ),
         Table("events", "Every entry of every episode's game log.", lambda s: EVENT_COLUMNS, event_rows),
     ]

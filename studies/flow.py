@@ -13,6 +13,7 @@ from typing import Any
 
 from games import services as game_services
 from games.models import Game
+from studies.errors import StudyError
 from studies.models import ClockMode, Episode, Participant
 
 log = logging.getLogger(__name__)
@@ -31,25 +32,32 @@ def start_game(episode: Episode) -> Game:
     """Create the episode's game with the condition's seat plan (called inside the service's transaction)."""
     participant = episode.participant
     study = participant.study
-    game = game_services.create_game(
-        episode.scenario,
-        episode.condition.seat_plan(human=participant.user),
-        seed=episode.pk,
-        created_by=participant.user,
-        **_game_settings(study),
-    )
+    try:
+        game = game_services.create_game(
+            episode.scenario,
+            episode.condition.seat_plan(human=participant.user),
+            seed=episode.pk,
+            created_by=participant.user,
+            **_game_settings(study),
+        )
+    except game_services.GameError as error:
+        log.error("episode %s: the game could not start: %s", episode.pk, error)
+        raise StudyError(f"The game could not start ({error}). Please tell the researcher.") from None
     episode.game = game
     return game
 
 
 def start_tutorial(participant: Participant, scenario: Any) -> Game:
     """A solo practice game on the tutorial scenario; not analysed."""
-    return game_services.create_game(
-        scenario,
-        [{"kind": "human", "user": participant.user}],
-        created_by=participant.user,
-        **_game_settings(participant.study),
-    )
+    try:
+        return game_services.create_game(
+            scenario,
+            [{"kind": "human", "user": participant.user}],
+            created_by=participant.user,
+            **_game_settings(participant.study),
+        )
+    except game_services.GameError as error:
+        raise StudyError(f"The practice game could not start ({error}). Please tell the researcher.") from None
 
 
 def game_result(episode: Episode) -> dict[str, Any] | None:

@@ -85,7 +85,7 @@ class ScenarioForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["scenario"].choices = _scenario_choices()  # type: ignore[attr-defined]
 
-    def scenario(self) -> Scenario:
+    def chosen(self) -> Scenario:
         return Scenario.objects.get(pk=self.cleaned_data["scenario"])
 
 

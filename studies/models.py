@@ -191,9 +191,7 @@ class Participant(models.Model):
     dropped_at = models.DateTimeField(null=True, blank=True)
     drop_reason = models.CharField(max_length=200, blank=True)
     last_seen_at = models.DateTimeField(null=True, blank=True)
-    tutorial_game = models.ForeignKey(
-        "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
+    tutorial_game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
         ordering = ["study", "joined_at"]
@@ -253,7 +251,9 @@ class Episode(models.Model):
 
     class Meta:
         ordering = ["participant", "index"]
-        constraints = [models.UniqueConstraint(fields=["participant", "index"], name="episode_participant_index_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["participant", "index"], name="episode_participant_index_unique")
+        ]
 
     def __str__(self) -> str:
         return f"{self.participant} #{self.index + 1}: {self.condition}"
@@ -299,3 +299,6 @@ class ExportJob(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"export {self.pk} of {self.study} ({self.status})"

@@ -191,7 +191,9 @@ def study_analysis(study: Study, include_dropped: bool = False, include_pilots: 
     reverse_items = set(study.items.filter(reverse_scored=True).values_list("pk", flat=True))
     responses = Response.objects.filter(
         episode__participant__in=participants, episode__status=EpisodeStatus.DONE
-    ).values_list("episode_id", "episode__participant_id", "episode__condition__name", "item_id", "item__construct", "value")
+    ).values_list(
+        "episode_id", "episode__participant_id", "episode__condition__name", "item_id", "item__construct", "value"
+    )
     for episode_id, participant_id, condition, item_id, construct, value in responses.iterator(chunk_size=5000):
         per_episode[episode_id].append(ItemAnswer(construct, value, item_id in reverse_items))
         episode_info[episode_id] = (str(participant_id), condition)

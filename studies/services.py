@@ -21,6 +21,7 @@ from django.utils.text import slugify
 
 from accounts.roles import Role, grant
 from studies import assignment, flow
+from studies.errors import StudyError
 from studies.measures import DEFAULT_QUESTIONNAIRE, LIKERT_POINTS, REVERSE_SCORED_DEFAULTS
 from studies.models import (
     Assignment,
@@ -51,10 +52,6 @@ DEFAULT_CONSENT = (
     "time without giving a reason.\n\n"
     "By agreeing you confirm that you are 18 or older and have read this information."
 )
-
-
-class StudyError(Exception):
-    """A refused change; the message says what to do instead."""
 
 
 # --- design ----------------------------------------------------------------------------------
@@ -226,7 +223,12 @@ def save_item(
         construct, construct_label = existing.construct, existing.construct_label
     if item is None:
         item = QuestionnaireItem(study=study, index=_next_index(study.items))
-    item.construct, item.construct_label, item.text, item.reverse_scored = construct, construct_label, text, reverse_scored
+    item.construct, item.construct_label, item.text, item.reverse_scored = (
+        construct,
+        construct_label,
+        text,
+        reverse_scored,
+    )
     item.save()
     return item
 
@@ -419,8 +421,10 @@ def current_episode(participant: Participant) -> Episode | None:
 @transaction.atomic
 def start_episode(participant: Participant, episode: Episode) -> Episode:
     """Create the episode's game (idempotent: an episode already playing keeps its game)."""
-    episode = Episode.objects.select_for_update().select_related("participant__study", "condition", "scenario").get(
-        pk=episode.pk
+    episode = (
+        Episode.objects.select_for_update()
+        .select_related("participant__study", "condition", "scenario")
+        .get(pk=episode.pk)
     )
     _require_active(episode.participant)
     if episode.participant_id != participant.pk:

@@ -47,7 +47,9 @@ def test_a_condition_without_data_has_no_mean():
 def test_repeated_measures_anova_matches_anovarm():
     result, reason = repeated_measures_anova(within_observations())
     assert reason == ""
-    frame = pd.DataFrame([(o.participant, o.condition, o.value) for o in within_observations()], columns=["s", "c", "y"])
+    frame = pd.DataFrame(
+        [(o.participant, o.condition, o.value) for o in within_observations()], columns=["s", "c", "y"]
+    )
     expected = AnovaRM(frame, "y", "s", within=["c"]).fit().anova_table.loc["c"]
     assert result.f == pytest.approx(expected["F Value"])
     assert result.p == pytest.approx(expected["Pr > F"])
@@ -74,9 +76,7 @@ def test_repeated_measures_averages_several_episodes_of_one_cell():
 
 def test_one_way_anova_matches_scipy_f_oneway():
     groups = {"alone": [2.0, 3.0, 2.5, 3.5], "llm": [4.0, 3.5, 4.5, 5.0], "random": [2.5, 2.0, 3.0, 2.0]}
-    observations = [
-        Observation(f"{c}{i}", c, v) for c, values in groups.items() for i, v in enumerate(values)
-    ]
+    observations = [Observation(f"{c}{i}", c, v) for c, values in groups.items() for i, v in enumerate(values)]
     result, reason = one_way_anova(observations)
     expected = stats.f_oneway(*groups.values())
     assert reason == ""

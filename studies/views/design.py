@@ -14,9 +14,9 @@ from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
 from studies import assignment, selectors, services
+from studies.errors import StudyError
 from studies.forms import ConditionForm, ItemForm, NewStudyForm, OnboardingPageForm, ScenarioForm, StudyBasicsForm
 from studies.models import Condition, Design, OnboardingPage, QuestionnaireItem, Study, StudyScenario
-from studies.services import StudyError
 from studies.views.participant import pilot_token
 
 
@@ -43,7 +43,10 @@ def _design_context(request: HttpRequest, study: Study, **forms: Any) -> dict[st
     names = [c.name for c in study.conditions.order_by("index")]
     within = study.design == Design.WITHIN
     orders = (
-        [[names[i] for i in assignment.condition_order(k, len(names), within)] for k in range(assignment.sequence_count(len(names), within))]
+        [
+            [names[i] for i in assignment.condition_order(k, len(names), within)]
+            for k in range(assignment.sequence_count(len(names), within))
+        ]
         if names
         else []
     )
@@ -154,7 +157,7 @@ def add_scenario(request: HttpRequest, pk: int) -> HttpResponse:
     form = ScenarioForm(request.POST)
     if not form.is_valid():
         return _invalid(request, study, scenario_form=form)
-    scenario = form.scenario()
+    scenario = form.chosen()
     _attempt(request, lambda: services.add_scenario(study, scenario), f"Added {scenario.title}.")
     return _back(study, "scenarios")
 

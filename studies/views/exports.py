@@ -16,9 +16,7 @@ from studies.streaming import stream
 @researcher_required
 def exports_page(request: HttpRequest, pk: int) -> HttpResponse:
     study = get_object_or_404(Study, pk=pk)
-    tables = [
-        {"table": table, "columns": table.columns(study)} for table in exports.TABLES.values()
-    ]
+    tables = [{"table": table, "columns": table.columns(study)} for table in exports.TABLES.values()]
     context = {"study": study, "tables": tables, "jobs": study.export_jobs.all()[:5], "formats": list(exports.FORMATS)}
     return render(request, "studies/exports.html", context)
 

@@ -10,8 +10,8 @@ from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
 from studies import flow, selectors, services
+from studies.errors import StudyError
 from studies.models import Participant, Study
-from studies.services import StudyError
 
 
 @researcher_required

@@ -18,9 +18,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from studies import flow, selectors, services
+from studies.errors import StudyError
 from studies.measures import LIKERT_LABELS
 from studies.models import EpisodeStatus, Participant, Study, StudyStatus
-from studies.services import StudyError
 
 PILOT_SALT = "studies.pilot"
 BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -66,6 +66,8 @@ def entry(request: HttpRequest, slug: str) -> HttpResponse:
     known = known or selectors.participant_for(study, request.user)
     if request.method == "POST":
         choice = request.POST.get("choice")
+        if choice not in ("agree", "decline", "resume") or (choice == "resume" and known is None):
+            return redirect(_entry_url(study, pid))
         if known is None and choice == "agree" and not request.POST.get("agree"):
             context["error"] = "Please tick the box to confirm you agree, or choose “I do not agree”."
             return render(request, "studies/participant/consent.html", context, status=400)
@@ -77,7 +79,9 @@ def entry(request: HttpRequest, slug: str) -> HttpResponse:
             elif choice == "decline":
                 services.decline_consent(participant)
         except StudyError as error:
-            return render(request, "studies/participant/problem.html", {"study": study, "message": str(error)}, status=400)
+            return render(
+                request, "studies/participant/problem.html", {"study": study, "message": str(error)}, status=400
+            )
         return redirect("studies:step", slug=study.slug)
 
     if known is not None:
@@ -105,7 +109,8 @@ def _act(request: HttpRequest, participant: Participant) -> HttpResponse | None:
         services.advance_onboarding(participant, index)
     elif action == "tutorial":
         game = services.start_tutorial(participant, index)
-        return redirect(flow.game_url(game, next_url=reverse("studies:step", args=[study.slug])))
+        url = flow.game_url(game, next_url=reverse("studies:step", args=[study.slug]))
+        return redirect(url) if url else None
     elif action == "start":
         episode = participant.episodes.filter(index=index).first()
         if episode is None:
@@ -133,9 +138,7 @@ def _int(raw: Any) -> int:
         return -1
 
 
-def _step_context(
-    participant: Participant, step: selectors.Step, answers: Any = None
-) -> dict[str, Any]:
+def _step_context(participant: Participant, step: selectors.Step, answers: Any = None) -> dict[str, Any]:
     study = participant.study
     context: dict[str, Any] = {"study": study, "participant": participant, "step": step}
     if step.kind == "questionnaire":
@@ -146,7 +149,9 @@ def _step_context(
     if step.episode is not None and step.episode.game_id:
         context["game_url"] = flow.game_url(step.episode.game, next_url=reverse("studies:step", args=[study.slug]))
     if step.kind == "onboarding" and participant.tutorial_game_id:
-        context["tutorial_url"] = flow.game_url(participant.tutorial_game, next_url=reverse("studies:step", args=[study.slug]))
+        context["tutorial_url"] = flow.game_url(
+            participant.tutorial_game, next_url=reverse("studies:step", args=[study.slug])
+        )
     return context
 
 
