@@ -20,7 +20,9 @@ from dataclasses import dataclass
 
 from games.agents.turns import Decision
 
-AGENT_PREFIX = re.compile(r"^\s*(?:[-*•]\s*|\d+[.)]\s*)?(?:\*\*)?\s*(?:agent|npc)\s*#?\s*(\d+)\s*(?:\*\*)?\s*[:=\-–>]+\s*(.*)$", re.I)
+AGENT_PREFIX = re.compile(
+    r"^\s*(?:[-*•]\s*|\d+[.)]\s*)?(?:\*\*)?\s*(?:agent|npc)\s*#?\s*(\d+)\s*(?:\*\*)?\s*[:=\-–>]+\s*(.*)$", re.I
+)
 SAY_PREFIX = re.compile(r"^\s*(?:say|message|to the human|reply)\s*:\s*(.+)$", re.I)
 
 KITCHEN_CALL = re.compile(

@@ -133,11 +133,17 @@ class LlmClient:
                 stop=list(stop) if stop else None,
             )
         except openai.APITimeoutError:
-            return LlmReply("", time.perf_counter() - started, error=f"timeout after {self.config.timeout_seconds:g} s", model=model)
+            return LlmReply(
+                "", time.perf_counter() - started, error=f"timeout after {self.config.timeout_seconds:g} s", model=model
+            )
         except openai.APIConnectionError as error:
-            return LlmReply("", time.perf_counter() - started, error=f"cannot reach {self.config.base_url}: {error}", model=model)
+            return LlmReply(
+                "", time.perf_counter() - started, error=f"cannot reach {self.config.base_url}: {error}", model=model
+            )
         except openai.APIStatusError as error:
-            return LlmReply("", time.perf_counter() - started, error=f"HTTP {error.status_code}: {error.message}", model=model)
+            return LlmReply(
+                "", time.perf_counter() - started, error=f"HTTP {error.status_code}: {error.message}", model=model
+            )
         except openai.OpenAIError as error:
             return LlmReply("", time.perf_counter() - started, error=f"{type(error).__name__}: {error}", model=model)
         latency = time.perf_counter() - started

@@ -119,7 +119,11 @@ class LlmDispatcher:
             feedback_section=section("Feedback on your last commands (fix these):", "\n".join(feedback)),
             history_section=section(
                 "Recent history (oldest first):",
-                "\n".join([*mem.history_text(memory).splitlines(), *mem.event_lines(turn.events)][-options.history_window * 3 :]),
+                "\n".join(
+                    [*mem.history_text(memory).splitlines(), *mem.event_lines(turn.events)][
+                        -options.history_window * 3 :
+                    ]
+                ),
             ),
             relevant_section=section("Relevant now:", relevant_now(turn, domain)),
             state=state_text(turn, turn.agents),

@@ -19,7 +19,9 @@ def feedback_lines(events: Iterable[Event], agents: Sequence[int]) -> list[str]:
     for event in events:
         if event.kind == REJECTED and event.agent in agents:
             action = event.data.get("action", "")
-            lines.append(f"agent {event.agent}: '{action}' was refused ({event.data.get('feedback', '')}): {event.message}")
+            lines.append(
+                f"agent {event.agent}: '{action}' was refused ({event.data.get('feedback', '')}): {event.message}"
+            )
     return lines
 
 

@@ -51,4 +51,6 @@ class ReactAgent:
         # to the rules, which reject it and count it (invalid action).
         action = found.commands[0].action if found.commands else raw_first_line(reply.text) or "wait"
         mem.remember(memory, f"t={turn.now:g} Action: {action}", self.options.history_window)
-        return Decision(actions=[(agent, action)], calls=[CallRecord("react", messages, reply, [action], found.problems)])
+        return Decision(
+            actions=[(agent, action)], calls=[CallRecord("react", messages, reply, [action], found.problems)]
+        )

@@ -33,7 +33,9 @@ def validate(rules: RuleSet[Any], state: Any, commands: Sequence[Command]) -> Va
         transition = rules.act(state, command.agent, action, now)
         refusal = transition.rejection
         if refusal is not None:
-            problems.append(f"agent {command.agent}: '{command.action}' was refused ({refusal.kind}): {refusal.message}")
+            problems.append(
+                f"agent {command.agent}: '{command.action}' was refused ({refusal.kind}): {refusal.message}"
+            )
             continue
         state = transition.state
         accepted.append(Command(command.agent, action))

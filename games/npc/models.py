@@ -15,7 +15,7 @@ class LlmCall(models.Model):
 
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="llm_calls")
     result = models.ForeignKey(
-        "npc.BenchmarkResult", null=True, blank=True, on_delete=models.CASCADE, related_name="llm_calls"
+        "npc.BenchmarkResult", null=True, blank=True, on_delete=models.CASCADE, related_name="calls"
     )
     agent = models.CharField(max_length=40, help_text="Who asked: dispatcher, react, tdag/main, tdag/sub-1 ...")
     seats = models.JSONField(default=list, blank=True, help_text="The agent numbers it commanded.")

@@ -99,7 +99,9 @@ def itinerary_table(rows: Sequence[Row]) -> dict[str, Any]:
         out.append(
             {
                 "label": str(kind),
-                "values": [_mean(m.get(k) for m in metrics) for k in ("executability", "constraints", "efficiency", "total")],
+                "values": [
+                    _mean(m.get(k) for m in metrics) for k in ("executability", "constraints", "efficiency", "total")
+                ],
                 "episodes": len(members),
             }
         )

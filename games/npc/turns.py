@@ -11,6 +11,7 @@ command waits (so time can move on); in real time it idles and is asked again sh
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
@@ -62,10 +63,9 @@ def _stale_before() -> Any:
 
 def _claim(game_id: int) -> bool:
     """Become the one process deciding for this game; otherwise ask that process to look again."""
-    try:
+    # Created concurrently, or the game is gone: either way the update below settles it.
+    with contextlib.suppress(IntegrityError):
         NpcMemory.objects.get_or_create(game_id=game_id)
-    except IntegrityError:
-        pass  # created concurrently (or the game is gone: the update below finds nothing)
     claimed = (
         NpcMemory.objects.filter(pk=game_id)
         .filter(Q(running=False) | Q(claimed_at__lt=_stale_before()))
@@ -146,9 +146,7 @@ def play_turn(game_id: int) -> bool:
     seats = list(game.seats.order_by("agent"))
     npcs = {s.agent for s in seats if s.kind == SeatKind.NPC}
     seq = game.snapshot.seq
-    fresh = list(
-        GameEvent.objects.filter(game_id=game_id, seq__gt=memory.last_seq, seq__lte=seq).order_by("seq")
-    )
+    fresh = list(GameEvent.objects.filter(game_id=game_id, seq__gt=memory.last_seq, seq__lte=seq).order_by("seq"))
     if memory.decided_seq and not _news(fresh, memory.decided_seq, npcs):
         return False
     rules = registry.get(game.rule_set_id)
@@ -165,9 +163,7 @@ def play_turn(game_id: int) -> bool:
     except DispatcherError as error:
         log.warning("game %s: %s", game_id, error)
         decision = Decision(say=f"(NPC setup problem: {error})")
-    NpcMemory.objects.filter(pk=game_id).update(
-        data=memory.data, last_seq=seq, decided_seq=seq, turns=memory.turns + 1
-    )
+    NpcMemory.objects.filter(pk=game_id).update(data=memory.data, last_seq=seq, decided_seq=seq, turns=memory.turns + 1)
     apply_decision(game, rules, state, free, decision, after_seq=seq)
     return True
 
@@ -177,7 +173,9 @@ def _news(entries: Sequence[GameEvent], decided_seq: int, npcs: set[int]) -> boo
     return any(e.seq > decided_seq and not (e.category == "chat" and e.agent in npcs) for e in entries)
 
 
-def apply_decision(game: Game, rules: Any, state: Any, free: Sequence[int], decision: Decision, *, after_seq: int) -> None:
+def apply_decision(
+    game: Game, rules: Any, state: Any, free: Sequence[int], decision: Decision, *, after_seq: int
+) -> None:
     action_seqs: list[int] = []
     commanded = {agent for agent, _ in decision.actions}
     lockstep = game.clock != ClockMode.REAL_TIME
@@ -196,10 +194,8 @@ def apply_decision(game: Game, rules: Any, state: Any, free: Sequence[int], deci
             break
     _store_calls(game, decision, after_seq, action_seqs, free, float(rules.now(state)))
     if decision.say:
-        try:
+        with contextlib.suppress(services.GameError):
             services.post_chat(game.pk, text=decision.say[:900], agent=min(free))
-        except services.GameError:
-            pass
     if not lockstep and not decision.actions:
         # Real time: the NPC idles this step; ask again soon even if nothing else happens.
         from games.npc.tasks import npc_retry

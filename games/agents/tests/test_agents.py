@@ -1,3 +1,5 @@
+import pytest
+
 from games.agents.dispatcher import DispatcherError, NpcSeat, build_dispatcher
 from games.agents.headless import run_episode
 from games.agents.llm import LlmClient
@@ -10,8 +12,6 @@ from games.agents.tests.toy_rules import RULES, SCENARIO
 from games.agents.turns import Turn
 from games.engine.episode import LoggedAction
 
-import pytest
-
 
 def fresh(agents=2):
     return RULES.initial_state(SCENARIO, agents=agents)
@@ -21,7 +21,7 @@ def test_random_brain_picks_legal_actions_reproducibly():
     state = fresh()
     first = [RandomBrain(seed=3).decide(Turn(RULES, state, [1]), {}).actions for _ in range(2)]
     assert first[0] == first[1]
-    (agent, action), = first[0]
+    ((agent, action),) = first[0]
     assert agent == 1 and action in RULES.legal_actions(state, 1)
     memory = {}
     brain = RandomBrain(seed=3)
@@ -62,7 +62,9 @@ def test_llm_dispatcher_prompt_has_every_part_and_commands_are_validated():
     ]
     with stub_endpoint(replies) as endpoint:
         client = LlmClient(base_url=endpoint.base_url, model="m")
-        brain = LlmDispatcher(client, "tasks", npc_agents=[1, 2], human_agents=[0], options=PromptOptions(history_window=4))
+        brain = LlmDispatcher(
+            client, "tasks", npc_agents=[1, 2], human_agents=[0], options=PromptOptions(history_window=4)
+        )
         memory = {}
         state = fresh(3)
         first = brain.decide(Turn(RULES, state, [1, 2], chat=["please wash the dish first"]), memory)

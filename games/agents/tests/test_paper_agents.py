@@ -7,7 +7,11 @@ from games.agents.tests.toy_rules import RULES, SCENARIO
 
 
 def test_react_takes_the_action_line_and_feeds_back_refusals():
-    replies = ["Thought: the floor first.\nAction: do sweep floor", "Thought: hmm\nAction: juggle", "Action: do wash dish"]
+    replies = [
+        "Thought: the floor first.\nAction: do sweep floor",
+        "Thought: hmm\nAction: juggle",
+        "Action: do wash dish",
+    ]
     with stub_endpoint(replies + ["Action: do water plant"] * 5) as endpoint:
         agent = ReactAgent(LlmClient(base_url=endpoint.base_url, model="m"), "tasks")
         episode = run_episode(RULES, SCENARIO, agent, max_turns=8)

@@ -47,7 +47,8 @@ class ToyRules:
 
     def observe(self, state, agent):
         todo = [c for c in state.chores if c not in state.done]
-        text = f"t={state.time}. To do: {', '.join(todo) or 'nothing'}. Done: {', '.join(sorted(state.done)) or 'nothing'}."
+        done = ", ".join(sorted(state.done)) or "nothing"
+        text = f"t={state.time}. To do: {', '.join(todo) or 'nothing'}. Done: {done}."
         return Observation(text=text, data={"todo": todo})
 
     def act(self, state, agent, action, now):
@@ -56,11 +57,17 @@ class ToyRules:
             return Transition(state, (Event("waited", now, "you wait", agent),))
         if action not in self.legal_actions(state, agent):
             kind = "invalid_action" if not action.startswith("do ") else "already_done"
-            feedback = Feedback(kind, f"'{action}' is not possible; try one of: {', '.join(self.legal_actions(state, agent))}")
-            return Transition(replace(state, rejections=state.rejections + 1), (rejected(now, agent, action, feedback),))
+            feedback = Feedback(
+                kind, f"'{action}' is not possible; try one of: {', '.join(self.legal_actions(state, agent))}"
+            )
+            return Transition(
+                replace(state, rejections=state.rejections + 1), (rejected(now, agent, action, feedback),)
+            )
         chore = action[3:]
         running = (*state.running, (chore, agent, int(now) + DURATION))
-        return Transition(replace(state, running=running, rejections=0), (Event(STARTED, now, f"you start {chore}", agent),))
+        return Transition(
+            replace(state, running=running, rejections=0), (Event(STARTED, now, f"you start {chore}", agent),)
+        )
 
     def advance(self, state, until):
         events = []
@@ -96,12 +103,24 @@ class ToyRules:
         return {"progress": 100 * len(state.done) / len(state.chores), "time": state.time}
 
     def dump_state(self, state: ToyState) -> dict[str, Any]:
-        return {"time": state.time, "chores": list(state.chores), "done": sorted(state.done),
-                "running": [list(r) for r in state.running], "agents": state.agents, "rejections": state.rejections}
+        return {
+            "time": state.time,
+            "chores": list(state.chores),
+            "done": sorted(state.done),
+            "running": [list(r) for r in state.running],
+            "agents": state.agents,
+            "rejections": state.rejections,
+        }
 
     def load_state(self, raw: Mapping[str, Any]) -> ToyState:
-        return ToyState(raw["time"], tuple(raw["chores"]), frozenset(raw["done"]),
-                        tuple(tuple(r) for r in raw["running"]), raw["agents"], raw["rejections"])
+        return ToyState(
+            raw["time"],
+            tuple(raw["chores"]),
+            frozenset(raw["done"]),
+            tuple(tuple(r) for r in raw["running"]),
+            raw["agents"],
+            raw["rejections"],
+        )
 
 
 RULES = ToyRules()
