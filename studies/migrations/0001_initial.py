@@ -6,228 +6,476 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0002_games_seats_events'),
+        ("games", "0002_games_seats_events"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Condition',
+            name="Condition",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveIntegerField()),
-                ('name', models.CharField(max_length=100)),
-                ('npc_kind', models.CharField(choices=[('none', 'Alone (no NPCs)'), ('llm', 'LLM-dispatched NPCs'), ('random', 'Random NPCs'), ('planner', 'Planner NPCs')], default='none', max_length=10)),
-                ('npc_count', models.PositiveSmallIntegerField(default=0)),
-                ('dispatcher', models.JSONField(blank=True, default=dict, help_text='Dispatcher settings (model, base_url, temperature, hints ...).')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("index", models.PositiveIntegerField()),
+                ("name", models.CharField(max_length=100)),
+                (
+                    "npc_kind",
+                    models.CharField(
+                        choices=[
+                            ("none", "Alone (no NPCs)"),
+                            ("llm", "LLM-dispatched NPCs"),
+                            ("random", "Random NPCs"),
+                            ("planner", "Planner NPCs"),
+                        ],
+                        default="none",
+                        max_length=10,
+                    ),
+                ),
+                ("npc_count", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "dispatcher",
+                    models.JSONField(
+                        blank=True,
+                        default=dict,
+                        help_text="Dispatcher settings (model, base_url, temperature, hints ...).",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['study', 'index'],
+                "ordering": ["study", "index"],
             },
         ),
         migrations.CreateModel(
-            name='QuestionnaireItem',
+            name="QuestionnaireItem",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveIntegerField()),
-                ('construct', models.SlugField(help_text='e.g. enjoyment, trust', max_length=40)),
-                ('construct_label', models.CharField(max_length=80)),
-                ('text', models.CharField(max_length=300)),
-                ('reverse_scored', models.BooleanField(default=False, help_text='Score as 6 - answer.')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("index", models.PositiveIntegerField()),
+                ("construct", models.SlugField(help_text="e.g. enjoyment, trust", max_length=40)),
+                ("construct_label", models.CharField(max_length=80)),
+                ("text", models.CharField(max_length=300)),
+                ("reverse_scored", models.BooleanField(default=False, help_text="Score as 6 - answer.")),
             ],
             options={
-                'ordering': ['study', 'index'],
+                "ordering": ["study", "index"],
             },
         ),
         migrations.CreateModel(
-            name='Participant',
+            name="Participant",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('external_id', models.CharField(blank=True, help_text='e.g. the Prolific id, from ?pid=', max_length=128)),
-                ('status', models.CharField(choices=[('joined', 'Joined (consent pending)'), ('active', 'Active'), ('completed', 'Completed'), ('dropped', 'Dropped out'), ('declined', 'Declined consent')], default='joined', max_length=10)),
-                ('is_pilot', models.BooleanField(default=False, help_text='Scripted pilot participant; excluded from analysis.')),
-                ('onboarding_done', models.PositiveIntegerField(default=0, help_text='Onboarding pages completed.')),
-                ('joined_at', models.DateTimeField(auto_now_add=True)),
-                ('consented_at', models.DateTimeField(blank=True, null=True)),
-                ('completed_at', models.DateTimeField(blank=True, null=True)),
-                ('dropped_at', models.DateTimeField(blank=True, null=True)),
-                ('drop_reason', models.CharField(blank=True, max_length=200)),
-                ('last_seen_at', models.DateTimeField(blank=True, null=True)),
-                ('tutorial_game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='study_participations', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "external_id",
+                    models.CharField(blank=True, help_text="e.g. the Prolific id, from ?pid=", max_length=128),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("joined", "Joined (consent pending)"),
+                            ("active", "Active"),
+                            ("completed", "Completed"),
+                            ("dropped", "Dropped out"),
+                            ("declined", "Declined consent"),
+                        ],
+                        default="joined",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "is_pilot",
+                    models.BooleanField(default=False, help_text="Scripted pilot participant; excluded from analysis."),
+                ),
+                ("onboarding_done", models.PositiveIntegerField(default=0, help_text="Onboarding pages completed.")),
+                ("joined_at", models.DateTimeField(auto_now_add=True)),
+                ("consented_at", models.DateTimeField(blank=True, null=True)),
+                ("completed_at", models.DateTimeField(blank=True, null=True)),
+                ("dropped_at", models.DateTimeField(blank=True, null=True)),
+                ("drop_reason", models.CharField(blank=True, max_length=200)),
+                ("last_seen_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "tutorial_game",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="study_participations",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['study', 'joined_at'],
+                "ordering": ["study", "joined_at"],
             },
         ),
         migrations.CreateModel(
-            name='Episode',
+            name="Episode",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveIntegerField(help_text="Position in the participant's order, from 0.")),
-                ('status', models.CharField(choices=[('pending', 'Not started'), ('playing', 'Playing'), ('survey', 'Questionnaire'), ('done', 'Done')], default='pending', max_length=10)),
-                ('metrics', models.JSONField(blank=True, default=dict, help_text="The game's result (the domain's metrics).")),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('played_at', models.DateTimeField(blank=True, help_text='When the game ended.', null=True)),
-                ('surveyed_at', models.DateTimeField(blank=True, null=True)),
-                ('condition', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='episodes', to='studies.condition')),
-                ('game', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='study_episode', to='games.game')),
-                ('scenario', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.scenario')),
-                ('participant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='episodes', to='studies.participant')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("index", models.PositiveIntegerField(help_text="Position in the participant's order, from 0.")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Not started"),
+                            ("playing", "Playing"),
+                            ("survey", "Questionnaire"),
+                            ("done", "Done"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "metrics",
+                    models.JSONField(blank=True, default=dict, help_text="The game's result (the domain's metrics)."),
+                ),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("played_at", models.DateTimeField(blank=True, help_text="When the game ended.", null=True)),
+                ("surveyed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "condition",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="episodes", to="studies.condition"
+                    ),
+                ),
+                (
+                    "game",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="study_episode",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "scenario",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="games.scenario"
+                    ),
+                ),
+                (
+                    "participant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="episodes", to="studies.participant"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['participant', 'index'],
+                "ordering": ["participant", "index"],
             },
         ),
         migrations.CreateModel(
-            name='Assignment',
+            name="Assignment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('sequence', models.PositiveIntegerField(help_text='Row of the balanced Latin square, or the group (between).')),
-                ('condition_order', models.JSONField(help_text='Condition indexes in the order played.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('participant', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='assignment', to='studies.participant')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "sequence",
+                    models.PositiveIntegerField(help_text="Row of the balanced Latin square, or the group (between)."),
+                ),
+                ("condition_order", models.JSONField(help_text="Condition indexes in the order played.")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "participant",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="assignment", to="studies.participant"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Response',
+            name="Response",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('value', models.PositiveSmallIntegerField(help_text='1 (strongly disagree) to 5 (strongly agree), as answered.')),
-                ('answered_at', models.DateTimeField(auto_now_add=True)),
-                ('episode', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='responses', to='studies.episode')),
-                ('item', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='responses', to='studies.questionnaireitem')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "value",
+                    models.PositiveSmallIntegerField(
+                        help_text="1 (strongly disagree) to 5 (strongly agree), as answered."
+                    ),
+                ),
+                ("answered_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "episode",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="responses", to="studies.episode"
+                    ),
+                ),
+                (
+                    "item",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="responses",
+                        to="studies.questionnaireitem",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['episode', 'item__index'],
+                "ordering": ["episode", "item__index"],
             },
         ),
         migrations.CreateModel(
-            name='Study',
+            name="Study",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('title', models.CharField(max_length=200)),
-                ('slug', models.SlugField(help_text='Used in the participant link.', max_length=80, unique=True)),
-                ('description', models.TextField(blank=True, help_text='For researchers; participants do not see it.')),
-                ('status', models.CharField(choices=[('draft', 'Draft (only pilots may join)'), ('open', 'Open'), ('closed', 'Closed')], default='draft', max_length=10)),
-                ('design', models.CharField(choices=[('within', 'Within-subject (every participant plays every condition)'), ('between', 'Between-subject (every participant plays one condition)')], default='within', max_length=10)),
-                ('scenario_scheme', models.CharField(choices=[('by_position', 'One scenario per episode, by position (scenario k in episode k)'), ('every', 'Every condition on every scenario')], default='by_position', max_length=12)),
-                ('consent_text', models.TextField(help_text='Shown before anything else; participants must agree to continue.')),
-                ('completion_code', models.CharField(help_text='Shown on the last page (e.g. the Prolific completion code).', max_length=64)),
-                ('disconnect_policy', models.CharField(choices=[('pause', 'Pause the game until the participant returns'), ('continue', 'Keep the game running')], default='pause', max_length=10)),
-                ('clock_mode', models.CharField(choices=[('real_time', 'Real time'), ('lockstep', 'Lockstep (time advances when everyone has acted)')], default='real_time', max_length=10)),
-                ('seconds_per_time_unit', models.FloatField(default=2.0, help_text='Wall-clock seconds per game time unit in real-time mode (e.g. 2 s per game minute).')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("title", models.CharField(max_length=200)),
+                ("slug", models.SlugField(help_text="Used in the participant link.", max_length=80, unique=True)),
+                ("description", models.TextField(blank=True, help_text="For researchers; participants do not see it.")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("draft", "Draft (only pilots may join)"), ("open", "Open"), ("closed", "Closed")],
+                        default="draft",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "design",
+                    models.CharField(
+                        choices=[
+                            ("within", "Within-subject (every participant plays every condition)"),
+                            ("between", "Between-subject (every participant plays one condition)"),
+                        ],
+                        default="within",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "scenario_scheme",
+                    models.CharField(
+                        choices=[
+                            ("by_position", "One scenario per episode, by position (scenario k in episode k)"),
+                            ("every", "Every condition on every scenario"),
+                        ],
+                        default="by_position",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "consent_text",
+                    models.TextField(help_text="Shown before anything else; participants must agree to continue."),
+                ),
+                (
+                    "completion_code",
+                    models.CharField(
+                        help_text="Shown on the last page (e.g. the Prolific completion code).", max_length=64
+                    ),
+                ),
+                (
+                    "disconnect_policy",
+                    models.CharField(
+                        choices=[
+                            ("pause", "Pause the game until the participant returns"),
+                            ("continue", "Keep the game running"),
+                        ],
+                        default="pause",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "clock_mode",
+                    models.CharField(
+                        choices=[
+                            ("real_time", "Real time"),
+                            ("lockstep", "Lockstep (time advances when everyone has acted)"),
+                        ],
+                        default="real_time",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "seconds_per_time_unit",
+                    models.FloatField(
+                        default=2.0,
+                        help_text="Wall-clock seconds per game time unit in real-time mode (e.g. 2 s per game minute).",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'studies',
-                'ordering': ['-created_at'],
+                "verbose_name_plural": "studies",
+                "ordering": ["-created_at"],
             },
         ),
         migrations.AddField(
-            model_name='questionnaireitem',
-            name='study',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='items', to='studies.study'),
+            model_name="questionnaireitem",
+            name="study",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="items", to="studies.study"
+            ),
         ),
         migrations.AddField(
-            model_name='participant',
-            name='study',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='participants', to='studies.study'),
+            model_name="participant",
+            name="study",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="participants", to="studies.study"
+            ),
         ),
         migrations.CreateModel(
-            name='OnboardingPage',
+            name="OnboardingPage",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveIntegerField()),
-                ('kind', models.CharField(choices=[('text', 'Text (rules, instructions)'), ('tutorial', 'Tutorial game (played alone, not analysed)')], default='text', max_length=10)),
-                ('title', models.CharField(max_length=200)),
-                ('body', models.TextField(blank=True)),
-                ('tutorial_scenario', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.scenario')),
-                ('study', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='onboarding_pages', to='studies.study')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("index", models.PositiveIntegerField()),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("text", "Text (rules, instructions)"),
+                            ("tutorial", "Tutorial game (played alone, not analysed)"),
+                        ],
+                        default="text",
+                        max_length=10,
+                    ),
+                ),
+                ("title", models.CharField(max_length=200)),
+                ("body", models.TextField(blank=True)),
+                (
+                    "tutorial_scenario",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="games.scenario",
+                    ),
+                ),
+                (
+                    "study",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="onboarding_pages", to="studies.study"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['study', 'index'],
+                "ordering": ["study", "index"],
             },
         ),
         migrations.CreateModel(
-            name='ExportJob',
+            name="ExportJob",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Ready'), ('failed', 'Failed')], default='queued', max_length=10)),
-                ('include_excluded', models.BooleanField(default=False)),
-                ('progress', models.FloatField(default=0.0)),
-                ('rows', models.PositiveBigIntegerField(default=0)),
-                ('file_name', models.CharField(blank=True, max_length=200)),
-                ('error', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('requested_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('study', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='export_jobs', to='studies.study')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("queued", "Queued"), ("running", "Running"), ("done", "Ready"), ("failed", "Failed")],
+                        default="queued",
+                        max_length=10,
+                    ),
+                ),
+                ("include_excluded", models.BooleanField(default=False)),
+                ("progress", models.FloatField(default=0.0)),
+                ("rows", models.PositiveBigIntegerField(default=0)),
+                ("file_name", models.CharField(blank=True, max_length=200)),
+                ("error", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "study",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="export_jobs", to="studies.study"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.AddField(
-            model_name='condition',
-            name='study',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='conditions', to='studies.study'),
+            model_name="condition",
+            name="study",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="conditions", to="studies.study"
+            ),
         ),
         migrations.CreateModel(
-            name='StudyScenario',
+            name="StudyScenario",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveIntegerField()),
-                ('scenario', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.scenario')),
-                ('study', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='study_scenarios', to='studies.study')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("index", models.PositiveIntegerField()),
+                (
+                    "scenario",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="games.scenario"
+                    ),
+                ),
+                (
+                    "study",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="study_scenarios", to="studies.study"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['study', 'index'],
+                "ordering": ["study", "index"],
             },
         ),
         migrations.AddConstraint(
-            model_name='episode',
-            constraint=models.UniqueConstraint(fields=('participant', 'index'), name='episode_participant_index_unique'),
+            model_name="episode",
+            constraint=models.UniqueConstraint(
+                fields=("participant", "index"), name="episode_participant_index_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='response',
-            constraint=models.UniqueConstraint(fields=('episode', 'item'), name='response_episode_item_unique'),
+            model_name="response",
+            constraint=models.UniqueConstraint(fields=("episode", "item"), name="response_episode_item_unique"),
         ),
         migrations.AddConstraint(
-            model_name='response',
-            constraint=models.CheckConstraint(condition=models.Q(('value__gte', 1), ('value__lte', 5)), name='response_value_1_to_5'),
+            model_name="response",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("value__gte", 1), ("value__lte", 5)), name="response_value_1_to_5"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='questionnaireitem',
-            constraint=models.UniqueConstraint(fields=('study', 'index'), name='item_study_index_unique'),
+            model_name="questionnaireitem",
+            constraint=models.UniqueConstraint(fields=("study", "index"), name="item_study_index_unique"),
         ),
         migrations.AddIndex(
-            model_name='participant',
-            index=models.Index(fields=['study', 'status'], name='studies_par_study_i_184c1a_idx'),
+            model_name="participant",
+            index=models.Index(fields=["study", "status"], name="studies_par_study_i_184c1a_idx"),
         ),
         migrations.AddConstraint(
-            model_name='participant',
-            constraint=models.UniqueConstraint(condition=models.Q(('external_id', ''), _negated=True), fields=('study', 'external_id'), name='participant_external_id_unique'),
+            model_name="participant",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("external_id", ""), _negated=True),
+                fields=("study", "external_id"),
+                name="participant_external_id_unique",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='participant',
-            constraint=models.UniqueConstraint(fields=('study', 'user'), name='participant_study_user_unique'),
+            model_name="participant",
+            constraint=models.UniqueConstraint(fields=("study", "user"), name="participant_study_user_unique"),
         ),
         migrations.AddConstraint(
-            model_name='onboardingpage',
-            constraint=models.UniqueConstraint(fields=('study', 'index'), name='onboarding_study_index_unique'),
+            model_name="onboardingpage",
+            constraint=models.UniqueConstraint(fields=("study", "index"), name="onboarding_study_index_unique"),
         ),
         migrations.AddConstraint(
-            model_name='condition',
-            constraint=models.UniqueConstraint(fields=('study', 'index'), name='condition_study_index_unique'),
+            model_name="condition",
+            constraint=models.UniqueConstraint(fields=("study", "index"), name="condition_study_index_unique"),
         ),
         migrations.AddConstraint(
-            model_name='studyscenario',
-            constraint=models.UniqueConstraint(fields=('study', 'index'), name='studyscenario_study_index_unique'),
+            model_name="studyscenario",
+            constraint=models.UniqueConstraint(fields=("study", "index"), name="studyscenario_study_index_unique"),
         ),
     ]

@@ -16,6 +16,12 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def npc_turns_inline(settings):
+    # NPC turns run in the caller (deterministic), not in a background thread racing the test.
+    settings.NPC_RUN_INLINE = True
+
+
+@pytest.fixture(autouse=True)
 def toy_rules(monkeypatch):
     monkeypatch.setitem(registry._RULESETS, "toy", "games.tests.toy:RULES")
     monkeypatch.setitem(
