@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from games.models import Scenario
+from games.models import Game, GameEvent, Scenario, Seat
 
 
 @admin.register(Scenario)
@@ -9,3 +9,37 @@ class ScenarioAdmin(admin.ModelAdmin):
     list_filter = ("domain", "source", "is_current")
     search_fields = ("slug", "title")
     readonly_fields = ("created_at",)
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("agent", "kind", "user", "dispatcher", "settings", "connections")
+    readonly_fields = ("connections",)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    """Read-mostly: games change only through games.services (the event log is append-only)."""
+
+    list_display = ("id", "scenario", "domain", "clock", "status", "paused", "last_seq", "created_by", "created_at")
+    list_filter = ("domain", "clock", "status", "paused")
+    search_fields = ("scenario__slug", "created_by__username")
+    inlines = [SeatInline]
+    readonly_fields = [f.name for f in Game._meta.fields]
+
+
+@admin.register(GameEvent)
+class GameEventAdmin(admin.ModelAdmin):
+    list_display = ("game", "seq", "category", "kind", "agent", "time", "created_at")
+    list_filter = ("category", "kind")
+    readonly_fields = [f.name for f in GameEvent._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

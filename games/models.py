@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 
@@ -48,3 +49,147 @@ class Scenario(models.Model):
 
     def __str__(self) -> str:
         return f"{self.slug} v{self.version}"
+
+
+class ClockMode(models.TextChoices):
+    """SPEC section 8. ``real_time``: game time runs at ``speed`` from the stored anchor;
+    ``lockstep``: time jumps to the next deadline once no seat is free to decide; ``fast``: the same
+    jumps for headless programs (never paused by a disconnect)."""
+
+    REAL_TIME = "real_time", "Real time"
+    LOCKSTEP = "lockstep", "Lockstep"
+    FAST = "fast", "Fast (headless)"
+
+
+class GameStatus(models.TextChoices):
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
+class DisconnectPolicy(models.TextChoices):
+    PAUSE = "pause", "Pause until the human returns"
+    CONTINUE = "continue", "Keep running"
+
+
+class Game(models.Model):
+    """One episode of a domain's rules on one or more scenario versions.
+
+    The authoritative record is the event log (``GameEvent``); ``GameSnapshot`` caches the state
+    after the last event. Game time is *computed*: ``anchor_time`` was the game time at wall-clock
+    ``anchor_at``; while running in real time it advances by ``speed`` game units per second.
+    """
+
+    domain = models.CharField(max_length=20)
+    rule_set_id = models.CharField(max_length=40, help_text="Versioned rule-set id, e.g. tasks-v1.")
+    scenario = models.ForeignKey(Scenario, on_delete=models.PROTECT, related_name="games")
+    scenario_ids = models.JSONField(
+        default=list, help_text="Every scenario version played together, in order (the first is `scenario`)."
+    )
+    seed = models.IntegerField(default=0)
+    options = models.JSONField(default=dict, blank=True)
+    clock = models.CharField(max_length=12, choices=ClockMode.choices, default=ClockMode.LOCKSTEP)
+    speed = models.FloatField(default=0.5, help_text="Game time units per wall-clock second (real_time only).")
+    anchor_time = models.FloatField(default=0.0, help_text="Game time at anchor_at.")
+    anchor_at = models.DateTimeField()
+    paused = models.BooleanField(default=False)
+    pause_reason = models.CharField(max_length=20, blank=True)
+    next_deadline_at = models.DateTimeField(null=True, blank=True, help_text="When the scheduler must advance it.")
+    status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.RUNNING)
+    outcome = models.CharField(max_length=200, blank=True, help_text="Why it ended.")
+    result = models.JSONField(null=True, blank=True, help_text="The domain's metrics, stored when it ends.")
+    disconnect_policy = models.CharField(
+        max_length=10, choices=DisconnectPolicy.choices, default=DisconnectPolicy.PAUSE
+    )
+    last_seq = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="created_games"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["status", "paused", "next_deadline_at"], name="game_due"),
+            models.Index(fields=["domain", "status"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.pk} ({self.scenario.slug}, {self.clock})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == GameStatus.FINISHED
+
+
+class SeatKind(models.TextChoices):
+    HUMAN = "human", "Human (browser)"
+    PROGRAM = "program", "Program (API client)"
+    NPC = "npc", "NPC"
+
+
+class Seat(models.Model):
+    """Who plays agent ``agent`` of a game. NPC seats name their dispatcher kind (llm, planner,
+    random, replay) and its settings; human and program seats name their user."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    agent = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=SeatKind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
+    dispatcher = models.CharField(max_length=20, blank=True, help_text="NPC seats: llm, planner, random or replay.")
+    settings = models.JSONField(default=dict, blank=True)
+    connections = models.PositiveIntegerField(default=0, help_text="Open websocket connections of this seat.")
+
+    class Meta:
+        ordering = ["game", "agent"]
+        constraints = [models.UniqueConstraint(fields=["game", "agent"], name="seat_agent_unique")]
+
+    def __str__(self) -> str:
+        who = self.user or self.dispatcher or self.kind
+        return f"agent {self.agent} of game {self.game_id}: {who}"
+
+
+class EventCategory(models.TextChoices):
+    """``action`` and ``clock`` entries are the inputs a replay re-applies; ``engine`` entries are
+    what the rules answered; ``chat`` and ``control`` are everything else people did."""
+
+    ACTION = "action", "Action"
+    CLOCK = "clock", "Clock advance"
+    ENGINE = "engine", "Engine event"
+    CHAT = "chat", "Chat"
+    CONTROL = "control", "Control"
+
+
+class GameEvent(models.Model):
+    """The append-only log of a game: stored (committed) before anything is broadcast."""
+
+    id = models.BigAutoField(primary_key=True)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    category = models.CharField(max_length=10, choices=EventCategory.choices)
+    kind = models.CharField(max_length=40)
+    agent = models.PositiveSmallIntegerField(null=True, blank=True)
+    time = models.FloatField(help_text="Game time.")
+    created_at = models.DateTimeField(help_text="Wall-clock time it was stored.")
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="game_event_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.category}/{self.kind}"
+
+
+class GameSnapshot(models.Model):
+    """The state after event ``seq`` (written in the same transaction), so loading a game does not
+    replay its whole log."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="snapshot")
+    seq = models.PositiveIntegerField()
+    state = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"snapshot of game {self.game_id} at #{self.seq}"

@@ -1,10 +1,14 @@
-"""Read-only queries over scenarios (and later games) for views and commands."""
+"""Read-only queries over scenarios, games and their logs for views, consumers and commands."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Count, QuerySet
 
-from games.models import Scenario
+from games.engine import registry
+from games.engine.rules import RuleSet
+from games.models import Game, GameEvent, GameSnapshot, Scenario
 
 
 def current_scenarios(domain: str | None = None, search: str = "") -> QuerySet[Scenario]:
@@ -19,3 +23,62 @@ def current_scenarios(domain: str | None = None, search: str = "") -> QuerySet[S
 def scenario_counts() -> dict[str, int]:
     rows = Scenario.objects.current().values("domain").annotate(n=Count("id"))
     return {row["domain"]: row["n"] for row in rows}
+
+
+# ---------------------------------------------------------------------------------------------
+# games
+
+
+def game_rules(game: Game) -> RuleSet[Any]:
+    return registry.get(game.rule_set_id)
+
+
+def current_state(game: Game) -> tuple[int, Any]:
+    """(seq, state) from the game's snapshot (as of the last committed change)."""
+    snapshot = GameSnapshot.objects.get(game=game)
+    return snapshot.seq, game_rules(game).load_state(snapshot.state)
+
+
+def events_since(game_id: int, seq: int, *, limit: int | None = None) -> list[GameEvent]:
+    queryset = GameEvent.objects.filter(game_id=game_id, seq__gt=seq).order_by("seq")
+    return list(queryset[:limit] if limit else queryset)
+
+
+def scenario_versions(game: Game) -> list[Scenario]:
+    by_id = Scenario.objects.in_bulk(game.scenario_ids or [game.scenario_id])
+    return [by_id[pk] for pk in (game.scenario_ids or [game.scenario_id])]
+
+
+def rebuild_state(game: Game, *, upto_seq: int | None = None) -> Any:
+    """Rebuild the state from the log alone: the initial state, then every stored action and clock
+    advance re-applied in order (engine entries are what the rules answered; replaying the inputs
+    reproduces them exactly because rule sets are deterministic)."""
+    from games.services import scenario_definition
+
+    rules = game_rules(game)
+    definition = scenario_definition(rules, scenario_versions(game))
+    agents = game.seats.count()
+    state = rules.initial_state(definition, seed=game.seed, agents=agents, options=game.options)
+    entries = GameEvent.objects.filter(game=game, category__in=["action", "clock"]).order_by("seq")
+    if upto_seq is not None:
+        entries = entries.filter(seq__lte=upto_seq)
+    for entry in entries:
+        if entry.category == "action":
+            state = rules.act(state, entry.agent, entry.data["action"], entry.time).state
+        else:
+            state = rules.advance(state, entry.data["until"]).state
+    return state
+
+
+def games_for_user(user: Any) -> QuerySet[Game]:
+    """Games where ``user`` holds a seat, newest first."""
+    return Game.objects.filter(seats__user=user).distinct().select_related("scenario").order_by("-created_at")
+
+
+def all_games(*, status: str = "", domain: str = "") -> QuerySet[Game]:
+    queryset = Game.objects.select_related("scenario", "created_by").order_by("-created_at")
+    if status:
+        queryset = queryset.filter(status=status)
+    if domain:
+        queryset = queryset.filter(domain=domain)
+    return queryset

@@ -1,0 +1,151 @@
+"""One call to any OpenAI-compatible chat endpoint (hosted APIs, vLLM, Ollama, llama.cpp's server).
+
+``LlmClient(...).chat(messages)`` never raises for endpoint trouble: a timeout, a refused
+connection or an HTTP error comes back as ``LlmReply.error`` so callers (the NPC dispatcher, the
+benchmark runner, annotation pre-labelling) can log the failure and carry on. The reply text is
+only ever *parsed*, never executed.
+
+Configuration comes from Django settings (``LLM_BASE_URL``, ``LLM_MODEL``, ``LLM_API_KEY``,
+``LLM_TEMPERATURE``, ``LLM_TIMEOUT_SECONDS``) or per study condition / benchmark run through
+``LlmConfig.from_settings(overrides)``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+import openai
+
+Message = Mapping[str, str]  # {"role": "system"|"user"|"assistant", "content": "..."}
+
+DEFAULT_MAX_TOKENS = 256
+
+
+@dataclass(frozen=True, slots=True)
+class LlmConfig:
+    base_url: str
+    model: str
+    api_key: str = "not-needed"
+    temperature: float = 0.0
+    timeout_seconds: float = 20.0
+    max_tokens: int = DEFAULT_MAX_TOKENS
+
+    @classmethod
+    def from_settings(cls, overrides: Mapping[str, Any] | None = None) -> LlmConfig:
+        """The site's LLM settings, with per-condition ``overrides`` (same field names; unknown
+        keys are ignored so a condition's JSON may carry other things too)."""
+        from django.conf import settings
+
+        config = cls(
+            base_url=settings.LLM_BASE_URL,
+            model=settings.LLM_MODEL,
+            api_key=settings.LLM_API_KEY,
+            temperature=float(settings.LLM_TEMPERATURE),
+            timeout_seconds=float(settings.LLM_TIMEOUT_SECONDS),
+        )
+        return config.with_overrides(overrides)
+
+    def with_overrides(self, overrides: Mapping[str, Any] | None) -> LlmConfig:
+        if not overrides:
+            return self
+        known = {key: overrides[key] for key in asdict(self) if overrides.get(key) not in (None, "")}
+        for key in ("temperature", "timeout_seconds"):
+            if key in known:
+                known[key] = float(known[key])
+        if "max_tokens" in known:
+            known["max_tokens"] = int(known["max_tokens"])
+        return replace(self, **known)
+
+    def public(self) -> dict[str, Any]:
+        """The configuration without the key (for logs and result pages)."""
+        data = asdict(self)
+        data.pop("api_key")
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class LlmReply:
+    text: str
+    latency_seconds: float
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+
+class LlmClient:
+    """A thin wrapper over ``openai.OpenAI`` that measures latency and turns failures into data.
+
+    Retries are off: a late answer is useless to a real-time game (the NPC idles that step), and a
+    benchmark records the failure instead of hiding it behind a retry.
+    """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        model: str | None = None,
+        api_key: str = "not-needed",
+        temperature: float = 0.0,
+        timeout_seconds: float = 20.0,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+        *,
+        config: LlmConfig | None = None,
+    ) -> None:
+        if config is None:
+            if not base_url or not model:
+                raise ValueError("LlmClient needs base_url and model (or config=LlmConfig.from_settings())")
+            config = LlmConfig(base_url, model, api_key or "not-needed", temperature, timeout_seconds, max_tokens)
+        self.config = config
+        self._client = openai.OpenAI(
+            base_url=config.base_url,
+            api_key=config.api_key or "not-needed",
+            timeout=config.timeout_seconds,
+            max_retries=0,
+        )
+
+    @classmethod
+    def from_settings(cls, overrides: Mapping[str, Any] | None = None) -> LlmClient:
+        return cls(config=LlmConfig.from_settings(overrides))
+
+    def chat(
+        self,
+        messages: Sequence[Message],
+        *,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        stop: Sequence[str] | None = None,
+    ) -> LlmReply:
+        started = time.perf_counter()
+        try:
+            response = self._client.chat.completions.create(
+                model=self.config.model,
+                messages=[{"role": m["role"], "content": m["content"]} for m in messages],  # type: ignore[misc]
+                max_tokens=max_tokens or self.config.max_tokens,
+                temperature=self.config.temperature if temperature is None else temperature,
+                stop=list(stop) if stop else None,
+            )
+        except openai.APITimeoutError:
+            return LlmReply("", time.perf_counter() - started, error=f"timeout after {self.config.timeout_seconds:g} s")
+        except openai.APIConnectionError as error:
+            return LlmReply("", time.perf_counter() - started, error=f"cannot reach {self.config.base_url}: {error}")
+        except openai.APIStatusError as error:
+            return LlmReply("", time.perf_counter() - started, error=f"HTTP {error.status_code}: {error.message}")
+        except openai.OpenAIError as error:
+            return LlmReply("", time.perf_counter() - started, error=f"{type(error).__name__}: {error}")
+        latency = time.perf_counter() - started
+        usage = response.usage
+        choices = response.choices or []
+        text = (choices[0].message.content or "") if choices else ""
+        return LlmReply(
+            text=text,
+            latency_seconds=latency,
+            prompt_tokens=int(usage.prompt_tokens) if usage else 0,
+            completion_tokens=int(usage.completion_tokens) if usage else 0,
+            error="" if choices else "the endpoint returned no choices",
+        )

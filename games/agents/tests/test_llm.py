@@ -1,0 +1,58 @@
+import socket
+
+import pytest
+
+from games.agents.llm import LlmClient, LlmConfig
+from games.agents.tests.stub_server import stub_endpoint
+
+
+def test_chat_returns_text_tokens_and_latency():
+    with stub_endpoint(["Action: wash dish"]) as endpoint:
+        client = LlmClient(base_url=endpoint.base_url, model="m", temperature=0.3, max_tokens=17)
+        reply = client.chat([{"role": "system", "content": "rules"}, {"role": "user", "content": "state now"}])
+    assert reply.ok and reply.text == "Action: wash dish"
+    assert reply.prompt_tokens == 3 and reply.completion_tokens == 3
+    assert reply.latency_seconds > 0
+    sent = endpoint.requests[0]
+    assert sent["model"] == "m" and sent["max_tokens"] == 17 and sent["temperature"] == 0.3
+    assert [m["role"] for m in sent["messages"]] == ["system", "user"]
+
+
+def test_timeout_is_an_error_value_not_an_exception():
+    with stub_endpoint(["late"]) as endpoint:
+        endpoint.delay_seconds = 1.0
+        reply = LlmClient(base_url=endpoint.base_url, model="m", timeout_seconds=0.2).chat(
+            [{"role": "user", "content": "hi"}]
+        )
+    assert not reply.ok and "timeout" in reply.error and reply.text == ""
+
+
+def test_http_error_is_reported():
+    with stub_endpoint(["x"]) as endpoint:
+        endpoint.status = 500
+        reply = LlmClient(base_url=endpoint.base_url, model="m").chat([{"role": "user", "content": "hi"}])
+    assert reply.error.startswith("HTTP 500")
+
+
+def test_unreachable_endpoint_is_reported():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    reply = LlmClient(base_url=f"http://127.0.0.1:{port}/v1", model="m", timeout_seconds=2).chat(
+        [{"role": "user", "content": "hi"}]
+    )
+    assert "cannot reach" in reply.error
+
+
+def test_config_from_settings_with_condition_overrides(settings):
+    settings.LLM_BASE_URL = "http://127.0.0.1:9/v1"
+    settings.LLM_MODEL = "site-model"
+    settings.LLM_TEMPERATURE = 0.0
+    config = LlmConfig.from_settings({"model": "condition-model", "temperature": "0.7", "colour": "red"})
+    assert (config.base_url, config.model, config.temperature) == ("http://127.0.0.1:9/v1", "condition-model", 0.7)
+    assert "api_key" not in config.public()
+
+
+def test_client_needs_an_endpoint():
+    with pytest.raises(ValueError, match="base_url"):
+        LlmClient(model="m")
