@@ -20,7 +20,6 @@ from games.bundled import CONTENT_DIR
 from games.domains.itinerary.samples import Tables, definition_from_sample
 from games.domains.itinerary.world import TIME_FORMAT
 from games.importers import ImportSummary
-from games.importers.itinerary_world import save_brief, save_world
 
 SOURCE = "bundled"
 FOLDER = CONTENT_DIR / "itinerary"
@@ -84,6 +83,9 @@ def definitions(folder: Path = FOLDER) -> list[tuple[dict[str, Any], dict[str, A
 
 
 def load(log: Callable[[str], None] = print) -> int:
+    # The catalogue models load only here, so ``definitions`` works without a configured Django.
+    from games.importers.itinerary_world import save_brief, save_world
+
     summary = ImportSummary()
     changed = 0
     with transaction.atomic():
