@@ -57,7 +57,7 @@ class Plan:
     storage: str
     held: dict[int, str] = field(default_factory=dict)  # unallocated items in commandable hands
     products: dict[str, str] = field(default_factory=dict)  # tool -> unallocated cooked item
-    reserved: set[str] = field(default_factory=set)  # tools allocated to a recipe
+    reserved: dict[str, Recipe] = field(default_factory=dict)  # tool -> the recipe it is making
     carrying: dict[int, tuple[str, int]] = field(default_factory=dict)  # agent -> (dest, rank)
     tasks: list[Task] = field(default_factory=list)
 
@@ -116,7 +116,7 @@ def _obtain(plan: Plan, item: str, dest: str, rank: int) -> bool:
         )
     else:
         return False
-    plan.reserved.add(tool.name)
+    plan.reserved[tool.name] = recipe
     missing = Counter(recipe.ingredients) - Counter(tool.contents)
     if not missing:
         plan.tasks.append(Task("activate", rank, item, tool.name, tool.name, tool.busy_until))
@@ -220,6 +220,7 @@ def heuristic(state: KitchenState, agents: Sequence[int]) -> dict[int, str]:
             agent = free[0]
             moves[agent] = f"goto {source}"
             free.remove(agent)
+    _activate_behind_puts(plan, puts, moves, gets, free)
     for agent in free:
         where = state.agents[agent].location
         moves[agent] = "noop" if where == plan.storage else f"goto {plan.storage}"
@@ -230,6 +231,34 @@ def heuristic(state: KitchenState, agents: Sequence[int]) -> dict[int, str]:
         for agent in sorted(group):
             commands[agent] = group[agent]
     return commands
+
+
+def _activate_behind_puts(
+    plan: Plan, puts: dict[int, str], moves: dict[int, str], gets: dict[int, str], free: list[int]
+) -> None:
+    """Use idle agents to activate a tool in the very step its last ingredient goes in (commands
+    run in order, puts first), or to stand by at a tool whose last ingredient is on its way."""
+    state = plan.state
+    for tool_name, recipe in sorted(plan.reserved.items()):
+        if not free:
+            return
+        tool = state.tool(tool_name)
+        assert tool is not None
+        need = Counter(recipe.ingredients) - Counter(tool.contents)
+        arriving = Counter(str(state.agents[a].holding) for a, command in puts.items() if command == f"put {tool_name}")
+        coming = Counter(str(state.agents[a].holding) for a, command in moves.items() if command == f"goto {tool_name}")
+        if not need or need - arriving - coming:
+            continue  # already complete (its activation is a task) or still missing something
+        helpers = [a for a in free if state.agents[a].location == tool_name]
+        if not need - arriving and helpers:
+            gets[helpers[0]] = f"activate {tool_name}"
+            free.remove(helpers[0])
+        elif helpers:  # the last ingredient arrives next step: wait here for it
+            moves[helpers[0]] = "noop"
+            free.remove(helpers[0])
+        else:
+            agent = free.pop(0)
+            moves[agent] = f"goto {tool_name}"
 
 
 def random_dispatcher(state: KitchenState, agents: Sequence[int]) -> dict[int, str]:
