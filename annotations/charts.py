@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-LABEL_WIDTH = 150
-CHART_WIDTH = 420
+CHART_WIDTH = 300
+CHAR_WIDTH = 7  # px per character of a 12px label, to size the label column
 BAR_HEIGHT = 16
 BAR_GAP = 4
 GROUP_GAP = 12
@@ -48,10 +48,9 @@ class Chart:
     series: list[tuple[str, str]] = field(default_factory=list)  # (name, colour) for the legend
     ticks: list[tuple[float, str]] = field(default_factory=list)
     zero_x: float = 0
-    width: int = LABEL_WIDTH + CHART_WIDTH + 50
+    width: int = 0
     height: float = 0
-    plot_left: int = LABEL_WIDTH
-    plot_right: int = LABEL_WIDTH + CHART_WIDTH
+    plot_left: int = 0
     title: str = ""
     axis_bottom: float = 0
     tick_y: float = 0
@@ -66,12 +65,13 @@ def bar_chart(
     title: str = "",
 ) -> Chart:
     """``groups``: (label, [(series, value or None)], reference or None). Values below ``low`` widen the axis."""
+    label_width = min(260, max([len(label) for label, _, _ in groups] or [4]) * CHAR_WIDTH + 12)
     values = [v for _, bars, _ in groups for _, v in bars if v is not None]
     low = min([low, *values])
     span = (high - low) or 1.0
 
     def x_of(value: float) -> float:
-        return LABEL_WIDTH + CHART_WIDTH * (value - low) / span
+        return label_width + CHART_WIDTH * (value - low) / span
 
     names = list(dict.fromkeys(series for _, bars, _ in groups for series, _ in bars))
     colours = {name: SERIES_COLOURS[i % len(SERIES_COLOURS)] for i, name in enumerate(names)}
@@ -106,6 +106,8 @@ def bar_chart(
             ticks.append((x_of(tick), f"{tick:.0f}%" if percent else f"{tick:g}"))
         tick += step
     chart = Chart(out, [(n, colours[n]) for n in names], ticks, zero_x=zero, title=title)
+    chart.plot_left = label_width
+    chart.width = label_width + CHART_WIDTH + 110  # room for the value text after the longest bar
     chart.height = y + 18
     chart.axis_bottom = y
     chart.tick_y = y + 14

@@ -32,7 +32,12 @@ RADIO_CHOICES: dict[str, list[tuple[str, str, str]]] = {
     CONCURRENCY: [("autonomous", "Autonomous", "a"), ("continuous", "Continuous", "c")],
     INTERRUPTIBILITY: [("interruptible", "Interruptible", "i"), ("not_interruptible", "Not interruptible", "n")],
 }
-RESOURCE_CHOICES = [(NONE, "None", "0"), ("oven", "Oven", "o"), ("microwave", "Microwave", "m"), ("stove", "Stove", "s")]
+RESOURCE_CHOICES = [
+    (NONE, "None", "0"),
+    ("oven", "Oven", "o"),
+    ("microwave", "Microwave", "m"),
+    ("stove", "Stove", "s"),
+]
 FOCUS_KEYS = {TIME_CONSTRAINT: "t", DEPENDENCY: "d"}
 
 SHORTCUTS: list[tuple[str, str]] = [
@@ -42,7 +47,8 @@ SHORTCUTS: list[tuple[str, str]] = [
     ("i / n", "interruptible / not interruptible"),
     ("o / m / s", "toggle oven / microwave / stove"),
     ("0", "no resource"),
-    ("t", "time constraint: pick the step, then the minutes"),
+    ("x", "no time constraint"),
+    ("t", "time constraint: pick the step, then type the minutes"),
     ("d", "dependencies: Space toggles a step, Esc goes back"),
     ("Esc", "back to the step (leave a field)"),
     ("?", "show or hide these shortcuts"),
@@ -132,7 +138,9 @@ def duration_text(seconds: int | None) -> str:
         return ""
     if seconds % 3600 == 0:
         return f"{seconds // 3600} h"
-    return f"{seconds // 60} min" if seconds % 60 == 0 else f"{seconds // 60} min {seconds % 60} s".replace("0 min ", "")
+    return (
+        f"{seconds // 60} min" if seconds % 60 == 0 else f"{seconds // 60} min {seconds % 60} s".replace("0 min ", "")
+    )
 
 
 class IncompleteInput(ValueError):

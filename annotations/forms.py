@@ -17,7 +17,9 @@ from games.catalog.recipes.models import Recipe
 def annotator_users() -> QuerySet[Any]:
     """Users who may label: annotators and researchers (researchers pilot projects)."""
     users = get_user_model().objects.filter(is_active=True)
-    return users.filter(Q(groups__name=GROUP_FOR_ROLE[Role.ANNOTATOR]) | Q(is_staff=True)).distinct().order_by("username")
+    return (
+        users.filter(Q(groups__name=GROUP_FOR_ROLE[Role.ANNOTATOR]) | Q(is_staff=True)).distinct().order_by("username")
+    )
 
 
 class RecipeChoice(forms.ModelMultipleChoiceField):
@@ -66,6 +68,7 @@ class ProjectForm(forms.Form):
         if people is not None and per_item and len(people) < per_item:
             self.add_error(
                 "annotators",
-                f"{per_item} annotators per item needs at least {per_item} annotators: choose more or lower the number.",
+                f"{per_item} annotators per item needs at least {per_item} annotators: "
+                "choose more or lower the number.",
             )
         return data

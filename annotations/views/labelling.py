@@ -63,12 +63,18 @@ def _step_rows(unit: ProjectRecipe, annotator: Annotator) -> list[dict[str, Any]
         labels = mine.get(item.step, {})
         controls = [
             build_control(
-                prop, labels.get(prop, ""), step=item.step, steps=steps, suggestion=suggested.get(item.step, {}).get(prop, "")
+                prop,
+                labels.get(prop, ""),
+                step=item.step,
+                steps=steps,
+                suggestion=suggested.get(item.step, {}).get(prop, ""),
             )
             for prop in unit.project.properties
         ]
         complete = all(c.done for c in controls)
-        rows.append({"item": item, "controls": controls, "complete": complete, "duration": duration_text(item.duration_seconds)})
+        rows.append(
+            {"item": item, "controls": controls, "complete": complete, "duration": duration_text(item.duration_seconds)}
+        )
     return rows
 
 
@@ -112,7 +118,9 @@ def save(request: HttpRequest, pk: int) -> HttpResponse:
     except IncompleteInput as exc:
         return render(request, "annotations/_save_status.html", {"status": str(exc), "kind": "warn"})
     except (ValueError, AnnotationError) as exc:
-        return _refused(request, item, annotator, prop, f"Not saved: {exc}.", readonly=assignment.submitted_at is not None)
+        return _refused(
+            request, item, annotator, prop, f"Not saved: {exc}.", readonly=assignment.submitted_at is not None
+        )
     current = selectors.labels_of(annotator, item.recipe).get(item.step, {})
     context = {
         "item": item,

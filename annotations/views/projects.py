@@ -12,8 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
-from accounts.permissions import require
 from accounts.permissions import can_manage_annotation_projects as _can_manage
+from accounts.permissions import require
 from annotations import selectors, services
 from annotations.exports import csv_lines, gold_recipes, jsonl_lines
 from annotations.forms import ProjectForm
@@ -85,7 +85,9 @@ def project_import(request: HttpRequest, pk: int) -> HttpResponse:
     except ImportFailed as exc:
         messages.error(request, str(exc))
     except UnicodeDecodeError:
-        messages.error(request, "The file is not UTF-8 text: save it as UTF-8 CSV and import again. Nothing was imported.")
+        messages.error(
+            request, "The file is not UTF-8 text: save it as UTF-8 CSV and import again. Nothing was imported."
+        )
     else:
         messages.success(request, f"Imported {summary['labels']} labels by {summary['annotators']} annotators.")
     return redirect("annotations:project", pk=pk)

@@ -62,7 +62,10 @@ def report(request: HttpRequest, pk: int) -> HttpResponse:
     sections = []
     for prop, row in properties.items():
         pairs = bar_chart(
-            [(pair.replace("|", " · "), [("Cohen's kappa", kappa)], None) for pair, kappa in row["cohen_kappa"].items()],
+            [
+                (pair.replace("|", " · "), [("Cohen's kappa", kappa)], None)
+                for pair, kappa in row["cohen_kappa"].items()
+            ],
             title=f"Cohen's kappa per annotator pair, {PROPERTY_TITLES[prop]}",
         )
         sections.append(

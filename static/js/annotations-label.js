@@ -46,6 +46,17 @@
 
   function press(key) {
     if (!current) return false;
+    if (key === "x") {
+      const select = current.querySelector("select[name=k]:not(:disabled)");
+      if (!select) return false;
+      if (select.value !== "none") {
+        select.value = "none";
+        const minutes = current.querySelector("input[name=n]");
+        if (minutes) minutes.value = "";
+        changed(select);
+      }
+      return true;
+    }
     const input = current.querySelector(`input[data-key="${CSS.escape(key)}"]:not(:disabled)`);
     if (input) {
       if (input.type === "radio") {
