@@ -49,7 +49,10 @@ def env_list(name: str, default: list[str]) -> list[str]:
 def database_config(url: str | None, default_sqlite_path: str) -> dict[str, Any]:
     """DATABASE_URL (postgres:// or sqlite:///path) as Django's DATABASES['default']."""
     if not url:
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": default_sqlite_path, "OPTIONS": {"timeout": 20}}
+        # IMMEDIATE: a transaction takes the write lock at BEGIN, so two concurrent writers wait for each
+        # other (busy timeout) instead of one failing with "database is locked" on lock upgrade.
+        options = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": default_sqlite_path, "OPTIONS": options}
     scheme = urlparse(url).scheme
     if scheme not in {"postgres", "postgresql", "pgsql", "sqlite"}:
         raise ImproperlyConfigured(
@@ -61,7 +64,7 @@ def database_config(url: str | None, default_sqlite_path: str) -> dict[str, Any]
         raise ImproperlyConfigured(f"DATABASE_URL is not a valid database URL: {error}") from None
     if config["ENGINE"].endswith("sqlite3"):
         config["CONN_MAX_AGE"] = 0
-        config.setdefault("OPTIONS", {})["timeout"] = 20
+        config.setdefault("OPTIONS", {}).update(timeout=20, transaction_mode="IMMEDIATE")
     elif not config.get("NAME"):
         raise ImproperlyConfigured("DATABASE_URL names no database: add /NAME at the end")
     return config
