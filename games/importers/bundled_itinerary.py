@@ -14,13 +14,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from django.db import transaction
-
 from games.bundled import CONTENT_DIR
 from games.domains.itinerary.samples import Tables, definition_from_sample
 from games.domains.itinerary.world import TIME_FORMAT
 from games.importers import ImportSummary
-from games.importers.itinerary_world import save_brief, save_world
 
 SOURCE = "bundled"
 FOLDER = CONTENT_DIR / "itinerary"
@@ -79,11 +76,18 @@ def definitions(folder: Path = FOLDER) -> list[tuple[dict[str, Any], dict[str, A
     for brief in briefs:
         definition = definition_from_sample(int(brief["kind"]), 0, as_sample(brief), tables)
         definition["source"] = {"dataset": "bundled", "sample": brief["name"], "settings": brief["settings"]}
+        if definition["efficiency"]["source"] == "published":
+            definition["efficiency"]["source"] = "authored"
         result.append((brief, definition))
     return result
 
 
 def load(log: Callable[[str], None] = print) -> int:
+    # Django and the catalogue load only here, so ``definitions`` works without a configured Django.
+    from django.db import transaction
+
+    from games.importers.itinerary_world import save_brief, save_world
+
     summary = ImportSummary()
     changed = 0
     with transaction.atomic():
