@@ -42,17 +42,26 @@ def _level_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", help="read the level from this CuisineWorld folder instead of the database")
     parser.add_argument(
         "--alpha",
-        type=float,
+        type=_alpha,
         action="append",
         help=f"α values (repeatable; default: {' '.join(map(str, DEFAULT_ALPHAS))})",
     )
     parser.add_argument("--beta", type=float, default=DEFAULT_BETA, help="β of the lifetime formula (default 2.5)")
 
 
-def _alphas(options: dict[str, Any]) -> list[float]:
-    alphas = options.get("alpha") or list(DEFAULT_ALPHAS)
-    if any(alpha <= 0 for alpha in alphas):
-        raise UsageError("--alpha values must be positive")
+def _alpha(text: str) -> str:
+    """An α value, kept as written so reports are keyed the way the user typed it."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: α must be positive")
+    return text.strip()
+
+
+def _alphas(options: dict[str, Any]) -> list[float | str]:
+    alphas: list[float | str] = list(options.get("alpha") or DEFAULT_ALPHAS)
     return alphas
 
 
@@ -122,7 +131,7 @@ def run_describe(options: dict[str, Any], log: Log) -> dict[str, Any]:
         "dishes": list(level.dishes),
         "beta": options["beta"],
         "by_alpha": {
-            alpha_key(alpha): derived_parameters(level.dishes, level.recipes, alpha, options["beta"])
+            alpha_key(alpha): derived_parameters(level.dishes, level.recipes, float(alpha), options["beta"])
             for alpha in _alphas(options)
         },
     }

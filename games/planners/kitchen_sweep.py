@@ -18,9 +18,9 @@ from games.domains.kitchen.world import DEFAULT_ALPHAS
 from games.planners.kitchen_dispatcher import Dispatcher
 
 
-def alpha_key(alpha: float) -> str:
-    """α as written in reports: ``1.0``, ``2.5``."""
-    return repr(float(alpha))
+def alpha_key(alpha: float | str) -> str:
+    """α as the user wrote it (``"2"`` stays ``"2"``); numbers as ``1.0``, ``2.5``."""
+    return alpha.strip() if isinstance(alpha, str) else repr(float(alpha))
 
 
 def play_episode(
@@ -47,7 +47,7 @@ def sweep(
     *,
     agents: int,
     episodes: int = 1,
-    alphas: Iterable[float] = DEFAULT_ALPHAS,
+    alphas: Iterable[float | str] = DEFAULT_ALPHAS,
     options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Per α: orders completed, failed and pending (summed over episodes), success rate; and CoS."""
@@ -57,7 +57,7 @@ def sweep(
         totals = {"completed": 0, "failed": 0, "pending": 0, "accepted": 0, "rejected": 0, "idle": 0}
         for episode in range(episodes):
             state = play_episode(
-                scenario, dispatcher, agents=agents, seed=episode, options={**(options or {}), "alpha": alpha}
+                scenario, dispatcher, agents=agents, seed=episode, options={**(options or {}), "alpha": float(alpha)}
             )
             result = RULES.result(state)
             for key in ("completed", "failed", "pending"):

@@ -24,7 +24,7 @@ def test_describe_prints_tools_and_parameters_per_alpha():
     bundled_kitchen.load(log=lambda line: None)
     data = run("describe", "kitchen", "--level", "bundled/salad-bar", "--alpha", "1.0", "--alpha", "2")
     assert data["tools"] == ["storage0", "servingtable0", "chopboard0", "chopboard1", "mixer0"]
-    assert set(data["by_alpha"]) == {"1.0", "2.0"}
+    assert set(data["by_alpha"]) == {"1.0", "2"}  # keyed as written
     # gardenSalad: 3 chopped + 3 raw + the salad = 7 nodes, no tool busy > 1: total 21.
     assert data["by_alpha"]["1.0"]["lifetimes"]["gardenSalad"] == 16  # ceil(2.5 * 0.3 * 21)
     assert data["by_alpha"]["1.0"]["task_interval"] == 7  # ceil(0.3 * 21)
@@ -64,5 +64,5 @@ def test_benchmark_runs_the_sweep_and_prints_cos():
 def test_bad_arguments_get_a_clear_error():
     with pytest.raises(CommandError, match="no kitchen level 'nowhere'"):
         run("benchmark", "kitchen", "--level", "nowhere")
-    with pytest.raises(CommandError, match="--alpha values must be positive"):
+    with pytest.raises(CommandError, match="α must be positive"):
         run("describe", "kitchen", "--level", "warm-up", "--alpha", "0")
