@@ -116,5 +116,6 @@ def cannot_start(state: TasksState, action: Action) -> Feedback | None:
                 parts.append(f"all {len(holders)} {name}s are in use ({uses})")
             else:
                 parts.append(f"{name} is in use by {uses}")
-        return Feedback(OBJECT_BUSY, "; ".join(parts).capitalize() + ". Do something else or wait.")
+        text = "; ".join(parts)
+        return Feedback(OBJECT_BUSY, text[0].upper() + text[1:] + ". Do something else or wait.")
     return None
