@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from hypothesis import HealthCheck, given, settings
@@ -45,7 +46,7 @@ def test_timeline_is_contiguous_money_adds_up_and_scores_stay_in_bounds(picks):
     clocks = [s.clock for s in states]
     assert clocks == sorted(clocks), "the clock never goes back"
     segments = final.segments
-    assert all(a.end == b.start for a, b in zip(segments, segments[1:], strict=False)), "no gaps or overlaps"
+    assert all(a.end == b.start for a, b in itertools.pairwise(segments)), "no gaps or overlaps"
     assert all(s.end > s.start for s in segments)
     assert final.spent == sum(s.price for s in segments if s.kind == "train")
     result = score(final)
