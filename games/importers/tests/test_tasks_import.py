@@ -31,7 +31,7 @@ def test_import_timearena_is_idempotent_and_corrects_two_names(datasets_dir, cap
     call_command("import_dataset", "timearena", str(path))
     first = capsys.readouterr()
     assert "30 created" in first.out
-    assert "fruit_tree" in first.err and "beaker" in first.err
+    assert "fruit_tree" in first.out and "beaker" in first.out
     counts = (Scenario.objects.count(), Task.objects.count(), Action.objects.count(), Prerequisite.objects.count())
     call_command("import_dataset", "timearena", str(path))
     assert "30 unchanged" in capsys.readouterr().out

@@ -78,7 +78,7 @@ def test_planner_is_deterministic():
 
 
 def test_every_bundled_brief_has_a_plan_scoring_80_or_more():
-    from games.importers.bundled_itinerary import definitions
+    from games.importers.itinerary_content import definitions
 
     for brief, bundled in definitions():
         found = plan(bundled)
