@@ -20,6 +20,7 @@ BENCHMARKS = [
     "bench.websocket_load",
     "bench.dispatcher",
     "bench.study_exports",
+    "bench.annotations",
 ]
 
 

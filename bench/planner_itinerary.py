@@ -29,7 +29,7 @@ def run(report: Report) -> None:
     from django.conf import settings
 
     from games.domains.itinerary.samples import definition_from_sample
-    from games.importers.bundled_itinerary import definitions
+    from games.importers.itinerary_content import definitions
     from games.importers.itinerarybench_files import read_published
 
     _measure(report, "bundled", [definition for _brief, definition in definitions()])

@@ -10,8 +10,11 @@ from collections.abc import Callable
 from django.conf import settings
 
 from games.domains.tasks.definition import compile_definition, compose
+from games.domains.tasks.rules import RULES
 from games.domains.tasks.timearena import combinations, read
+from games.engine.episode import play
 from games.planners import tasks_greedy, tasks_optimal
+from games.planners.tasks_npc import npc_policy
 
 
 def run(report: Callable[[str, float, str], None]) -> None:
@@ -41,6 +44,15 @@ def run(report: Callable[[str, float, str], None]) -> None:
             proven += best.optimal
         report(f"optimal, {agents} agents, shared: median seconds per combo", statistics.median(times), "s")
         report(f"optimal, {agents} agents, shared: combos proven optimal (10 s cap)", proven, f"of {len(combos)}")
+    gaps = []
+    for combo in combos:
+        definition = compose([definitions[n] for n in combo])
+        episode = play(RULES, definition, {0: npc_policy})
+        best = tasks_optimal.plan(compile_definition(definition))
+        if RULES.outcome(episode.state).terminated and best.makespan:
+            gaps.append(episode.state.time / best.makespan - 1)
+    report("planner NPC (critical path), 1 agent: combos completed", len(gaps), f"of {len(combos)}")
+    report("planner NPC (critical path), 1 agent: mean makespan above optimum", 100 * statistics.mean(gaps), "%")
     started = time.perf_counter()
     for combo in combos:
         tasks_greedy.plan(compile_definition(compose([definitions[n] for n in combo])))

@@ -1,4 +1,4 @@
-"""``manage.py plan tasks``: the greedy oracle or the exact optimum for task combinations.
+"""``manage.py plan tasks`` (greedy oracle or exact optimum) and ``describe tasks`` for task combinations.
 
     python manage.py plan tasks --tasks cooking1,cooking2 --planner optimal --json
     python manage.py plan tasks --data ../shared/datasets/timearena/dependencygraph.json \\
@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from games.domains.tasks.content import read_task
-from games.domains.tasks.definition import DefinitionError
+from games.domains.tasks.definition import DefinitionError, compile_definition, compose
+from games.domains.tasks.rules import RULES
 from games.domains.tasks.timearena import FormatProblem, read
 from games.management.domain_command import UsageError
 from games.planners.tasks_planning import PLANNERS, run
@@ -67,6 +68,48 @@ def run_plan(options: dict[str, Any], log: Callable[[str], None]) -> Any:
         )
         results.append(result)
     return results if len(results) > 1 else results[0]
+
+
+def configure_describe(parser: Any) -> None:
+    parser.add_argument("--tasks", required=True, metavar="NAMES", help="comma-separated tasks played together")
+    parser.add_argument("--data", help="dependencygraph.json, a TOML task file or a folder of them")
+    parser.add_argument("--constrained", action="store_true", help="one of each appliance")
+
+
+def run_describe(options: dict[str, Any], log: Callable[[str], None]) -> dict[str, Any]:
+    """The game as players see it: renamed objects, appliance pools, actions and prerequisites."""
+    names = [name.strip() for name in options["tasks"].split(",") if name.strip()]
+    if not names:
+        raise UsageError("--tasks needs at least one task name, e.g. --tasks cooking1,cooking2")
+    lookup = _from_file(Path(options["data"])) if options.get("data") else _from_database
+    try:
+        definition = compose([lookup(name) for name in names])
+        scenario = compile_definition(definition, constrained=options["constrained"])
+    except DefinitionError as error:
+        raise UsageError(str(error)) from None
+    state = RULES.initial_state(definition, options={"constrained": options["constrained"]})
+    log(f"{definition['title']}: {len(scenario.actions)} actions, {scenario.total_minutes} minutes of work")
+    return {
+        "title": definition["title"],
+        "constrained": options["constrained"],
+        "time_limit": state.options.time_limit,
+        "total_minutes": scenario.total_minutes,
+        "tasks": [{"name": t.name, "title": t.title, "goal": t.goal} for t in scenario.tasks],
+        "objects": [
+            {"name": o.name, "label": o.label, "task": o.task, "appliance": o.appliance, "capacity": o.capacity}
+            for o in scenario.objects
+        ],
+        "actions": [
+            {
+                "action": a.text,
+                "task": a.task,
+                "minutes": a.minutes,
+                "background": a.background,
+                "requires": [scenario.actions[r].text for r in a.requires],
+            }
+            for a in scenario.actions
+        ],
+    }
 
 
 def _from_file(path: Path) -> Callable[[str], dict[str, Any]]:

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
 from games.domains.itinerary import actions as A
 from games.domains.itinerary.checks import MEALS, REST_FROM, REST_UNTIL, stay_days
+from games.domains.itinerary.state import ItineraryState
 from games.domains.itinerary.world import DAY, World
 
 Interval = tuple[int, int]
@@ -200,8 +201,11 @@ def _tour(search: _Search, city: str, start_place: str, start: int) -> tuple[int
     return result
 
 
-def _ready_after(search: _Search, city: str, place: str, arrival: int) -> tuple[int, int, tuple[str, ...]] | None:
-    """(ready to leave, end of last visit, actions) after arriving in ``city`` at ``arrival``."""
+def _ready_after(
+    search: _Search, city: str, place: str, arrival: int, arrived: int | None = None
+) -> tuple[int, int, tuple[str, ...]] | None:
+    """(ready to leave, end of last visit, actions) after arriving in ``city`` at ``arrival``
+    (``arrived``: when the stay began, if earlier than ``arrival``)."""
     world = search.world
     tour = _tour(search, city, place, arrival)
     if tour is None:
@@ -209,10 +213,11 @@ def _ready_after(search: _Search, city: str, place: str, arrival: int) -> tuple[
     finish, actions = tour
     ready = finish
     days = dict(world.city_days).get(city, 0)
+    began = arrival if arrived is None else arrived
     if days:
-        bonus = 12 * 60 if world.one_day and world.time_of_day(arrival) < 12 * 60 else 0
-        ready = max(ready, arrival + days * DAY - bonus)
-        while stay_days(world, arrival, ready) < days:  # guard the rounding of the published rule
+        bonus = 12 * 60 if world.one_day and world.time_of_day(began) < 12 * 60 else 0
+        ready = max(ready, began + days * DAY - bonus)
+        while stay_days(world, began, ready) < days:  # guard the rounding of the published rule
             ready += 1
     return ready, finish, actions
 
@@ -272,28 +277,54 @@ def _go(search: _Search, labels: list[_Label], here: str, there: str, stay_after
     return _pareto(out)
 
 
+@dataclass(frozen=True)
+class Start:
+    """Where the search starts: the brief's beginning, or a game in progress."""
+
+    city: str
+    place: str
+    clock: int = 0
+    arrived: int = 0
+    spent: float = 0.0
+
+
 def plan(definition: Mapping[str, Any]) -> PlanResult:
     """The best plan for a scenario definition (see the module docstring)."""
-    started = time.perf_counter()
     world = World.from_definition(definition)
+    return _plan(world, Start(world.origin_city, world.origin_place))
+
+
+def plan_from_state(state: ItineraryState) -> PlanResult:
+    """The best plan for what is left of a game in progress (the NPC travel assistant's view):
+    the remaining sight minutes and city days, from where and when the traveller is now."""
+    world = state.world
+    done = state.spot_minutes()
+    spots = tuple((s, m - done.get(s, 0)) for s, m in world.spot_minutes if m > done.get(s, 0))
+    days = tuple((c, d - state.days_in(c)) for c, d in world.city_days if d > state.days_in(c))
+    remaining = replace(world, spot_minutes=spots, city_days=days)
+    return _plan(remaining, Start(state.city, state.place, state.clock, state.arrived, state.spent))
+
+
+def _plan(world: World, start: Start) -> PlanResult:
+    started = time.perf_counter()
     search = _Search(world)
     stops = _stops(world)
     finals: list[_Label] = []
     reason = "no order of the cities fits the window and the budget"
     for order in permutations(stops):
         labels: list[_Label]
-        here = world.origin_city
+        here = start.city
         rest = list(order)
-        if rest and rest[0] == world.origin_city:
-            after = _ready_after(search, here, world.origin_place, 0)
+        if rest and rest[0] == start.city:
+            after = _ready_after(search, here, start.place, start.clock, start.arrived)
             if after is None:
                 reason = f"the visits in {here} do not fit before the end time"
                 continue
             ready, finish, visits = after
-            labels = [_Label(ready, 0.0, finish, visits)]
+            labels = [_Label(ready, start.spent, finish, visits)]
             rest = rest[1:]
         else:
-            labels = [_Label(0, 0.0, 0, ())]
+            labels = [_Label(start.clock, start.spent, start.clock, ())]
         for city in rest:
             labels = _go(search, labels, here, city, stay_after=True)
             here = city
@@ -304,7 +335,7 @@ def plan(definition: Mapping[str, Any]) -> PlanResult:
             labels = _go(search, labels, here, world.origin_city, stay_after=False)
             if not labels:
                 reason = f"no train back to {world.origin_city} in time and within budget"
-        finals.extend(label for label in labels if label.last_end <= world.end)
+        finals.extend(label for label in labels if label.last_end <= world.end and label.actions)
     elapsed = time.perf_counter() - started
     if not finals:
         return PlanResult(False, [], world.objective, None, elapsed, reason, search.explored)

@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from games.domains.kitchen.execution import legal_commands, recipe_for
+from games.domains.kitchen.execution import legal_commands, recipe_for, recipes_in
 from games.domains.kitchen.state import KitchenState, Order, ToolState
 from games.domains.kitchen.world import BASE_SET, SERVING_TABLE, STORAGE, TOOL_KINDS, Recipe
 
@@ -115,11 +115,25 @@ def _obtain(plan: Plan, item: str, dest: str, rank: int) -> bool:
             ),
         )
     else:
+        # Every such tool is taken. One holding leftovers of an abandoned recipe (its order expired)
+        # would stay blocked forever (only cooked tools can be emptied): finish that recipe so the
+        # tool can be cleared, then this item gets its turn.
+        leftovers = [tool for tool in candidates if tool.contents and not tool.busy(state.step)]
+        for tool in leftovers:
+            other = next((r for r in recipes_in(state, tool.kind) if _assembly_fits(tool, r)), None)
+            if other is not None:
+                _fill(plan, tool, other, rank)
+                break
         return False
+    return _fill(plan, tool, recipe, rank)
+
+
+def _fill(plan: Plan, tool: ToolState, recipe: Recipe, rank: int) -> bool:
+    """Reserve ``tool`` for ``recipe``: bring what is missing, or activate it when complete."""
     plan.reserved[tool.name] = recipe
     missing = Counter(recipe.ingredients) - Counter(tool.contents)
     if not missing:
-        plan.tasks.append(Task("activate", rank, item, tool.name, tool.name, tool.busy_until))
+        plan.tasks.append(Task("activate", rank, recipe.product, tool.name, tool.name, tool.busy_until))
         return True
     ok = True
     for ingredient in sorted(missing.elements()):

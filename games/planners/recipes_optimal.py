@@ -20,6 +20,7 @@ so that, given a seed, the answer does not depend on thread timing.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Mapping
@@ -149,14 +150,22 @@ def solve(
         for prerequisite in step.spec.prerequisites:
             model.add(step.start >= steps[(ref[0], prerequisite)].end)
 
-    # One cook: continuous chunks never overlap, and nothing starts inside one.
+    # One cook: continuous chunks never overlap, and nothing starts inside a non-interruptible one.
+    # (Inside an interruptible chunk the cook can pause for an instant to start it: the plan is cut
+    # there afterwards, see _split_at_starts.)
     continuous = [(ref, chunk) for ref, step in steps.items() if not step.spec.autonomous for chunk in step.chunks]
     model.add_no_overlap([chunk.interval for _, chunk in continuous])
+    # A chunk cut late would start after its window closes: windowed steps stay solid.
+    solid = [
+        (ref, chunk)
+        for ref, chunk in continuous
+        if not steps[ref].spec.interruptible or (time_constraints and steps[ref].spec.time_constraints)
+    ]
     for ref, step in steps.items():
         if not step.spec.autonomous:
             continue
         for own in step.chunks:
-            for other_ref, chunk in continuous:
+            for other_ref, chunk in solid:
                 if other_ref in ancestors[ref] or ref in ancestors[other_ref]:
                     continue  # precedence already orders them
                 before = model.new_bool_var("")
@@ -208,7 +217,25 @@ def solve(
                 if size > 0:
                     items.append((ref[1], kitchen.recipes[ref[0]].name, size * unit, solver.value(chunk.start) * unit))
     state = initial_state(definition, options={"time_constraints": time_constraints})
+    items = _split_at_starts(kitchen, items, time_constraints)
     return OptimalResult(order(state, items), value, optimal, round(gap, 6), bound, elapsed, name)
+
+
+def _split_at_starts(kitchen: Kitchen, items: list[PlanItem], time_constraints: bool) -> list[PlanItem]:
+    """Cut interruptible continuous chunks where an autonomous step starts inside them: the cook
+    pauses, starts it, and carries on (the rules let nothing start while the cook is busy)."""
+    starts = sorted(
+        {start for step, recipe, _, start in items if kitchen.step(kitchen.recipe_index(recipe) or 0, step).autonomous}
+    )
+    cut: list[PlanItem] = []
+    for step, recipe, duration, start in items:
+        spec = kitchen.step(kitchen.recipe_index(recipe) or 0, step)
+        if spec.autonomous or not spec.interruptible or (time_constraints and spec.time_constraints):
+            cut.append((step, recipe, duration, start))
+            continue
+        edges = [start, *(t for t in starts if start < t < start + duration), start + duration]
+        cut.extend((step, recipe, b - a, a) for a, b in itertools.pairwise(edges))
+    return cut
 
 
 def _bounds(
@@ -243,10 +270,27 @@ def _bounds(
             )
         return tails[ref]
 
-    # The continuous step that ends last ends after all continuous work, and its successors follow.
+    # One machine with heads and tails (valid even with chunks): for any set R of continuous steps,
+    # the cook starts R's work no earlier than the smallest head in R, does all of it, and the
+    # last one's successors still follow: makespan >= min head(R) + work(R) + min tail(R).
+    heads: dict[Ref, int] = {}
+
+    def head(ref: Ref) -> int:
+        if ref not in heads:
+            spec = steps[ref].spec
+            heads[ref] = max(
+                (head((ref[0], p)) + steps[(ref[0], p)].spec.duration // unit for p in spec.prerequisites), default=0
+            )
+        return heads[ref]
+
     continuous = [ref for ref, step in steps.items() if not step.spec.autonomous]
-    if continuous:
-        model.add(makespan >= work(continuous) + min(tail(ref) for ref in continuous))
+    best = 0
+    for low_head in sorted({head(ref) for ref in continuous}):
+        for low_tail in sorted({tail(ref) for ref in continuous}):
+            chosen = [ref for ref in continuous if head(ref) >= low_head and tail(ref) >= low_tail]
+            if chosen:
+                best = max(best, low_head + work(chosen) + low_tail)
+    model.add(makespan >= best)
     for ref, step in steps.items():
         model.add(step.start >= work(ancestors[ref]))
         model.add(makespan >= step.end + max(work(descendants[ref]), tail(ref)))

@@ -11,8 +11,6 @@ from django.core.management import CommandError, call_command
 from games.domains.recipes.dataset import read_instances
 from games.planners.recipes_heuristic import plan_items
 
-pytestmark = pytest.mark.datasets
-
 
 @pytest.fixture
 def data(datasets_dir):
@@ -25,6 +23,7 @@ def run(*args) -> object:
     return json.loads(out.getvalue())
 
 
+@pytest.mark.datasets
 def test_plan_one_instance_with_each_planner(data):
     for planner in ("heuristic", "optimal"):
         result = run(
@@ -47,6 +46,7 @@ def test_plan_one_instance_with_each_planner(data):
     assert result["optimal"] is True and result["gap"] == 0.0
 
 
+@pytest.mark.datasets
 def test_plan_several_instances_gives_a_list(data):
     result = run(
         "plan",
@@ -65,6 +65,7 @@ def test_plan_several_instances_gives_a_list(data):
     assert [r["instance"] for r in result] == ["Cobbler_Pancakes", "Cobbler_Okra-Fry"]
 
 
+@pytest.mark.datasets
 def test_plan_refuses_unknown_instances_and_bad_switches(data):
     with pytest.raises(CommandError, match="unknown instance Nope; instances are named like Cobbler_Pancakes"):
         run("plan", "recipes", "--data", str(data), "--instance", "Nope")
@@ -72,6 +73,7 @@ def test_plan_refuses_unknown_instances_and_bad_switches(data):
         run("plan", "recipes", "--data", str(data) + ".missing", "--instance", "all")
 
 
+@pytest.mark.datasets
 def test_replay_a_published_plan_file(data, tmp_path):
     instances = read_instances(json.loads(data.read_text()))
     names = list(instances)[:3]
@@ -125,6 +127,7 @@ def test_replay_a_published_plan_file(data, tmp_path):
     assert all(r["success"] for r in easy)
 
 
+@pytest.mark.datasets
 def test_replay_a_single_plan_against_the_optimum(data, tmp_path):
     instances = read_instances(json.loads(data.read_text()))
     plan = [list(i) for i in plan_items(instances["Cobbler_Pancakes"], time_constraints=True)]
@@ -152,6 +155,7 @@ def test_replay_a_single_plan_against_the_optimum(data, tmp_path):
     assert result["error"]["kind"] == "format" and "whole numbers" in result["error"]["message"]
 
 
+@pytest.mark.datasets
 def test_describe_and_score(data, tmp_path):
     described = run("describe", "recipes", "--data", str(data), "--instance", "Cobbler_Pancakes")
     assert described[0]["steps"] == 24 and described[0]["appliances"] == ["microwave", "oven", "stove"]

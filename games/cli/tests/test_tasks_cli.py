@@ -82,3 +82,30 @@ def test_plan_on_the_published_file_reports_the_greedy_plan_infeasible_where_it_
     )
     assert greedy["makespan"] == 9 and greedy["feasible"] is False
     assert optimal["optimal"] and optimal["feasible"] and optimal["greedy"]["feasible"] is False
+
+
+def test_describe_shows_the_renamed_objects_and_shared_appliances():
+    out = StringIO()
+    call_command(
+        "describe",
+        "tasks",
+        "--data",
+        str(CONTENT_DIR / "tasks"),
+        "--tasks",
+        "cook-pasta,make-breakfast",
+        "--json",
+        stdout=out,
+        stderr=StringIO(),
+    )
+    described = json.loads(out.getvalue())
+    objects = {o["name"]: o for o in described["objects"]}
+    assert objects["plate_1"]["task"] == 0 and objects["plate_2"]["task"] == 1
+    assert objects["pan"]["appliance"] and objects["pan"]["capacity"] == 2
+    assert {
+        "action": "add egg to plate_2",
+        "task": 1,
+        "minutes": 1,
+        "background": False,
+        "requires": ["fry egg in pan", "wash plate_2"],
+    } in described["actions"]
+    assert described["time_limit"] == 80

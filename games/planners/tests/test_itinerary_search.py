@@ -78,7 +78,7 @@ def test_planner_is_deterministic():
 
 
 def test_every_bundled_brief_has_a_plan_scoring_80_or_more():
-    from games.importers.bundled_itinerary import definitions
+    from games.importers.itinerary_content import definitions
 
     for brief, bundled in definitions():
         found = plan(bundled)
@@ -112,3 +112,48 @@ def test_planner_scores_80_on_every_feasible_published_sample(kind, datasets_dir
     assert low == []
     print(f"type{kind}: samples without a feasible plan: {sorted(without_plan) or 'none'}")
     assert without_plan == INFEASIBLE[kind]
+
+
+def test_npc_policy_plays_every_bundled_brief_to_the_end():
+    from games.domains.itinerary.rules import GOALS_MET, RULES
+    from games.engine.episode import play
+    from games.importers.itinerary_content import definitions
+    from games.planners.itinerary_npc import npc_policy
+
+    for brief, bundled in definitions():
+        episode = play(RULES, bundled, {0: npc_policy})
+        assert episode.state.over == GOALS_MET, brief["name"]
+        assert RULES.result(episode.state)["total"] >= 80, brief["name"]
+
+
+def test_npc_replans_after_a_human_detour():
+    from games.domains.itinerary.rules import GOALS_MET, RULES
+    from games.planners.itinerary_npc import npc_policy, proposal
+
+    brief = definition(
+        constraints={
+            "city_days": [],
+            "spot_minutes": [{"spot": "Tower", "minutes": 60}, {"spot": "Garden", "minutes": 30}],
+        }
+    )
+    state = RULES.initial_state(brief)
+    # The human visits the Tower for half the time first; the assistant picks up from there.
+    for action in (
+        "go_to_place(Alpha Railway Hotel, Tower, 2024-01-01 09:00, 2024-01-01 09:20)",
+        "visit(Tower, 2024-01-01 09:20, 2024-01-01 09:50)",
+    ):
+        state = RULES.act(state, 0, action, state.clock).state
+    remaining = proposal(state)
+    # Fastest now: catch T1 to Beta at 10:00 and finish the Tower after coming back.
+    assert (
+        remaining["feasible"]
+        and remaining["plan"][0] == "go_to_city(Alpha, Beta, 2024-01-01 10:00, 2024-01-01 11:00, T1)"
+    )
+    assert remaining["plan"][-1].startswith("visit(Tower,") and remaining["plan"][-1].endswith("2024-01-01 17:50)")
+    while not state.over:
+        action = npc_policy(RULES, state, 1)
+        assert action is not None
+        transition = RULES.act(state, 1, action, state.clock)
+        assert transition.rejection is None, transition.rejection
+        state = transition.state
+    assert state.over == GOALS_MET and not [c for c in state.checks if not c.passed]

@@ -86,3 +86,30 @@ def test_npc_policy_without_a_human_follows_one_plan():
         command = npc_policy(RULES, state, agent)
         assert command == planned[agent]
         state = RULES.act(state, agent, command, state.step).state
+
+
+def test_the_planner_npc_passes_the_engine_conformance_suite_and_serves_orders():
+    from games.engine.conformance import check_rules
+    from games.engine.episode import play
+
+    definition = BUNDLED["breakfast-grill"]
+    check_rules(RULES, definition, policy=npc_policy, agents=3, options={"alpha": 2.0})
+    episode = play(RULES, definition, dict.fromkeys(range(3), npc_policy), seed=1, options={"alpha": 2.0})
+    assert episode.state.completed > 0
+
+
+def test_a_tool_left_with_an_abandoned_recipe_is_finished_and_cleared():
+    """The only mixer holds lettuce for a salad whose order expired; a salsa order needs the mixer."""
+    from dataclasses import replace
+
+    from games.domains.kitchen.state import Order
+
+    state = RULES.initial_state(BUNDLED["salad-bar"], seed=0, agents=3, options={"alpha": 4.0})
+    tools = tuple(replace(t, contents=("lettuceShreds",)) if t.name == "mixer0" else t for t in state.tools)
+    state = replace(state, tools=tools, orders=(Order(1, "salsa", 0, 40),))
+    assert state.level.task_interval > 25  # no other order comes to unblock it by chance
+    while state.step < 25:
+        for agent, command in heuristic(state, [0, 1, 2]).items():
+            state = RULES.act(state, agent, command, state.step).state
+        state = RULES.advance(state, state.step + 1).state
+    assert [entry[1] for entry in state.served] == ["salsa"]

@@ -76,10 +76,10 @@ def test_optimal_shares_one_preheat_between_two_recipes():
     assert solved.makespan == (10 + 15 + 20) * 60
 
 
-def test_optimal_splits_an_interruptible_step_to_start_the_oven():
-    # Mixing (interruptible, 5 min) can be paused so that the bake goes in as soon as the preheat
-    # ends; without chunks the cook would have to finish first.
-    chopped = kitchen(
+def test_optimal_pauses_an_interruptible_step_to_start_the_oven():
+    # The cook pauses the filling for an instant to put the base in as soon as the oven is hot
+    # (nothing can be started while the cook is busy): the plan cuts the filling in two.
+    tart = kitchen(
         {
             "name": "Tart",
             "steps": [
@@ -102,12 +102,39 @@ def test_optimal_splits_an_interruptible_step_to_start_the_oven():
             ],
         }
     )
-    whole = recipes_optimal.solve(chopped, chunks=1, time_limit=20)
-    split = recipes_optimal.solve(chopped, chunks=2, time_limit=20)
-    assert split.makespan == 900 and whole.makespan > 900
-    assert sum(1 for step, _, _, _ in split.plan if step == 2) == 2
-    ok, run = replays(chopped, split.plan, True)
+    solved = recipes_optimal.solve(tart, time_limit=20)
+    assert solved.optimal and solved.makespan == 900
+    assert sorted((start, duration) for step, _, duration, start in solved.plan if step == 2) == [(0, 300), (300, 600)]
+    ok, run = replays(tart, solved.plan, True)
     assert ok, run.error
+
+
+def test_optimal_uses_a_second_chunk_to_fit_a_tight_window():
+    # Oiling, heating and searing must follow each other without a second's wait; the chopping
+    # (interruptible) fills the heating time only if it can be split around them.
+    pan = {
+        "name": "Pan",
+        "steps": [
+            {"index": 0, "text": "Oil the pan", "duration": 60},
+            {
+                "index": 1,
+                "text": "Heat it",
+                "duration": 120,
+                "autonomous": True,
+                "prerequisites": [0],
+                "time_constraints": {"0": 0},
+            },
+            {"index": 2, "text": "Sear", "duration": 60, "prerequisites": [1], "time_constraints": {"1": 0}},
+        ],
+    }
+    chop = {"name": "Chop", "steps": [{"index": 0, "text": "Chop", "duration": 600, "interruptible": True}]}
+    definition = kitchen(pan, chop)
+    whole = recipes_optimal.solve(definition, chunks=1, time_limit=20)
+    split = recipes_optimal.solve(definition, chunks=2, time_limit=20)
+    assert (whole.makespan, split.makespan) == (840, 720) and split.optimal
+    for solved in (whole, split):
+        ok, run = replays(definition, solved.plan, True)
+        assert ok, run.error
 
 
 @pytest.mark.datasets
