@@ -215,3 +215,17 @@ def test_the_dashboards_point_to_the_study(client, researcher, make_study):
     assert panel["link"] == reverse("studies:step", args=[study.slug])
     assert "Introduction 1/1" in panel["body"]
     assert "1 open of 1" in researcher_panel(researcher)["body"]
+
+
+def test_a_finished_game_links_back_to_its_study(make_study):
+    from django.template.loader import render_to_string
+
+    from studies import services
+
+    study = make_study(pages=False)
+    participant = services.give_consent(services.join(study, external_id="BACK"))
+    episode = services.start_episode(participant, participant.episodes.get(index=0))
+    html = render_to_string("studies/_back_to_study.html", {"game": episode.game})
+    assert reverse("studies:step", args=[study.slug]) in html
+    solo = game_services.create_game(episode.scenario, [{"kind": "human", "user": participant.user}])
+    assert "href" not in render_to_string("studies/_back_to_study.html", {"game": solo})
