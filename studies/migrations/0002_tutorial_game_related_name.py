@@ -5,16 +5,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_games_seats_events'),
-        ('studies', '0001_initial'),
+        ("games", "0002_games_seats_events"),
+        ("studies", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='participant',
-            name='tutorial_game',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='study_tutorials', to='games.game'),
+            model_name="participant",
+            name="tutorial_game",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="study_tutorials",
+                to="games.game",
+            ),
         ),
     ]
