@@ -1,0 +1,221 @@
+"""The websocket API at ``ws/games/<id>/`` (SPEC section 8; protocol in docs/api.md).
+
+An entry point only: it parses frames, authorises with ``games.permissions``, calls
+``games.services`` and presents ``games.viewer`` payloads. Browsers connect with ``?format=html``
+and receive server-rendered fragments (htmx ws extension); programs get JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+
+from games import broadcast, permissions, scheduler, services, viewer
+from games.models import Game, SeatKind
+
+log = logging.getLogger(__name__)
+
+CLIENT_TYPES = ("act", "wait", "chat", "pause", "resume", "sync", "ping")
+MAX_FRAME = 8_000
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    game_id: int
+    viewer: viewer.Viewer
+    human_agents: list[int]
+    sent_seq: int
+    html: bool
+
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.html = self._query("format") == "html"
+        self.sent_seq = 0
+        self.human_agents = []
+        await self.accept()
+        problem = await self._authorise()
+        if problem:
+            await self._send_error(problem, code="forbidden")
+            await self.close(code=4403)
+            return
+        scheduler.ensure_embedded()
+        await self.channel_layer.group_add(broadcast.group_name(self.game_id), self.channel_name)
+        for agent in self.human_agents:
+            await database_sync_to_async(services.seat_connected)(self.game_id, agent)
+        since = self._query("since")
+        self.sent_seq = int(since) if since and since.isdigit() else None  # type: ignore[assignment]
+        await self._push(full=True)
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "viewer"):
+            return
+        await self.channel_layer.group_discard(broadcast.group_name(self.game_id), self.channel_name)
+        for agent in self.human_agents:
+            try:
+                await database_sync_to_async(services.seat_disconnected)(self.game_id, agent)
+            except services.GameError:
+                pass
+
+    # ------------------------------------------------------------------------------------------
+    # client -> server
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not hasattr(self, "viewer"):
+            return
+        message = self._parse(text_data, bytes_data)
+        if isinstance(message, str):
+            await self._send_error(message, code="bad_frame")
+            return
+        kind = message["type"]
+        try:
+            if kind in ("act", "wait"):
+                await self._act(message)
+            elif kind == "chat":
+                await database_sync_to_async(services.post_chat)(
+                    self.game_id, text=message.get("text", ""), by=self.scope["user"], agent=self.viewer.agent
+                )
+                await self._push()
+            elif kind in ("pause", "resume"):
+                if not self.viewer.can_control:
+                    await self._send_error("only researchers (or the program that created the game) pause and resume it", code="forbidden")
+                    return
+                operation = services.pause if kind == "pause" else services.resume
+                await database_sync_to_async(operation)(self.game_id, by=self.scope["user"])
+                await self._push()
+            elif kind == "sync":
+                since = message.get("since")
+                if since is not None and (not isinstance(since, int) or since < 0):
+                    await self._send_error('"since" is the last seq you saw (a number)', code="bad_frame")
+                    return
+                if since is not None:
+                    self.sent_seq = since
+                await database_sync_to_async(services.advance)(self.game_id)
+                await self._push(full=True)
+            elif kind == "ping":
+                await self._send_json({"type": "pong"})
+        except services.GameError as error:
+            await self._send_error(str(error), code=_error_code(error))
+
+    async def _act(self, message: dict[str, Any]) -> None:
+        if not self.viewer.agents:
+            await self._send_error("you are watching this game; you have no seat to act in", code="forbidden")
+            return
+        agent = message.get("agent", self.viewer.agent)
+        if isinstance(agent, str) and agent.isdigit():
+            agent = int(agent)  # html forms send strings
+        if agent not in self.viewer.agents:
+            await self._send_error(f"you may act only for agent {_list(self.viewer.agents)}", code="forbidden")
+            return
+        action = "wait" if message["type"] == "wait" else message.get("action")
+        if not isinstance(action, str):
+            await self._send_error('an "act" frame needs "action": text like "wash dish"', code="bad_frame")
+            return
+        result = await database_sync_to_async(services.apply_action)(
+            self.game_id, agent=agent, action=action, by=self.scope["user"]
+        )
+        if result.rejection is not None:
+            await self._send_feedback(result.rejection.kind, result.rejection.message, result.seq)
+        await self._push()
+
+    def _parse(self, text: str | None, raw: bytes | None) -> dict[str, Any] | str:
+        if text is None and raw is not None:
+            try:
+                text = raw.decode()
+            except UnicodeDecodeError:
+                return "frames are UTF-8 JSON text"
+        if not text or len(text) > MAX_FRAME:
+            return f"frames are JSON objects of at most {MAX_FRAME} bytes"
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return 'frames are JSON objects like {"type": "act", "action": "wash dish"}'
+        if not isinstance(message, dict) or message.get("type") not in CLIENT_TYPES:
+            return f'"type" must be one of {", ".join(CLIENT_TYPES)}'
+        return message
+
+    # ------------------------------------------------------------------------------------------
+    # server -> client
+
+    async def game_changed(self, event: dict[str, Any]) -> None:
+        if self.sent_seq is None or event["seq"] > self.sent_seq:
+            await self._push()
+
+    async def _push(self, *, full: bool = False) -> None:
+        """Send the entries this connection has not sent yet, then the viewer's state."""
+        since = self.sent_seq
+        update = await database_sync_to_async(viewer.load_update)(self.game_id, self.viewer, since or 0)
+        if not full and since is not None and update.seq <= since:
+            return
+        events = update.events if since is not None else []
+        self.sent_seq = update.seq
+        if self.html:
+            await self.send(text_data=await database_sync_to_async(_render_update)(update, self.viewer, full))
+            return
+        for event in events:
+            await self._send_json(event)
+        await self._send_json(update.state)
+        if update.finished and (full or any(e["kind"] == "finished" for e in events)):
+            await self._send_json(update.finished)
+
+    async def _send_json(self, payload: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(payload))
+
+    async def _send_error(self, message: str, *, code: str) -> None:
+        if self.html:
+            html = render_to_string("games/live/_feedback.html", {"kind": "error", "message": message})
+            await self.send(text_data=html)
+        else:
+            await self._send_json({"type": "error", "code": code, "message": message})
+
+    async def _send_feedback(self, kind: str, message: str, seq: int) -> None:
+        if self.html:
+            html = render_to_string("games/live/_feedback.html", {"kind": kind, "message": message})
+            await self.send(text_data=html)
+        else:
+            await self._send_json({"type": "feedback", "kind": kind, "message": message, "seq": seq})
+
+    # ------------------------------------------------------------------------------------------
+
+    def _query(self, name: str) -> str | None:
+        from urllib.parse import parse_qs
+
+        values = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get(name)
+        return values[0] if values else None
+
+    @database_sync_to_async
+    def _authorise(self) -> str | None:
+        if "token_user" in self.scope and self.scope["token_user"] is None:
+            return "the API token is not valid; create one with manage.py create_api_token"
+        user = self.scope.get("user")
+        if not getattr(user, "is_authenticated", False):
+            return "sign in (browsers) or send 'Authorization: Token <token>' (programs)"
+        game = Game.objects.filter(pk=self.game_id).prefetch_related("seats").first()
+        if game is None or not permissions.can_watch(user, game):
+            return f"there is no game {self.game_id} you may see"
+        seats = permissions.seats_of(user, game)
+        self.viewer = viewer.Viewer(agents=[s.agent for s in seats], can_control=permissions.can_control(user, game))
+        self.human_agents = [s.agent for s in seats if s.kind == SeatKind.HUMAN]
+        return None
+
+
+def _render_update(update: viewer.Update, who: viewer.Viewer, full: bool) -> str:
+    from games.presenters import live_context
+
+    return render_to_string("games/live/_update.html", live_context(update, who, full=full))
+
+
+def _error_code(error: services.GameError) -> str:
+    return {
+        services.GamePaused: "paused",
+        services.GameOver: "game_over",
+        services.UnknownSeat: "forbidden",
+        services.InvalidInput: "invalid",
+    }.get(type(error), "error")
+
+
+def _list(agents: list[int]) -> str:
+    return " or ".join(str(a) for a in agents)
