@@ -1,0 +1,362 @@
+"""The TimeArena rules (SPEC section 2) as the engine's RuleSet ``tasks-v1``.
+
+Time is integer minutes (a fractional ``now`` is rounded down). A type 1 action started at t
+occupies its agent during [t, t+d); a type 2 (background) action occupies it during [t, t+1) and
+completes by itself at t+d. Every object an action names is locked while it runs; an appliance is a
+pool (``fryer`` x2) and is busy only when all its instances are. ``wait`` and, in turn-based play, a
+rejected action use up one minute of the agent.
+
+Options (``initial_state(..., options=...)``): ``constrained`` (one of each appliance),
+``time_limit`` (default 40 minutes per task), ``max_rejected_in_row`` (default 5; 0 disables),
+``rejection_costs_minute`` (default true; a real-time UI may turn it off).
+
+``observe(state, agent).data`` is the structured view for user interfaces::
+
+    {
+      "time": 7, "time_limit": 80, "over": false, "reason": "", "progress": 42.5,
+      "constrained": false, "agent": 0,
+      "legal_actions": ["chop beef", ..., "wait"],
+      "agents": [{"agent": 0, "free": true, "busy_until": 7, "doing": ""}, ...],
+      "tasks": [{"index": 0, "name": "cooking1", "title": ..., "goal": ..., "progress": 55.0,
+                 "done": false,
+                 "actions": [{"action": "wash dish_1", "minutes": 3, "background": false,
+                              "objects": ["dish_1"], "requires": ["..."],
+                              "status": "done" | "running" | "ready" | "blocked" | "waiting",
+                              "agent": 0 | null, "start": 0 | null, "end": 3 | null}, ...]}],
+      "objects": [{"name": "dish_1", "label": "dish", "task": 0 | null, "appliance": false,
+                   "capacity": 1, "in_use": 0,
+                   "holders": [{"action": "wash dish_1", "agent": 0, "until": 3}]}],
+      "running": [{"action": ..., "agent": 0, "start": 2, "end": 6, "background": true}],
+    }
+
+Action status: ``ready`` = could start now, ``blocked`` = prerequisites met but an object is in use,
+``waiting`` = prerequisites missing.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from games.domains.tasks import state as st
+from games.domains.tasks.definition import Action, Compiled, compile_definition
+from games.domains.tasks.feedback import (
+    AGENT_BUSY,
+    ALREADY_DONE,
+    DEPENDENCY,
+    GAME_OVER,
+    INVALID_ACTION,
+    OBJECT_BUSY,
+    UNKNOWN_OBJECT,
+    WRONG_OBJECT,
+    cannot_start,
+    invalid,
+    resolve,
+    startable,
+)
+from games.domains.tasks.scoring import episode_result
+from games.domains.tasks.state import Agent, Counts, Options, Run, TasksState
+from games.domains.tasks.text import WAIT, observation_text, parse
+from games.domains.tasks.view import view
+from games.domains.tasks.vocabulary import state_sentences
+from games.engine.types import (
+    COMPLETED,
+    FINISHED,
+    STARTED,
+    WAITED,
+    Event,
+    Feedback,
+    Observation,
+    Outcome,
+    Transition,
+    rejected,
+)
+
+MINUTES_PER_TASK = 40
+
+_COUNTER_FOR = {
+    INVALID_ACTION: "invalid",
+    UNKNOWN_OBJECT: "unknown_object",
+    OBJECT_BUSY: "object_busy",
+    WRONG_OBJECT: "wrong_object",
+    DEPENDENCY: "dependency",
+    ALREADY_DONE: "repeated",
+}
+
+# Compiling is the only costly part of a fresh state; the same definition is played many times.
+_COMPILED: dict[tuple[str, bool], Compiled] = {}
+
+
+def _compiled(definition: Mapping[str, Any], constrained: bool) -> Compiled:
+    key = (json.dumps(definition, sort_keys=True), constrained)
+    found = _COMPILED.get(key)
+    if found is None:
+        if len(_COMPILED) > 256:
+            _COMPILED.clear()
+        found = _COMPILED[key] = compile_definition(definition, constrained=constrained)
+    return found
+
+
+class TasksRules:
+    id = "tasks-v1"
+    domain = "tasks"
+    time_unit = "minute"
+
+    # -- setting up ----------------------------------------------------------------------------
+
+    def initial_state(
+        self, scenario: Mapping[str, Any], *, seed: int = 0, agents: int = 1, options: Mapping[str, Any] | None = None
+    ) -> TasksState:
+        opts = dict(options or {})
+        unknown = set(opts) - {"constrained", "time_limit", "max_rejected_in_row", "rejection_costs_minute"}
+        if unknown:
+            raise ValueError(f"unknown tasks options: {', '.join(sorted(unknown))}")
+        if agents < 1:
+            raise ValueError("a tasks episode needs at least one agent")
+        constrained = bool(opts.get("constrained", False))
+        compiled = _compiled(scenario, constrained)
+        limit = int(opts.get("time_limit") or MINUTES_PER_TASK * len(compiled.tasks))
+        chosen = Options(
+            agents=agents,
+            constrained=constrained,
+            time_limit=limit,
+            max_rejected_in_row=int(opts.get("max_rejected_in_row", 5)),
+            rejection_costs_minute=bool(opts.get("rejection_costs_minute", True)),
+        )
+        return TasksState(
+            scenario=compiled,
+            options=chosen,
+            seed=seed,
+            agents=tuple(Agent() for _ in range(agents)),
+            counts=tuple(Counts() for _ in range(agents)),
+        )
+
+    def dump_state(self, state: TasksState) -> dict[str, Any]:
+        return st.dump(state)
+
+    def load_state(self, raw: Mapping[str, Any]) -> TasksState:
+        options = raw["options"]
+        return st.load(raw, _compiled(raw["definition"], bool(options.get("constrained"))))
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def now(self, state: TasksState) -> float:
+        return state.time
+
+    def awaiting(self, state: TasksState) -> frozenset[int]:
+        if state.ended:
+            return frozenset()
+        return frozenset(i for i, agent in enumerate(state.agents) if agent.busy_until <= state.time)
+
+    def next_deadline(self, state: TasksState) -> float | None:
+        if state.ended:
+            return None
+        candidates = [a.busy_until for a in state.agents if a.busy_until > state.time]
+        candidates.extend(run.end for run in state.running if run.end > state.time)
+        candidates.append(state.options.time_limit)
+        return min(candidates)
+
+    def outcome(self, state: TasksState) -> Outcome:
+        if not state.ended:
+            return Outcome()
+        if state.ended == st.ALL_DONE:
+            return Outcome(terminated=True, reason=state.ended)
+        return Outcome(truncated=True, reason=state.ended)
+
+    def result(self, state: TasksState) -> dict[str, Any]:
+        return episode_result(state)
+
+    def startable(self, state: TasksState) -> list[Action]:
+        """Actions any free agent could start now, in definition order."""
+        return startable(state)
+
+    def legal_actions(self, state: TasksState, agent: int) -> list[str]:
+        if state.ended or state.agents[agent].busy_until > state.time:
+            return []
+        return [action.text for action in self.startable(state)] + [WAIT]
+
+    def observe(self, state: TasksState, agent: int) -> Observation:
+        legal = self.legal_actions(state, agent)
+        return Observation(text=observation_text(state, agent, legal), data=view(state, agent, legal))
+
+    # -- changing ------------------------------------------------------------------------------
+
+    def advance(self, state: TasksState, until: float) -> Transition[TasksState]:
+        target = math.floor(until)
+        if state.ended or target <= state.time:
+            return Transition(state)
+        limit = state.options.time_limit
+        stop = min(target, limit)
+        events: list[Event] = []
+        scenario = state.scenario
+        running = list(state.running)
+        finished = list(state.finished)
+        done = set(state.done)
+        done_minutes = state.done_minutes
+        progress_time = state.progress_time
+        ended, ended_at = "", None
+        while running and running[0].end <= stop:
+            run = running.pop(0)
+            action = scenario.actions[run.action]
+            finished.append(run)
+            done.add(run.action)
+            done_minutes += action.minutes
+            progress_time = run.end
+            sentence = state_sentences(action.verb, action.objects, action.prep, action.text)[0]
+            events.append(
+                Event(
+                    COMPLETED,
+                    run.end,
+                    f"{action.text} is complete: {sentence}.",
+                    agent=run.agent,
+                    data={"action": action.text, "task": action.task, "start": run.start, "end": run.end},
+                )
+            )
+            if len(done) == len(scenario.actions):
+                ended, ended_at = st.ALL_DONE, run.end
+                break
+        if not ended and target >= limit:
+            ended, ended_at = st.TIME_UP, limit
+        new_time = ended_at if ended == st.ALL_DONE and ended_at is not None else stop
+        new = replace(
+            state,
+            time=new_time,
+            running=tuple(running),
+            finished=tuple(finished),
+            done=frozenset(done),
+            done_minutes=done_minutes,
+            progress_time=progress_time,
+            ended=ended,
+            ended_at=ended_at,
+        )
+        if ended:
+            events.append(_finished_event(new))
+        return Transition(new, tuple(events))
+
+    def act(self, state: TasksState, agent: int, action: str, now: float) -> Transition[TasksState]:
+        if not 0 <= agent < len(state.agents):
+            raise ValueError(f"agent {agent} is not in this episode (it has {len(state.agents)})")
+        moment = math.floor(now)
+        if moment < state.time:
+            raise ValueError(f"time goes forward only: the state is at t={state.time}, the action at t={moment}")
+        prior: tuple[Event, ...] = ()
+        if moment > state.time:
+            moved = self.advance(state, moment)
+            state, prior = moved.state, moved.events
+        if state.ended:
+            feedback = Feedback(GAME_OVER, f"The episode is over ({state.ended}); no more actions are taken.")
+            return Transition(state, (*prior, rejected(state.time, agent, action, feedback)))
+        me = state.agents[agent]
+        if me.busy_until > state.time:
+            feedback = Feedback(
+                AGENT_BUSY, f"You are busy with {me.doing} until t={me.busy_until}; act again once you are free."
+            )
+            return Transition(state, (*prior, rejected(state.time, agent, action, feedback)))
+
+        text = " ".join(action.lower().split())
+        if text == WAIT:
+            return _with_prior(prior, _wait(state, agent))
+        command = parse(action)
+        if command is None:
+            return _with_prior(prior, _reject(state, agent, action, invalid(state, text)))
+        problem, found = resolve(state, command)
+        if problem is not None:
+            return _with_prior(prior, _reject(state, agent, action, problem))
+        assert found is not None
+        problem = cannot_start(state, found)
+        if problem is not None:
+            return _with_prior(prior, _reject(state, agent, action, problem))
+        return _with_prior(prior, _start(state, agent, found))
+
+
+RULES = TasksRules()
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def _minutes(count: int) -> str:
+    return "1 minute" if count == 1 else f"{count} minutes"
+
+
+def _with_prior(prior: tuple[Event, ...], transition: Transition[TasksState]) -> Transition[TasksState]:
+    return Transition(transition.state, (*prior, *transition.events)) if prior else transition
+
+
+def _finished_event(state: TasksState) -> Event:
+    return Event(
+        FINISHED,
+        state.time,
+        f"The episode is over: {state.ended}. Progress {state.progress:.0f}%.",
+        data={"reason": state.ended, "progress": state.progress},
+    )
+
+
+def _reject(state: TasksState, agent: int, action: str, feedback: Feedback) -> Transition[TasksState]:
+    me = state.agents[agent]
+    streak = me.rejected_in_row + 1
+    busy_until = state.time + 1 if state.options.rejection_costs_minute else me.busy_until
+    agents = list(state.agents)
+    agents[agent] = Agent(
+        busy_until=busy_until, doing="" if busy_until <= state.time else "a rejected action", rejected_in_row=streak
+    )
+    counts = list(state.counts)
+    counts[agent] = counts[agent].bump(_COUNTER_FOR.get(feedback.kind, "invalid"))
+    limit = state.options.max_rejected_in_row
+    ended = st.TOO_MANY_REJECTED if limit and streak >= limit else ""
+    new = replace(
+        state, agents=tuple(agents), counts=tuple(counts), ended=ended, ended_at=state.time if ended else None
+    )
+    events = [rejected(state.time, agent, action, feedback)]
+    if ended:
+        events.append(_finished_event(new))
+    return Transition(new, tuple(events))
+
+
+def _wait(state: TasksState, agent: int) -> Transition[TasksState]:
+    necessary = not startable(state)
+    agents = list(state.agents)
+    agents[agent] = Agent(busy_until=state.time + 1, doing=WAIT, rejected_in_row=0)
+    counts = list(state.counts)
+    counts[agent] = counts[agent].bump("wait").bump("necessary_wait" if necessary else "unnecessary_wait")
+    new = replace(state, agents=tuple(agents), counts=tuple(counts))
+    event = Event(WAITED, state.time, "You wait one minute.", agent=agent, data={"necessary": necessary})
+    return Transition(new, (event,))
+
+
+def _start(state: TasksState, agent: int, action: Action) -> Transition[TasksState]:
+    end = state.time + action.minutes
+    busy_until = state.time + 1 if action.background else end
+    agents = list(state.agents)
+    agents[agent] = Agent(busy_until=busy_until, doing=action.text, rejected_in_row=0)
+    counts = list(state.counts)
+    counts[agent] = counts[agent].bump("valid")
+    run = Run(action.index, agent, state.time, end)
+    running = list(state.running)
+    bisect.insort(running, run, key=lambda r: (r.end, r.action))
+    if action.background:
+        message = (
+            f"You started {action.text}; it runs by itself for {_minutes(action.minutes)} (done at t={end}) "
+            f"and you are free again at t={busy_until}."
+        )
+    else:
+        message = f"You are doing {action.text}, it will take {_minutes(action.minutes)} (done at t={end})."
+    event = Event(
+        STARTED,
+        state.time,
+        message,
+        agent=agent,
+        data={
+            "action": action.text,
+            "task": action.task,
+            "start": state.time,
+            "end": end,
+            "background": action.background,
+        },
+    )
+    new = replace(state, agents=tuple(agents), counts=tuple(counts), running=tuple(running))
+    return Transition(new, (event,))

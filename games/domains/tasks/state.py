@@ -1,0 +1,135 @@
+"""The state of a tasks episode: an immutable value that serialises exactly.
+
+Times are integer minutes. The compiled scenario is shared by every state of an episode (it never
+changes); ``dump_state`` stores the definition with the state so a state restores on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from games.domains.tasks.definition import Compiled, compile_definition
+
+# Outcome counters kept per agent (SPEC section 2's action-outcome counts, plus two kinds of ours).
+COUNTERS = (
+    "valid",
+    "wait",
+    "necessary_wait",
+    "unnecessary_wait",
+    "invalid",
+    "unknown_object",
+    "wrong_object",
+    "dependency",
+    "repeated",
+    "object_busy",
+)
+
+# Why an episode ended (``TasksState.ended``).
+ALL_DONE = "all tasks complete"
+TIME_UP = "time limit reached"
+TOO_MANY_REJECTED = "too many rejected actions in a row"
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    agents: int = 1
+    constrained: bool = False
+    time_limit: int = 40
+    max_rejected_in_row: int = 5  # 0 disables the rule
+    rejection_costs_minute: bool = True  # SPEC: in turn-based play a rejected action uses up the minute
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """An action in progress or finished: who started it, when, and when it completes."""
+
+    action: int
+    agent: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Agent:
+    busy_until: int = 0
+    doing: str = ""  # the action text, "wait", or "" when free
+    rejected_in_row: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    valid: int = 0
+    wait: int = 0
+    necessary_wait: int = 0
+    unnecessary_wait: int = 0
+    invalid: int = 0
+    unknown_object: int = 0
+    wrong_object: int = 0
+    dependency: int = 0
+    repeated: int = 0
+    object_busy: int = 0
+
+    def bump(self, name: str) -> Counts:
+        return replace(self, **{name: getattr(self, name) + 1})
+
+
+@dataclass(frozen=True, slots=True)
+class TasksState:
+    scenario: Compiled
+    options: Options
+    seed: int
+    time: int = 0
+    agents: tuple[Agent, ...] = ()
+    counts: tuple[Counts, ...] = ()
+    running: tuple[Run, ...] = ()  # sorted by (end, action)
+    finished: tuple[Run, ...] = ()  # in completion order
+    done: frozenset[int] = frozenset()
+    done_minutes: int = 0
+    progress_time: int = 0  # when the current (= highest) progress was first reached
+    ended: str = ""
+    ended_at: int | None = None
+
+    @property
+    def progress(self) -> float:
+        total = self.scenario.total_minutes
+        return 100.0 * self.done_minutes / total if total else 100.0
+
+
+def dump(state: TasksState) -> dict[str, Any]:
+    return {
+        "definition": state.scenario.definition,
+        "options": {f.name: getattr(state.options, f.name) for f in fields(Options)},
+        "seed": state.seed,
+        "time": state.time,
+        "agents": [[a.busy_until, a.doing, a.rejected_in_row] for a in state.agents],
+        "counts": [[getattr(c, name) for name in COUNTERS] for c in state.counts],
+        "running": [[r.action, r.agent, r.start, r.end] for r in state.running],
+        "finished": [[r.action, r.agent, r.start, r.end] for r in state.finished],
+        "done_minutes": state.done_minutes,
+        "progress_time": state.progress_time,
+        "ended": state.ended,
+        "ended_at": state.ended_at,
+    }
+
+
+def load(raw: Mapping[str, Any], compiled: Compiled | None = None) -> TasksState:
+    options = Options(**raw["options"])
+    scenario = compiled or compile_definition(raw["definition"], constrained=options.constrained)
+    finished = tuple(Run(*row) for row in raw["finished"])
+    return TasksState(
+        scenario=scenario,
+        options=options,
+        seed=raw["seed"],
+        time=raw["time"],
+        agents=tuple(Agent(*row) for row in raw["agents"]),
+        counts=tuple(Counts(**dict(zip(COUNTERS, row, strict=True))) for row in raw["counts"]),
+        running=tuple(Run(*row) for row in raw["running"]),
+        finished=finished,
+        done=frozenset(run.action for run in finished),
+        done_minutes=raw["done_minutes"],
+        progress_time=raw["progress_time"],
+        ended=raw["ended"],
+        ended_at=raw["ended_at"],
+    )

@@ -1,0 +1,100 @@
+"""The structured observation for user interfaces (shape documented in ``rules.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.domains.tasks.feedback import startable
+from games.domains.tasks.state import TasksState
+
+
+def view(state: TasksState, agent: int, legal: list[str]) -> dict[str, Any]:
+    scenario = state.scenario
+    runs = {run.action: run for run in (*state.finished, *state.running)}
+    running_ids = {run.action for run in state.running}
+    ready = {a.index for a in startable(state)}
+    tasks = []
+    for task in scenario.tasks:
+        actions = []
+        task_minutes = done_minutes = 0
+        for index in task.actions:
+            action = scenario.actions[index]
+            task_minutes += action.minutes
+            run = runs.get(index)
+            if index in state.done:
+                status = "done"
+                done_minutes += action.minutes
+            elif index in running_ids:
+                status = "running"
+            elif index in ready:
+                status = "ready"
+            elif all(r in state.done for r in action.requires):
+                status = "blocked"
+            else:
+                status = "waiting"
+            actions.append(
+                {
+                    "action": action.text,
+                    "minutes": action.minutes,
+                    "background": action.background,
+                    "objects": list(action.objects),
+                    "requires": [scenario.actions[r].text for r in action.requires],
+                    "status": status,
+                    "agent": run.agent if run else None,
+                    "start": run.start if run else None,
+                    "end": run.end if run else None,
+                }
+            )
+        tasks.append(
+            {
+                "index": task.index,
+                "name": task.name,
+                "title": task.title,
+                "goal": task.goal,
+                "progress": 100.0 * done_minutes / task_minutes if task_minutes else 100.0,
+                "done": done_minutes == task_minutes,
+                "actions": actions,
+            }
+        )
+    objects = []
+    for obj in scenario.objects:
+        holders = [run for run in state.running if obj.name in scenario.actions[run.action].objects]
+        objects.append(
+            {
+                "name": obj.name,
+                "label": obj.label,
+                "task": obj.task,
+                "appliance": obj.appliance,
+                "capacity": obj.capacity,
+                "in_use": len(holders),
+                "holders": [
+                    {"action": scenario.actions[r.action].text, "agent": r.agent, "until": r.end} for r in holders
+                ],
+            }
+        )
+    return {
+        "time": state.time,
+        "time_limit": state.options.time_limit,
+        "over": bool(state.ended),
+        "reason": state.ended,
+        "progress": state.progress,
+        "constrained": state.options.constrained,
+        "agent": agent,
+        "legal_actions": legal,
+        "agents": [
+            {"agent": i, "free": a.busy_until <= state.time, "busy_until": a.busy_until, "doing": a.doing}
+            for i, a in enumerate(state.agents)
+        ],
+        "tasks": tasks,
+        "objects": objects,
+        "running": [
+            {
+                "action": scenario.actions[r.action].text,
+                "agent": r.agent,
+                "start": r.start,
+                "end": r.end,
+                "background": scenario.actions[r.action].background,
+            }
+            for r in state.running
+        ],
+    }
