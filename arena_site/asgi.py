@@ -15,7 +15,6 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from accounts.websocket import OriginCheck, TokenAuthMiddleware  # noqa: E402
 from arena_site.routing import websocket_urlpatterns  # noqa: E402
-
 from games import scheduler  # noqa: E402
 
 if os.environ.get("ARENA_SKIP_STARTUP_CHECKS") != "1":

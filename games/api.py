@@ -128,7 +128,12 @@ def game_summary(request: HttpRequest, game: Game) -> dict[str, Any]:
         "outcome": game.outcome,
         "metrics": game.result,
         "seats": [
-            {"agent": s.agent, "kind": s.kind, "user": s.user.get_username() if s.user else None, "dispatcher": s.dispatcher}
+            {
+                "agent": s.agent,
+                "kind": s.kind,
+                "user": s.user.get_username() if s.user else None,
+                "dispatcher": s.dispatcher,
+            }
             for s in game.seats.all()
         ],
         "websocket_url": f"{scheme}://{request.get_host()}/ws/games/{game.pk}/",

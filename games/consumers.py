@@ -7,6 +7,7 @@ and receive server-rendered fragments (htmx ws extension); programs get JSON.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from typing import Any
@@ -55,10 +56,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(broadcast.group_name(self.game_id), self.channel_name)
         for agent in self.human_agents:
-            try:
+            with contextlib.suppress(services.GameError):
                 await database_sync_to_async(services.seat_disconnected)(self.game_id, agent)
-            except services.GameError:
-                pass
 
     # ------------------------------------------------------------------------------------------
     # client -> server
@@ -81,7 +80,9 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self._push()
             elif kind in ("pause", "resume"):
                 if not self.viewer.can_control:
-                    await self._send_error("only researchers (or the program that created the game) pause and resume it", code="forbidden")
+                    await self._send_error(
+                        "only researchers (or the program that created the game) pause and resume it", code="forbidden"
+                    )
                     return
                 operation = services.pause if kind == "pause" else services.resume
                 await database_sync_to_async(operation)(self.game_id, by=self.scope["user"])

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from importlib import import_module
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -31,7 +32,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import broadcast, clock, hooks
+from games import broadcast, clock, hooks, metrics
 from games.codec import Entry, entry_from_event
 from games.engine import registry
 from games.engine.rules import RuleSet
@@ -227,13 +228,22 @@ def scenario_definition(rules: RuleSet[Any], versions: Sequence[Scenario]) -> Ma
     (a rule set that plays several at once provides ``combine(definitions)``)."""
     if len(versions) == 1:
         return versions[0].definition
-    combine = getattr(rules, "combine", None)
+    combine = getattr(rules, "combine", None) or _domain_compose(rules.domain)
     if combine is None:
         raise InvalidInput(f"the {rules.domain} rules play one scenario at a time; name just one")
     try:
         return combine([v.definition for v in versions])
-    except (KeyError, ValueError, TypeError) as error:
+    except (KeyError, ValueError, TypeError) as error:  # a domain's DefinitionError is a ValueError
         raise InvalidInput(f"these scenarios cannot be played together: {error}") from None
+
+
+def _domain_compose(domain: str) -> Any:
+    """A domain's ``definition.compose(definitions)``, where it has one (tasks does)."""
+    try:
+        module = import_module(f"games.domains.{domain}.definition")
+    except ImportError:
+        return None
+    return getattr(module, "compose", None)
 
 
 def _scenario_versions(scenarios: Scenario | str | Sequence[Scenario | str]) -> list[Scenario]:
@@ -570,6 +580,7 @@ def _save(ctx: _Context) -> None:
     if not ctx.changed:
         return  # nothing happened: leave the row (and its anchor) alone
     game = ctx.game
+    _track_progress(ctx)
     if game.is_finished or game.paused or game.clock != ClockMode.REAL_TIME:
         game.next_deadline_at = None
     else:
@@ -587,6 +598,7 @@ def _save(ctx: _Context) -> None:
             "result",
             "finished_at",
             "last_seq",
+            "progress_points",
         ]
     )
     GameEvent.objects.bulk_create(ctx.entries)
@@ -595,8 +607,15 @@ def _save(ctx: _Context) -> None:
     game_id, seq, finished = game.pk, game.last_seq, game.is_finished
     if not finished and SeatKind.NPC in _seat_kinds(ctx):
         transaction.on_commit(lambda: hooks.call(hooks.NPC_TURN, game_id, seq))
-    if finished and any(e.kind == "finished" for e in ctx.entries):
+    if finished and any(e.category == "control" and e.kind == "finished" for e in ctx.entries):
         transaction.on_commit(lambda: hooks.call(hooks.GAME_FINISHED, game_id))
+
+
+def _track_progress(ctx: _Context) -> None:
+    value = metrics.headline(ctx.game.domain, ctx.rules.result(ctx.state))
+    points = ctx.game.progress_points
+    if value is not None and (not points or points[-1][1] != value):
+        points.append([float(ctx.rules.now(ctx.state)), value])
 
 
 def _name(user: Any) -> str:

@@ -50,7 +50,9 @@ def load_update(game_id: int, viewer: Viewer, since: int, *, now: datetime | Non
     state = rules.load_state(snapshot.state)
     message = state_message(game, rules, state, snapshot.seq, viewer, now=now)
     finished = finished_message(game) if game.is_finished else None
-    return Update(game=game, seq=snapshot.seq, events=[event_message(e) for e in entries], state=message, finished=finished)
+    return Update(
+        game=game, seq=snapshot.seq, events=[event_message(e) for e in entries], state=message, finished=finished
+    )
 
 
 def event_message(entry: GameEvent) -> dict[str, Any]:

@@ -40,13 +40,18 @@ async def test_a_participant_cannot_act_in_someone_elses_seat(toy_scenario, djan
     assert error["code"] == "forbidden" and "agent 0" in error["message"]
     await client.send({"type": "pause"})
     assert (await client.receive_until("error"))["code"] == "forbidden"
-    kinds = await database_sync_to_async(lambda: list(GameEvent.objects.filter(game=game).values_list("kind", flat=True)))()
+    kinds = await database_sync_to_async(
+        lambda: list(GameEvent.objects.filter(game=game).values_list("kind", flat=True))
+    )()
     assert kinds == ["created"]
     await client.close()
 
 
 async def test_a_participant_cannot_watch_a_game_they_are_not_in(toy_scenario, django_user_model):
-    (alice, _), (bob, _) = await make_participant(django_user_model, "alice"), await make_participant(django_user_model, "bob")
+    (alice, _), (bob, _) = (
+        await make_participant(django_user_model, "alice"),
+        await make_participant(django_user_model, "bob"),
+    )
     _, eve_token = await make_participant(django_user_model, "eve")
     game = await two_player_game(alice, bob)
     client = Client(game.pk, eve_token)
@@ -57,7 +62,10 @@ async def test_a_participant_cannot_watch_a_game_they_are_not_in(toy_scenario, d
 
 
 async def test_an_invalid_token_is_refused_with_a_message(toy_scenario, django_user_model):
-    (alice, _), (bob, _) = await make_participant(django_user_model, "alice"), await make_participant(django_user_model, "bob")
+    (alice, _), (bob, _) = (
+        await make_participant(django_user_model, "alice"),
+        await make_participant(django_user_model, "bob"),
+    )
     game = await two_player_game(alice, bob)
     client = Client(game.pk, "not-a-real-token")
     await client.connect()
@@ -66,7 +74,10 @@ async def test_an_invalid_token_is_refused_with_a_message(toy_scenario, django_u
 
 
 async def test_anonymous_programs_and_foreign_origins_are_turned_away(toy_scenario, django_user_model):
-    (alice, _), (bob, _) = await make_participant(django_user_model, "alice"), await make_participant(django_user_model, "bob")
+    (alice, _), (bob, _) = (
+        await make_participant(django_user_model, "alice"),
+        await make_participant(django_user_model, "bob"),
+    )
     game = await two_player_game(alice, bob)
     assert not await Client(game.pk).connect()  # no token, no Origin
     assert not await Client(game.pk, headers=[(b"origin", b"https://evil.example")]).connect()
@@ -74,7 +85,9 @@ async def test_anonymous_programs_and_foreign_origins_are_turned_away(toy_scenar
 
 def test_object_level_predicates(toy_scenario, participant, researcher, django_user_model):
     other = django_user_model.objects.create_user("other")
-    game = services.create_game("test/toy", [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "random"}])
+    game = services.create_game(
+        "test/toy", [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "random"}]
+    )
     assert permissions.can_watch(participant, game) and permissions.can_act(participant, game, 0)
     assert not permissions.can_act(participant, game, 1)  # the NPC's seat
     assert not permissions.can_control(participant, game)

@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 
 from accounts.tokens import create_token
 from games import services
-from games.models import Game, GameEvent
+from games.models import GameEvent
 from games.tests.wsclient import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -67,7 +67,9 @@ async def test_bot_plays_a_lockstep_game_to_the_end(toy_scenario, django_user_mo
     assert finished["metrics"] == {"progress": 100.0, "completion_time": 6}
     seqs = [m["seq"] for m in client.received if m["type"] == "event"]
     assert seqs == sorted(seqs) and len(seqs) == len(set(seqs))
-    stored = await database_sync_to_async(lambda: list(GameEvent.objects.filter(game=game).values_list("seq", flat=True)))()
+    stored = await database_sync_to_async(
+        lambda: list(GameEvent.objects.filter(game=game).values_list("seq", flat=True))
+    )()
     assert seqs == stored[1:]  # every entry after the connection's first state, none missing
     await client.close()
 
@@ -99,7 +101,14 @@ async def test_malformed_frames_get_an_error_and_the_connection_stays_open(toy_s
     client = Client(game.pk, token)
     await client.connect()
     await client.state()
-    for frame in ["not json", "[1, 2]", '{"type": "fly"}', '{"type": "act"}', '{"type": "act", "action": ""}', '{"type": "sync", "since": "x"}']:
+    for frame in [
+        "not json",
+        "[1, 2]",
+        '{"type": "fly"}',
+        '{"type": "act"}',
+        '{"type": "act", "action": ""}',
+        '{"type": "sync", "since": "x"}',
+    ]:
         await client.send(frame)
         error = await client.receive()
         assert error["type"] == "error" and error["message"], frame
@@ -119,7 +128,9 @@ async def test_rejected_action_gets_feedback_and_is_logged(toy_scenario, django_
     await client.send({"type": "act", "action": "juggle"})
     feedback = await client.receive_until("feedback")
     assert feedback["kind"] == "invalid_action" and "try one of" in feedback["message"]
-    kinds = await database_sync_to_async(lambda: list(GameEvent.objects.filter(game=game).values_list("kind", flat=True)))()
+    kinds = await database_sync_to_async(
+        lambda: list(GameEvent.objects.filter(game=game).values_list("kind", flat=True))
+    )()
     assert kinds == ["created", "act", "rejected"]
     await client.close()
 
