@@ -1,9 +1,136 @@
-"""Context for the server-rendered live fragments (filled in with the browser UI)."""
+"""Template context for the game pages and the live fragments the websocket pushes to browsers.
+
+One function builds it for both, so the first page render and every live update show the same
+thing. Everything a fragment shows comes from the viewer's state message (``games.viewer``) and
+the committed log.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from django.template.loader import get_template
+from django.template import TemplateDoesNotExist
 
-def live_context(update: Any, who: Any, *, full: bool) -> dict[str, Any]:
-    return {"update": update, "viewer": who, "full": full}
+from games import timeline
+from games.codec import format_time
+from games.models import Game, GameEvent, Seat, SeatKind
+from games.viewer import Update, Viewer, event_message
+
+LOG_LENGTH = 150
+SHORTCUT_KEYS = "123456789"
+
+
+def board_template(domain: str) -> str:
+    name = f"games/boards/{domain}.html"
+    try:
+        get_template(name)
+    except TemplateDoesNotExist:
+        return "games/boards/_generic.html"
+    return name
+
+
+def seat_labels(game: Game) -> list[str]:
+    labels = []
+    for seat in game.seats.select_related("user").order_by("agent"):
+        labels.append(seat_label(seat))
+    return labels
+
+
+def seat_label(seat: Seat) -> str:
+    if seat.kind == SeatKind.NPC:
+        return f"NPC {seat.agent} ({seat.dispatcher})"
+    who = seat.user.get_username() if seat.user else seat.kind
+    return f"{who}" if seat.kind == SeatKind.HUMAN else f"{who} (program)"
+
+
+def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[dict] | None = None) -> dict[str, Any]:
+    game, state = update.game, update.state
+    observation = state["observation"]["data"]
+    labels = seat_labels(game)
+    entries = list(GameEvent.objects.filter(game=game, category="engine").order_by("seq"))
+    limit = observation.get("time_limit") if isinstance(observation.get("time_limit"), int | float) else None
+    gantt = timeline.build(entries, labels, now=float(state["time"]), limit=limit)
+    if full and log_entries is None:
+        recent = GameEvent.objects.filter(game=game).order_by("-seq")[:LOG_LENGTH]
+        log_entries = [event_message(e) for e in reversed(list(recent))]
+    return {
+        "game": game,
+        "state": state,
+        "data": observation,
+        "viewer": who,
+        "full": full,
+        "board_template": board_template(game.domain),
+        "actions": action_buttons(state["legal_actions"]),
+        "legal": set(state["legal_actions"]),
+        "timeline": gantt,
+        "chart": progress_chart(game.progress_points, gantt.span, float(state["time"])),
+        "log": log_entries if log_entries is not None else update.events,
+        "labels": labels,
+        "metrics": state["metrics"],
+        "finished": game.is_finished,
+        "result_rows": metric_rows(game.result or {}) if game.is_finished else [],
+        "clock_attrs": clock_attrs(state),
+        "time_text": format_time(float(state["time"])),
+    }
+
+
+def action_buttons(actions: list[str]) -> list[dict[str, Any]]:
+    """The viewer's legal actions as buttons; the first nine get number keys, ``wait`` gets W."""
+    buttons = []
+    numbered = 0
+    for action in actions:
+        if action == "wait":
+            key = "w"
+        elif numbered < len(SHORTCUT_KEYS):
+            key = SHORTCUT_KEYS[numbered]
+            numbered += 1
+        else:
+            key = ""
+        buttons.append({"action": action, "key": key, "vals": json.dumps({"type": "act", "action": action})})
+    return buttons
+
+
+def clock_attrs(state: dict[str, Any]) -> dict[str, Any]:
+    clock = state["clock"]
+    return {
+        "mode": clock["mode"],
+        "speed": clock["speed"],
+        "anchor_time": clock["anchor_time"],
+        "anchor_at": clock["anchor_at"],
+        "paused": "true" if clock["paused"] or state["status"] == "finished" else "false",
+        "unit": state["time_unit"],
+    }
+
+
+def progress_chart(points: list[list[float]], span: float, now: float) -> dict[str, Any]:
+    """An SVG polyline (viewBox 0..100 x 0..100) of the headline score over game time."""
+    span = max(span, now, 1.0)
+    coords = []
+    last = 0.0
+    for t, value in points:
+        coords.append((100.0 * t / span, 100.0 - min(max(value, 0.0), 100.0)))
+        last = value
+    if coords:
+        coords.append((100.0 * min(now, span) / span, 100.0 - min(max(last, 0.0), 100.0)))
+    # a step line: the score holds until it changes
+    path = []
+    for i, (x, y) in enumerate(coords):
+        if i:
+            path.append(f"{x:.2f},{coords[i - 1][1]:.2f}")
+        path.append(f"{x:.2f},{y:.2f}")
+    return {"points": " ".join(path), "last": last, "span": span, "empty": not points}
+
+
+def metric_rows(result: dict[str, Any]) -> list[tuple[str, str]]:
+    rows = []
+    for key, value in result.items():
+        if isinstance(value, dict | list):
+            value = ", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else ", ".join(map(str, value))
+        elif value is None:
+            value = "—"
+        elif isinstance(value, float):
+            value = f"{value:.2f}".rstrip("0").rstrip(".")
+        rows.append((key.replace("_", " "), str(value)))
+    return rows
