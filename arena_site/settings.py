@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "games.catalog.recipes",
     "games.catalog.kitchen",
     "games.catalog.itinerary",
+    "games.npc",
     "annotations",
     "studies",
 ]

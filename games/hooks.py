@@ -19,7 +19,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-NPC_TURN: list[str] = ["npc.turns:on_game_changed"]
+NPC_TURN: list[str] = ["games.npc.turns:on_game_changed"]
 GAME_FINISHED: list[str] = ["studies.flow:on_game_finished"]
 
 _resolved: dict[str, Callable[..., Any] | None] = {}

@@ -73,6 +73,7 @@ class LlmReply:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     error: str = ""
+    model: str = ""
 
     @property
     def ok(self) -> bool:
@@ -122,6 +123,7 @@ class LlmClient:
         stop: Sequence[str] | None = None,
     ) -> LlmReply:
         started = time.perf_counter()
+        model = self.config.model
         try:
             response = self._client.chat.completions.create(
                 model=self.config.model,
@@ -131,13 +133,19 @@ class LlmClient:
                 stop=list(stop) if stop else None,
             )
         except openai.APITimeoutError:
-            return LlmReply("", time.perf_counter() - started, error=f"timeout after {self.config.timeout_seconds:g} s")
+            return LlmReply(
+                "", time.perf_counter() - started, error=f"timeout after {self.config.timeout_seconds:g} s", model=model
+            )
         except openai.APIConnectionError as error:
-            return LlmReply("", time.perf_counter() - started, error=f"cannot reach {self.config.base_url}: {error}")
+            return LlmReply(
+                "", time.perf_counter() - started, error=f"cannot reach {self.config.base_url}: {error}", model=model
+            )
         except openai.APIStatusError as error:
-            return LlmReply("", time.perf_counter() - started, error=f"HTTP {error.status_code}: {error.message}")
+            return LlmReply(
+                "", time.perf_counter() - started, error=f"HTTP {error.status_code}: {error.message}", model=model
+            )
         except openai.OpenAIError as error:
-            return LlmReply("", time.perf_counter() - started, error=f"{type(error).__name__}: {error}")
+            return LlmReply("", time.perf_counter() - started, error=f"{type(error).__name__}: {error}", model=model)
         latency = time.perf_counter() - started
         usage = response.usage
         choices = response.choices or []
@@ -148,4 +156,5 @@ class LlmClient:
             prompt_tokens=int(usage.prompt_tokens) if usage else 0,
             completion_tokens=int(usage.completion_tokens) if usage else 0,
             error="" if choices else "the endpoint returned no choices",
+            model=model,
         )

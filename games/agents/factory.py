@@ -1,0 +1,60 @@
+"""Building the agent a benchmark run names (``--agent``) from its configuration."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.agents.dispatcher import BENCHMARK_AGENTS
+from games.agents.llm import LlmClient, LlmConfig
+from games.agents.llm_dispatcher import LlmDispatcher, PromptOptions
+from games.agents.plan_and_solve import PlanAndSolveAgent
+from games.agents.planner_agent import PlannerBrain
+from games.agents.random_agent import RandomBrain
+from games.agents.react import ReactAgent
+from games.agents.turns import Brain
+
+LLM_AGENTS = {"react", "plan-and-solve", "dispatcher", "tdag"}
+# The agents each paper ran; others work too but are not what the paper reported.
+PAPER_AGENTS = {
+    "tasks": ("react", "plan-and-solve"),
+    "recipes": ("react", "plan-and-solve"),
+    "kitchen": ("dispatcher",),
+    "itinerary": ("tdag",),
+}
+
+
+class AgentError(ValueError):
+    pass
+
+
+def make_agent(
+    domain: str,
+    agent: str,
+    *,
+    llm: LlmConfig | None = None,
+    prompt: Mapping[str, Any] | None = None,
+    npc_agents: Sequence[int] = (0,),
+    seed: int = 0,
+) -> Brain:
+    if agent not in BENCHMARK_AGENTS:
+        raise AgentError(f"unknown agent {agent!r}; choose one of {', '.join(BENCHMARK_AGENTS)}")
+    if agent == "planner":
+        return PlannerBrain(domain)
+    if agent == "random":
+        return RandomBrain(seed=seed)
+    if llm is None:
+        raise AgentError(f"the {agent} agent needs an LLM endpoint (--base-url/--model or LLM_* settings)")
+    client = LlmClient(config=llm)
+    options = PromptOptions.from_json(dict(prompt or {}))
+    if agent == "react":
+        return ReactAgent(client, domain, options)
+    if agent == "plan-and-solve":
+        return PlanAndSolveAgent(client, domain, options)
+    if agent == "tdag":
+        if domain != "itinerary":
+            raise AgentError("the tdag agent plans itineraries; use it with the itinerary domain")
+        from games.agents.tdag import TdagAgent
+
+        return TdagAgent(client, options=options)
+    return LlmDispatcher(client, domain, npc_agents=list(npc_agents), options=options)

@@ -1,0 +1,89 @@
+"""Headless episodes driven by NPC brains (``fast`` clock): benchmarks, tests and ``make bench``.
+
+Like ``games.engine.episode.play`` but a brain decides for all free agents at once, sees the
+events since its previous turn, and its LLM calls are collected. A brain that returns nothing for
+a turn lets time move to the next deadline (an idle step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.agents.turns import Brain, CallRecord, Turn
+from games.engine.episode import LoggedAction
+from games.engine.rules import RuleSet
+from games.engine.types import Event
+
+
+@dataclass
+class HeadlessEpisode:
+    state: Any
+    events: list[Event] = field(default_factory=list)
+    actions: list[LoggedAction] = field(default_factory=list)
+    calls: list[CallRecord] = field(default_factory=list)
+    turns: int = 0
+    says: list[str] = field(default_factory=list)
+    stopped: str = ""  # why the loop ended besides the rules' outcome
+
+
+def run_episode(
+    rules: RuleSet[Any],
+    scenario: Mapping[str, Any],
+    brain: Brain,
+    *,
+    agents: int = 1,
+    npc_agents: list[int] | None = None,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    max_turns: int = 500,
+    memory: dict[str, Any] | None = None,
+) -> HeadlessEpisode:
+    state = rules.initial_state(scenario, seed=seed, agents=agents, options=options)
+    episode = HeadlessEpisode(state=state)
+    memory = {} if memory is None else memory
+    controlled = set(range(agents) if npc_agents is None else npc_agents)
+    unseen: list[Event] = []
+    while not rules.outcome(episode.state).over:
+        if episode.turns >= max_turns:
+            episode.stopped = f"stopped after {max_turns} turns"
+            break
+        free = sorted(rules.awaiting(episode.state) & controlled)
+        if free:
+            turn = Turn(rules, episode.state, free, tuple(unseen))
+            unseen = []
+            decision = brain.decide(turn, memory)
+            episode.turns += 1
+            episode.calls += decision.calls
+            if decision.say:
+                episode.says.append(decision.say)
+            now = rules.now(episode.state)
+            for agent, action in decision.actions:
+                if rules.outcome(episode.state).over:
+                    break
+                transition = rules.act(episode.state, agent, action, now)
+                episode.actions.append(LoggedAction(agent, action, now))
+                episode.events += transition.events
+                unseen += transition.events
+                episode.state = transition.state
+            if rules.outcome(episode.state).over:
+                break
+            still_free = set(rules.awaiting(episode.state)) & set(free)
+            if still_free and rules.now(episode.state) == now and _progressed(decision.actions):
+                # Someone is still free at the same instant (a rejected action that does not move
+                # the clock, an instantaneous step): let the brain decide again.
+                continue
+        deadline = rules.next_deadline(episode.state)
+        if deadline is None:
+            episode.stopped = "nothing more can happen"
+            break
+        transition = rules.advance(episode.state, deadline)
+        episode.events += transition.events
+        unseen += transition.events
+        episode.state = transition.state
+    return episode
+
+
+def _progressed(actions: list[tuple[int, str]]) -> bool:
+    return any(action.split("(")[0].strip().lower() not in {"wait", "noop"} for _agent, action in actions)

@@ -1,0 +1,158 @@
+"""The LLM dispatcher: one model call per turn commands every free NPC (MindAgent's design).
+
+The prompt has the parts of SPEC section 7, each from an editable template (``prompts/``): rules
+and action grammar, what is relevant now, hints, a one-shot demonstration, the current state,
+feedback and suggestions from the last step, a sliding window of history, and the human's chat
+messages. The reply is parsed strictly (``extraction``), validated against the current state
+(``validation``); refused parts go back as feedback next turn. The human (agent 0 in a seat plan
+with a human) is never commanded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from games.agents import memory as mem
+from games.agents.extraction import extract
+from games.agents.llm import LlmReply, Message
+from games.agents.prompting import has_template, render, section
+from games.agents.turns import CallRecord, Decision, Turn
+from games.agents.validation import validate
+
+DOMAIN_TITLES = {
+    "tasks": "household, cooking and lab tasks (TimeArena)",
+    "recipes": "cooking two recipes at once (Recipe2Plan)",
+    "kitchen": "a restaurant kitchen with orders (CuisineWorld)",
+    "itinerary": "a travel itinerary (ItineraryBench)",
+}
+
+
+class ChatClient(Protocol):
+    def chat(self, messages: Sequence[Message], *, max_tokens: int | None = None) -> LlmReply: ...
+
+
+@dataclass(frozen=True)
+class PromptOptions:
+    hints: bool = True
+    demo: bool = True
+    history_window: int = 6
+    max_tokens: int = 160
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any] | None) -> PromptOptions:
+        raw = raw or {}
+        return cls(
+            hints=bool(raw.get("hints", True)),
+            demo=bool(raw.get("demo", True)),
+            history_window=int(raw.get("history_window", 6)),
+            max_tokens=int(raw.get("max_tokens", 160)),
+        )
+
+
+def optional_template(name: str, domain: str, **values: object) -> str:
+    return render(name, domain, **values) if has_template(name, domain) else ""
+
+
+def domain_text(domain: str, name: str) -> str:
+    """A per-domain text block (rules, hints, demo) or "" when the domain has none."""
+    return optional_template(name, domain)
+
+
+def relevant_now(turn: Turn, domain: str) -> str:
+    """The recipes or tasks relevant now, when the domain offers them apart from its observation."""
+    describe = getattr(turn.rules, "relevant_knowledge", None)
+    return str(describe(turn.state)) if callable(describe) else ""
+
+
+def state_text(turn: Turn, agents: Sequence[int]) -> str:
+    agent = agents[0] if agents else 0
+    return turn.rules.observe(turn.state, agent).text
+
+
+class LlmDispatcher:
+    kind = "llm"
+
+    def __init__(
+        self,
+        client: ChatClient,
+        domain: str,
+        *,
+        npc_agents: Sequence[int],
+        human_agents: Sequence[int] = (),
+        options: PromptOptions | None = None,
+    ) -> None:
+        self.client = client
+        self.domain = domain
+        self.npc_agents = list(npc_agents)
+        self.human_agents = list(human_agents)
+        self.options = options or PromptOptions()
+
+    def messages(self, turn: Turn, memory: dict[str, Any]) -> list[Message]:
+        domain, options = self.domain, self.options
+        feedback = list(memory.get("problems", [])) + mem.feedback_lines(turn.events, self.npc_agents)
+        feedback += mem.suggestion_lines(turn.events)
+        human = (
+            f"Agent {', '.join(map(str, self.human_agents))} is the human player: never command it, "
+            "but follow the human's instructions when they make sense."
+            if self.human_agents
+            else ""
+        )
+        system = render(
+            "dispatcher_system",
+            domain,
+            domain_title=DOMAIN_TITLES.get(domain, domain),
+            npc_agents=", ".join(map(str, self.npc_agents)),
+            human_line=human,
+            rules=domain_text(domain, "rules"),
+            hints_section=section("Hints:", domain_text(domain, "hints")) if options.hints else "",
+            demo_section=section("Example of a turn and a good answer:", domain_text(domain, "demo"))
+            if options.demo
+            else "",
+            answer_format=render("answer", domain),
+        )
+        user = render(
+            "dispatcher_turn",
+            domain,
+            chat_section=section("The human says:", "\n".join(f'"{text}"' for text in turn.chat)),
+            feedback_section=section("Feedback on your last commands (fix these):", "\n".join(feedback)),
+            history_section=section(
+                "Recent history (oldest first):",
+                "\n".join(
+                    [*mem.history_text(memory).splitlines(), *mem.event_lines(turn.events)][
+                        -options.history_window * 3 :
+                    ]
+                ),
+            ),
+            relevant_section=section("Relevant now:", relevant_now(turn, domain)),
+            state=state_text(turn, turn.agents),
+            free_agents=", ".join(map(str, turn.agents)),
+        )
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+    def decide(self, turn: Turn, memory: dict[str, Any]) -> Decision:
+        agents = [a for a in turn.agents if a in self.npc_agents]
+        if not agents:
+            return Decision()
+        turn = Turn(turn.rules, turn.state, agents, turn.events, turn.chat)
+        messages = self.messages(turn, memory)
+        reply = self.client.chat(messages, max_tokens=self.options.max_tokens)
+        if not reply.ok:
+            # The NPCs idle this step; the error is logged with the call. Old feedback is kept.
+            return Decision(calls=[CallRecord("dispatcher", messages, reply, problems=[reply.error])])
+        legal = {agent: turn.rules.legal_actions(turn.state, agent) for agent in agents}
+        extraction = extract(self.domain, reply.text, agents, legal)
+        checked = validate(turn.rules, turn.state, extraction.commands)
+        problems = extraction.problems + checked.problems
+        memory["problems"] = problems
+        done = "; ".join(str(c) for c in checked.accepted) or "nothing"
+        mem.remember(memory, f"t={turn.now:g}: you commanded {done}", self.options.history_window)
+        say = extraction.say or (
+            "; ".join(f"Agent {c.agent} will {c.action}" for c in checked.accepted) if checked.accepted else ""
+        )
+        return Decision(
+            actions=[(c.agent, c.action) for c in checked.accepted],
+            calls=[CallRecord("dispatcher", messages, reply, [str(c) for c in checked.accepted], problems)],
+            say=say,
+        )

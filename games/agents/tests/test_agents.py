@@ -1,0 +1,109 @@
+import pytest
+
+from games.agents.dispatcher import DispatcherError, NpcSeat, build_dispatcher
+from games.agents.headless import run_episode
+from games.agents.llm import LlmClient
+from games.agents.llm_dispatcher import LlmDispatcher, PromptOptions
+from games.agents.planner_agent import PlannerBrain
+from games.agents.random_agent import RandomBrain
+from games.agents.replay_agent import ReplayBrain
+from games.agents.tests.stub_server import stub_endpoint
+from games.agents.tests.toy_rules import RULES, SCENARIO
+from games.agents.turns import Turn
+from games.engine.episode import LoggedAction
+
+
+def fresh(agents=2):
+    return RULES.initial_state(SCENARIO, agents=agents)
+
+
+def test_random_brain_picks_legal_actions_reproducibly():
+    state = fresh()
+    first = [RandomBrain(seed=3).decide(Turn(RULES, state, [1]), {}).actions for _ in range(2)]
+    assert first[0] == first[1]
+    ((agent, action),) = first[0]
+    assert agent == 1 and action in RULES.legal_actions(state, 1)
+    memory = {}
+    brain = RandomBrain(seed=3)
+    draws = {brain.decide(Turn(RULES, state, [1]), memory).actions[0][1] for _ in range(30)}
+    assert len(draws) > 1  # successive draws differ (a fresh generator per draw number)
+
+
+def test_planner_brain_gives_two_agents_different_chores():
+    decision = PlannerBrain("toy").decide(Turn(RULES, fresh(), [1, 2]), {})
+    actions = dict(decision.actions)
+    assert actions == {1: "do wash dish", 2: "do sweep floor"}
+
+
+def test_replay_brain_waits_for_the_logged_time():
+    brain = ReplayBrain([LoggedAction(0, "do sweep floor", 2), LoggedAction(1, "do wash dish", 0)], {0: 1})
+    memory = {}
+    assert brain.decide(Turn(RULES, fresh(), [1]), memory).actions == []
+    later = RULES.advance(fresh(), 2).state
+    assert brain.decide(Turn(RULES, later, [1]), memory).actions == [(1, "do sweep floor")]
+    assert brain.decide(Turn(RULES, later, [1]), memory).actions == []
+
+
+def test_dispatcher_never_commands_the_human():
+    dispatcher = build_dispatcher("toy", [NpcSeat(1, "planner"), NpcSeat(2, "random")], human_agents=[0])
+    decision = dispatcher.decide(Turn(RULES, fresh(3), [0, 1, 2]), {})
+    assert sorted(agent for agent, _ in decision.actions) == [1, 2]
+
+
+def test_unknown_kind_is_refused_with_the_choices():
+    with pytest.raises(DispatcherError, match="llm, planner, random, replay"):
+        build_dispatcher("toy", [NpcSeat(1, "oracle")])
+
+
+def test_llm_dispatcher_prompt_has_every_part_and_commands_are_validated():
+    replies = [
+        "Agent 1: do wash dish\nAgent 0: do sweep floor\nAgent 2: do fly kite\nSay: on it!",
+        "Agent 2: do water plant",
+    ]
+    with stub_endpoint(replies) as endpoint:
+        client = LlmClient(base_url=endpoint.base_url, model="m")
+        brain = LlmDispatcher(
+            client, "tasks", npc_agents=[1, 2], human_agents=[0], options=PromptOptions(history_window=4)
+        )
+        memory = {}
+        state = fresh(3)
+        first = brain.decide(Turn(RULES, state, [1, 2], chat=["please wash the dish first"]), memory)
+        assert first.actions == [(1, "do wash dish")]
+        assert first.say == "on it!"
+        call = first.calls[0]
+        assert any("agent 0 is the human" in p for p in call.problems)
+        assert any("do fly kite" in p for p in call.problems)
+        system, user = (m["content"] for m in endpoint.requests[0]["messages"])
+        assert "Rules:" in system and "Hints:" in system and "Example of a turn" in system
+        assert "Agent N: <action>" in system and "never command it" in system
+        assert '"please wash the dish first"' in user and "To do: wash dish" in user
+        second = brain.decide(Turn(RULES, state, [2]), memory)
+        assert second.actions == [(2, "do water plant")]
+        user2 = endpoint.requests[1]["messages"][1]["content"]
+        assert "Feedback on your last commands" in user2 and "do fly kite" in user2
+        assert "you commanded agent 1: do wash dish" in user2  # the history window
+        assert "please wash" not in user2  # chat is shown once
+
+
+def test_llm_failure_idles_and_is_recorded():
+    with stub_endpoint(["x"]) as endpoint:
+        endpoint.status = 503
+        brain = LlmDispatcher(LlmClient(base_url=endpoint.base_url, model="m"), "tasks", npc_agents=[1])
+        decision = brain.decide(Turn(RULES, fresh(), [1]), {})
+    assert decision.actions == [] and decision.calls[0].reply.error.startswith("HTTP 503")
+
+
+def test_headless_episode_with_llm_dispatcher_finishes_the_chores():
+    def script(messages):
+        user = messages[-1]["content"]
+        todo = user.split("To do: ")[1].split(".")[0].split(", ")
+        return f"Agent 0: do {todo[0]}" if todo[0] != "nothing" else "Agent 0: wait"
+
+    with stub_endpoint(script) as endpoint:
+        dispatcher = build_dispatcher(
+            "toy", [NpcSeat(0, "llm")], client_factory=lambda s: LlmClient(base_url=endpoint.base_url, model="m")
+        )
+        episode = run_episode(RULES, SCENARIO, dispatcher, agents=1)
+    assert RULES.outcome(episode.state).reason == "all chores done"
+    assert [a.action for a in episode.actions] == ["do wash dish", "do sweep floor", "do water plant"]
+    assert len(episode.calls) == 3

@@ -1,0 +1,145 @@
+"""The traveller's state: where, when, what was spent, the timeline so far and every check made.
+
+One traveller per game; every seated agent (the human, an NPC travel assistant) acts on it.
+States are immutable values; ``dump``/``load`` round-trip them exactly (the definition travels
+with the state so the rules need nothing else).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from games.domains.itinerary.world import World
+
+EXECUTABILITY = "executability"
+CONSTRAINTS = "constraints"
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One stretch of the timeline. ``kind``: train, transfer, visit or stay. ``implicit`` marks a
+    gap the rules filled (the traveller waited where they were)."""
+
+    kind: str
+    start: int
+    end: int
+    city: str
+    place: str
+    origin: str = ""
+    train: str = ""
+    price: float = 0.0
+    implicit: bool = False
+    agent: int | None = None
+    action: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "start": self.start,
+            "end": self.end,
+            "city": self.city,
+            "place": self.place,
+            "origin": self.origin,
+            "train": self.train,
+            "price": self.price,
+            "implicit": self.implicit,
+            "agent": self.agent,
+            "action": self.action,
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Segment:
+        return cls(**raw)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """One check: ``level`` executability or constraints, ``check`` its name (train, position,
+    time_order, transfer_duration, opening_hours, rest_hours, ...), ``subject`` what it was about,
+    and a message that names the check and, when it failed, the fix."""
+
+    level: str
+    check: str
+    subject: str
+    passed: bool
+    message: str
+    time: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "check": self.check,
+            "subject": self.subject,
+            "passed": self.passed,
+            "message": self.message,
+            "time": self.time,
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> CheckResult:
+        return cls(**raw)
+
+
+@dataclass(frozen=True)
+class ItineraryState:
+    world: World
+    agents: int
+    clock: int
+    city: str
+    place: str
+    spent: float = 0.0
+    arrived: int = 0  # when the traveller reached the current city (start of the open stay)
+    days: tuple[tuple[str, int], ...] = ()  # whole days counted in each city for closed stays
+    segments: tuple[Segment, ...] = ()
+    checks: tuple[CheckResult, ...] = ()
+    last_end: int = 0  # end of the last action (the time the brief's "as early as possible" counts)
+    over: str = ""  # why the trip ended, or ""
+
+    def evolve(self, **changes: Any) -> ItineraryState:
+        return replace(self, **changes)
+
+    def days_in(self, city: str) -> int:
+        return dict(self.days).get(city, 0)
+
+    def spot_minutes(self) -> dict[str, int]:
+        done: dict[str, int] = {}
+        for segment in self.segments:
+            if segment.kind == "visit":
+                done[segment.place] = done.get(segment.place, 0) + segment.end - segment.start
+        return done
+
+
+def dump(state: ItineraryState) -> dict[str, Any]:
+    return {
+        "definition": dict(state.world.definition),
+        "agents": state.agents,
+        "clock": state.clock,
+        "city": state.city,
+        "place": state.place,
+        "spent": state.spent,
+        "arrived": state.arrived,
+        "days": [[city, days] for city, days in state.days],
+        "segments": [segment.to_json() for segment in state.segments],
+        "checks": [check.to_json() for check in state.checks],
+        "last_end": state.last_end,
+        "over": state.over,
+    }
+
+
+def load(raw: Mapping[str, Any], world: World | None = None) -> ItineraryState:
+    return ItineraryState(
+        world=world or World.from_definition(raw["definition"]),
+        agents=int(raw["agents"]),
+        clock=int(raw["clock"]),
+        city=raw["city"],
+        place=raw["place"],
+        spent=float(raw["spent"]),
+        arrived=int(raw["arrived"]),
+        days=tuple((city, int(days)) for city, days in raw["days"]),
+        segments=tuple(Segment.from_json(s) for s in raw["segments"]),
+        checks=tuple(CheckResult.from_json(c) for c in raw["checks"]),
+        last_end=int(raw["last_end"]),
+        over=raw["over"],
+    )

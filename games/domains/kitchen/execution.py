@@ -1,0 +1,384 @@
+"""Executing one step: the committed commands in commit order, then the clock and the orders.
+
+``refusal`` is the single place that says whether a command may run now; ``legal_actions`` and the
+step execution both use it, so what the UI offers is exactly what the rules accept.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from games.domains.kitchen.commands import Command, parse
+from games.domains.kitchen.state import AgentState, KitchenState, Note, Order, ToolState
+from games.domains.kitchen.world import (
+    ALWAYS_PICKABLE,
+    BASE_SET,
+    MAX_PENDING_ORDERS,
+    SERVING_TABLE,
+    STORAGE,
+    TOOL_KINDS,
+    Recipe,
+)
+from games.engine.types import COMPLETED, FINISHED, Event, Feedback, rejected
+
+ORDER_ARRIVED = "order_arrived"
+ORDER_COMPLETED = "order_completed"
+ORDER_EXPIRED = "order_expired"
+COMMITTED = "committed"
+
+
+@dataclass
+class Work:
+    """Mutable copies of the parts of a state that one step changes (rebuilt into a state after)."""
+
+    state: KitchenState
+    agents: list[AgentState]
+    tools: dict[str, ToolState]
+    orders: list[Order]
+    completed: int
+    thrown_away: int
+    served: list[tuple[int, str, int]]
+
+    @classmethod
+    def of(cls, state: KitchenState) -> Work:
+        return cls(
+            state=state,
+            agents=list(state.agents),
+            tools={tool.name: tool for tool in state.tools},
+            orders=list(state.orders),
+            completed=state.completed,
+            thrown_away=state.thrown_away,
+            served=list(state.served),
+        )
+
+
+def recipes_in(state: KitchenState, kind: str) -> list[Recipe]:
+    return [recipe for recipe in state.level.recipes.values() if recipe.tool == kind]
+
+
+def can_become_recipe(state: KitchenState, kind: str, contents: tuple[str, ...]) -> bool:
+    """Whether ``contents`` in a ``kind`` tool is part of (or exactly) one of the level's recipes."""
+    have = Counter(contents)
+    return any(not (have - Counter(recipe.ingredients)) for recipe in recipes_in(state, kind))
+
+
+def recipe_for(state: KitchenState, kind: str, contents: tuple[str, ...]) -> Recipe | None:
+    ingredients = tuple(sorted(contents))
+    for recipe in recipes_in(state, kind):
+        if recipe.ingredients == ingredients:
+            return recipe
+    return None
+
+
+def where_it_fits(state: KitchenState, item: str) -> list[str]:
+    kinds = {recipe.tool for recipe in state.level.recipes.values() if item in recipe.ingredients}
+    return [name for name, kind in state.level.locations if kind in kinds]
+
+
+def refusal(
+    state: KitchenState,
+    agents: list[AgentState],
+    tools: dict[str, ToolState],
+    orders: list[Order],
+    agent_id: int,
+    command: Command,
+) -> Feedback | None:
+    """Why ``command`` cannot run for ``agent_id`` now, or None when it can."""
+    step = state.step
+    agent = agents[agent_id]
+    who = f"agent{agent_id}"
+    if step >= state.level.max_steps:
+        return Feedback("over", "the episode is over; no more commands")
+    if agent.busy_until > step:
+        return Feedback(
+            "agent_busy", f"{who} is busy (chopping) until step {agent.busy_until}; give it noop({who}) meanwhile"
+        )
+    if command.verb in ("noop", "goto"):
+        return None
+    assert command.location is not None
+    tool = tools[command.location]
+    if agent.location != tool.name:
+        return Feedback(
+            "not_there", f"{who} is at {agent.location}, not at {tool.name}; send goto({who}, {tool.name}) first"
+        )
+    if command.verb == "get":
+        if agent.holding is not None:
+            return Feedback(
+                "hands_full", f"{who} already holds {agent.holding}; put it somewhere (storage0 throws it away) first"
+            )
+        if tool.kind == SERVING_TABLE:
+            return Feedback("not_pickable", "nothing can be taken from the serving table")
+        if tool.kind == STORAGE:
+            return None
+        if tool.busy(step):
+            return Feedback("tool_busy", f"{tool.name} is busy until step {tool.busy_until}; wait for it")
+        if not tool.contents:
+            return Feedback("empty", f"{tool.name} is empty; nothing to take")
+        if not tool.pickable:
+            return Feedback(
+                "not_pickable",
+                f"{tool.name} holds {', '.join(tool.contents)} but has not cooked yet; "
+                f"activate({who}, {tool.name}) first",
+            )
+        if command.item is not None and command.item not in tool.contents:
+            return Feedback("empty", f"{tool.name} holds {', '.join(tool.contents)}, not {command.item}")
+        return None
+    if command.verb == "put":
+        item = agent.holding
+        if item is None:
+            return Feedback("hands_empty", f"{who} holds nothing to put")
+        if tool.kind == STORAGE:
+            return None
+        if tool.kind == SERVING_TABLE:
+            if item not in state.level.dishes:
+                return Feedback(
+                    "not_ordered", f"{item} is not a dish of this level; only ordered dishes go on the serving table"
+                )
+            if not any(order.dish == item for order in orders):
+                return Feedback("not_ordered", f"no pending order for {item}; keep it until one arrives")
+            return None
+        if tool.busy(step):
+            return Feedback("tool_busy", f"{tool.name} is busy until step {tool.busy_until}; wait for it")
+        capacity = TOOL_KINDS[tool.kind].capacity
+        if capacity is not None and len(tool.contents) >= capacity:
+            return Feedback("full", f"{tool.name} is full ({capacity}); take something out first")
+        after = (*tool.contents, item)
+        if not can_become_recipe(state, tool.kind, after):
+            fits = where_it_fits(state, item)
+            hint = f"it belongs in {', '.join(fits)}" if fits else "nothing here uses it: put it into storage0"
+            return Feedback("waste", f"putting {item} into {tool.name} would make waste; {hint}")
+        return None
+    # activate
+    if agent.holding is not None:
+        return Feedback("hands_full", f"{who} must have empty hands to activate {tool.name}")
+    if tool.kind in (STORAGE, SERVING_TABLE):
+        return Feedback("no_recipe", f"{tool.name} cannot be activated")
+    if tool.busy(step):
+        return Feedback("tool_busy", f"{tool.name} is busy until step {tool.busy_until}; wait for it")
+    if not tool.contents:
+        return Feedback("no_recipe", f"{tool.name} is empty; put ingredients in first")
+    if recipe_for(state, tool.kind, tool.contents) is None:
+        return Feedback("no_recipe", _missing_message(state, tool))
+    return None
+
+
+def _missing_message(state: KitchenState, tool: ToolState) -> str:
+    have = Counter(tool.contents)
+    options = []
+    for recipe in recipes_in(state, tool.kind):
+        need = Counter(recipe.ingredients)
+        if not (have - need):
+            missing = sorted((need - have).elements())
+            options.append(f"{recipe.product} needs {', '.join(missing)}")
+    hint = "; ".join(options) if options else "nothing can be cooked from that"
+    return f"{', '.join(tool.contents)} in {tool.name} is not a recipe yet ({hint})"
+
+
+def apply(work: Work, agent_id: int, command: Command, events: list[Event]) -> Feedback | None:
+    """Run one command on ``work``; return the refusal when it cannot run."""
+    state = work.state
+    step = state.step
+    problem = refusal(state, work.agents, work.tools, work.orders, agent_id, command)
+    agent = work.agents[agent_id]
+    text = command.dispatch_text(agent_id)
+    if problem is not None:
+        work.agents[agent_id] = replace(agent, rejected=agent.rejected + 1)
+        events.append(rejected(step, agent_id, text, problem))
+        return problem
+    detail: dict[str, object] = {"command": text, "step": step}
+    message = text
+    if command.verb == "noop":
+        agent = replace(agent, idle=agent.idle + 1)
+    elif command.verb == "goto":
+        assert command.location is not None
+        agent = replace(agent, location=command.location)
+        message = f"agent{agent_id} went to {command.location}"
+    elif command.verb == "get":
+        assert command.location is not None
+        tool = work.tools[command.location]
+        if tool.kind == STORAGE:
+            item = command.item
+        else:
+            item = command.item or tool.contents[-1]
+            contents = list(tool.contents)
+            contents.remove(item)
+            work.tools[tool.name] = replace(
+                tool, contents=tuple(contents), pickable=tool.kind in ALWAYS_PICKABLE and bool(contents)
+            )
+        agent = replace(agent, holding=item)
+        detail["item"] = item
+        message = f"agent{agent_id} took {item} from {command.location}"
+    elif command.verb == "put":
+        assert command.location is not None and agent.holding is not None
+        tool = work.tools[command.location]
+        item = agent.holding
+        detail["item"] = item
+        if tool.kind == STORAGE:
+            work.thrown_away += 1
+            message = f"agent{agent_id} threw {item} away"
+        elif tool.kind == SERVING_TABLE:
+            candidates = [order for order in work.orders if order.dish == item]
+            order = min(candidates, key=lambda o: (o.deadline, o.id))
+            work.orders.remove(order)
+            work.completed += 1
+            work.served.append((order.id, item, step))
+            detail["order"] = order.id
+            message = f"agent{agent_id} served {item}"
+            events.append(
+                Event(
+                    ORDER_COMPLETED,
+                    step,
+                    f"order #{order.id} ({item}) completed by agent{agent_id}",
+                    agent_id,
+                    {"order": order.id, "dish": item, "remaining": order.remaining(step)},
+                )
+            )
+        else:
+            work.tools[tool.name] = replace(
+                tool, contents=(*tool.contents, item), pickable=tool.kind in ALWAYS_PICKABLE
+            )
+            message = f"agent{agent_id} put {item} into {tool.name}"
+        agent = replace(agent, holding=None)
+    else:  # activate
+        assert command.location is not None
+        tool = work.tools[command.location]
+        recipe = recipe_for(state, tool.kind, tool.contents)
+        assert recipe is not None
+        kind = TOOL_KINDS[tool.kind]
+        work.tools[tool.name] = replace(
+            tool, contents=(recipe.product,), busy_until=step + kind.busy_steps, pickable=True
+        )
+        if kind.occupies_agent:
+            agent = replace(agent, busy_until=step + kind.busy_steps)
+        detail.update(product=recipe.product, ingredients=list(tool.contents), ready_at=step + kind.busy_steps)
+        message = f"agent{agent_id} activated {tool.name}: {recipe.product} ready at step {step + kind.busy_steps}"
+    work.agents[agent_id] = replace(agent, accepted=agent.accepted + 1)
+    events.append(Event(COMPLETED, step, message, agent_id, detail))
+    return None
+
+
+def execute_step(state: KitchenState) -> tuple[KitchenState, list[Event]]:
+    """Run the step's committed commands in commit order, then move to the next step: orders run
+    out, a new order may arrive, and the episode may end."""
+    work = Work.of(state)
+    events: list[Event] = []
+    feedback: list[Note] = []
+    commanded = set()
+    kinds = state.level.kinds
+    for agent_id, text in state.commands:
+        commanded.add(agent_id)
+        command = parse(text, agent_id, kinds)  # already validated when committed
+        problem = apply(work, agent_id, command, events)
+        if problem is not None:
+            feedback.append(Note(agent_id, problem.kind, problem.message))
+    for agent_id in range(len(work.agents)):
+        if agent_id not in commanded:
+            agent = work.agents[agent_id]
+            work.agents[agent_id] = replace(agent, idle=agent.idle + 1)
+
+    step = state.step + 1
+    failed = state.failed
+    remaining: list[Order] = []
+    for order in work.orders:
+        if order.deadline <= step:
+            failed += 1
+            events.append(
+                Event(ORDER_EXPIRED, step, f"order #{order.id} ({order.dish}) expired", None, order.to_json())
+            )
+        else:
+            remaining.append(order)
+    orders_made = state.orders_made
+    level = state.level
+    if step < level.max_steps and step % level.task_interval == 0 and len(remaining) < MAX_PENDING_ORDERS:
+        order = new_order(state, orders_made, step)
+        orders_made += 1
+        remaining.append(order)
+        events.append(
+            Event(
+                ORDER_ARRIVED,
+                step,
+                f"new order #{order.id}: {order.dish} within {order.deadline - step} steps",
+                None,
+                order.to_json(),
+            )
+        )
+    new_state = replace(
+        state,
+        step=step,
+        agents=tuple(work.agents),
+        tools=tuple(work.tools[tool.name] for tool in state.tools),
+        orders=tuple(remaining),
+        orders_made=orders_made,
+        completed=work.completed,
+        failed=failed,
+        thrown_away=work.thrown_away,
+        commands=(),
+        feedback=tuple(feedback),
+        served=tuple(work.served),
+    )
+    new_state = replace(new_state, suggestions=tuple(suggestions(new_state, feedback)))
+    if step >= level.max_steps:
+        events.append(
+            Event(
+                FINISHED,
+                step,
+                f"kitchen closed after {step} steps: {new_state.completed} orders completed, {failed} failed",
+                None,
+                {"completed": new_state.completed, "failed": failed, "pending": len(remaining)},
+            )
+        )
+    return new_state, events
+
+
+def new_order(state: KitchenState, index: int, step: int) -> Order:
+    """Order number ``index``: its dish is drawn from the seed and the index alone, so the same seed
+    gives the same orders whatever the agents do."""
+    level = state.level
+    dish = random.Random(level.seed * 1_000_003 + index).choice(level.dishes)
+    return Order(id=index + 1, dish=dish, arrived=step, deadline=step + level.lifetimes[dish])
+
+
+def suggestions(state: KitchenState, feedback: list[Note]) -> list[Note]:
+    """Hints per agent for the next step: throw away what nothing needs, serve ordered dishes."""
+    notes = []
+    useful = {ingredient for recipe in state.level.recipes.values() for ingredient in recipe.ingredients}
+    ordered = {order.dish for order in state.orders}
+    for agent_id, agent in enumerate(state.agents):
+        item = agent.holding
+        if item is None:
+            continue
+        if item in ordered:
+            notes.append(Note(agent_id, "serve", f"agent{agent_id} holds {item}: put it on servingtable0"))
+        elif item not in useful and item not in state.level.dishes:
+            notes.append(
+                Note(agent_id, "discard", f"nothing needs {item}: put(agent{agent_id}, storage0) throws it away")
+            )
+    for note in feedback:
+        if note.kind == "waste":
+            notes.append(Note(note.agent, "discard", "if nothing needs it, put it into storage0 to throw it away"))
+    return notes
+
+
+def legal_commands(state: KitchenState, agent_id: int) -> list[Command]:
+    """Every command ``agent_id`` could run now (before other agents' commands of this step)."""
+    if state.step >= state.level.max_steps:
+        return []
+    agents = list(state.agents)
+    tools = {tool.name: tool for tool in state.tools}
+    agent = agents[agent_id]
+    if agent.busy_until > state.step:
+        return [Command("noop")]
+    candidates = [Command("noop")]
+    candidates += [Command("goto", name) for name, _ in state.level.locations if name != agent.location]
+    here = tools[agent.location]
+    if here.kind == STORAGE:
+        if agent.holding is None:
+            candidates += [Command("get", here.name, item) for item in sorted(BASE_SET)]
+        else:
+            candidates.append(Command("put", here.name))
+    else:
+        candidates += [Command("get", here.name), Command("put", here.name), Command("activate", here.name)]
+    orders = list(state.orders)
+    return [command for command in candidates if refusal(state, agents, tools, orders, agent_id, command) is None]

@@ -1,0 +1,275 @@
+"""Headless benchmark runs: create, run (resumably), stop, and read back as tables and CSV.
+
+A run stores its task set up front; running it plays every item that has no result yet, so a
+run stopped by a restart, a crash or the Stop button carries on where it was with ``resume``.
+Each episode is played in the ``fast`` clock by ``games.agents.headless``; its LLM calls are
+counted (and stored with ``config["log_calls"]``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.agents.factory import LLM_AGENTS, make_agent
+from games.agents.headless import run_episode
+from games.agents.llm import LlmConfig
+from games.engine import registry
+from games.models import Scenario
+from games.npc.models import BenchmarkResult, BenchmarkRun, LlmCall, RunStatus
+from games.npc.tables import paper_table
+
+Log = Callable[[str], None]
+
+
+class BenchmarkError(ValueError):
+    pass
+
+
+def create_run(
+    domain: str,
+    agent: str,
+    items: Sequence[Mapping[str, Any]],
+    *,
+    llm: Mapping[str, Any] | None = None,
+    prompt: Mapping[str, Any] | None = None,
+    max_turns: int = 400,
+    log_calls: bool = False,
+    label: str = "",
+    created_by: Any = None,
+) -> BenchmarkRun:
+    if not items:
+        raise BenchmarkError("the task set is empty; widen --scenarios or load scenarios first")
+    config: dict[str, Any] = {"prompt": dict(prompt or {}), "max_turns": max_turns, "log_calls": log_calls}
+    if agent in LLM_AGENTS:
+        config["llm"] = LlmConfig.from_settings(llm).public()
+        # The key is never stored; a run resumed later reads it from the settings again.
+    make_agent(domain, agent, llm=_llm_config(config), prompt=config["prompt"])  # fail early on a bad agent
+    return BenchmarkRun.objects.create(
+        domain=domain,
+        agent=agent,
+        label=label[:200],
+        config=config,
+        items=[dict(item) for item in items],
+        created_by=created_by if getattr(created_by, "pk", None) else None,
+    )
+
+
+def _llm_config(config: Mapping[str, Any]) -> LlmConfig | None:
+    return LlmConfig.from_settings(config["llm"]) if config.get("llm") else None
+
+
+def progress(run: BenchmarkRun) -> tuple[int, int]:
+    return run.results.count(), run.total
+
+
+def definition_for(rules: Any, slugs: Sequence[str]) -> Mapping[str, Any]:
+    versions = []
+    for slug in slugs:
+        try:
+            versions.append(Scenario.objects.get(slug=slug, is_current=True))
+        except Scenario.DoesNotExist:
+            raise BenchmarkError(f"scenario {slug!r} is not loaded") from None
+    if len(versions) == 1:
+        return versions[0].definition
+    combine = getattr(rules, "combine", None)
+    if combine is None:
+        raise BenchmarkError(f"the {rules.domain} rules play one scenario at a time")
+    return combine([v.definition for v in versions])  # type: ignore[no-any-return]
+
+
+def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult:
+    rules = registry.get(run.domain)
+    started = time.perf_counter()
+    agents = int(item.get("agents", 1))
+    brain = make_agent(
+        run.domain,
+        run.agent,
+        llm=_llm_config(run.config),
+        prompt=run.config.get("prompt"),
+        npc_agents=list(range(agents)),
+        seed=int(item.get("seed", 0)),
+    )
+    result = BenchmarkResult(run=run, key=item["key"], item=dict(item))
+    try:
+        episode = run_episode(
+            rules,
+            definition_for(rules, item["scenarios"]),
+            brain,
+            agents=agents,
+            seed=int(item.get("seed", 0)),
+            options=item.get("options") or {},
+            max_turns=int(run.config.get("max_turns", 400)),
+        )
+    except BenchmarkError as error:
+        result.error = str(error)
+        episode = None
+    if episode is not None:
+        outcome = rules.outcome(episode.state)
+        result.metrics = rules.result(episode.state)
+        result.outcome = outcome.reason or episode.stopped
+        result.turns = episode.turns
+        result.actions = len(episode.actions)
+        result.llm_calls = len(episode.calls)
+        result.llm_errors = sum(1 for call in episode.calls if call.reply.error)
+        result.llm_seconds = round(sum(call.reply.latency_seconds for call in episode.calls), 3)
+        result.prompt_tokens = sum(call.reply.prompt_tokens for call in episode.calls)
+        result.completion_tokens = sum(call.reply.completion_tokens for call in episode.calls)
+    result.wall_seconds = round(time.perf_counter() - started, 3)
+    with transaction.atomic():
+        result.save()
+        if episode is not None and run.config.get("log_calls"):
+            llm = run.config.get("llm") or {}
+            LlmCall.objects.bulk_create(
+                LlmCall(
+                    result=result,
+                    agent=call.agent,
+                    model=call.reply.model or llm.get("model", ""),
+                    base_url=llm.get("base_url", ""),
+                    messages=[dict(m) for m in call.messages],
+                    reply=call.reply.text,
+                    parsed=list(call.parsed),
+                    problems=list(call.problems),
+                    latency_seconds=call.reply.latency_seconds,
+                    prompt_tokens=call.reply.prompt_tokens,
+                    completion_tokens=call.reply.completion_tokens,
+                    error=call.reply.error,
+                )
+                for call in episode.calls
+            )
+    return result
+
+
+def run_benchmark(run_id: int, log: Log | None = None) -> BenchmarkRun:
+    """Play every item of the run that has no result yet. Safe to call again (resume)."""
+    log = log or (lambda line: None)
+    claimed = BenchmarkRun.objects.filter(pk=run_id).exclude(status=RunStatus.DONE)
+    if not claimed.update(status=RunStatus.RUNNING, heartbeat_at=timezone.now(), error=""):
+        return BenchmarkRun.objects.get(pk=run_id)
+    run = BenchmarkRun.objects.get(pk=run_id)
+    if run.started_at is None:
+        run.started_at = timezone.now()
+        run.save(update_fields=["started_at"])
+    done = set(run.results.values_list("key", flat=True))
+    try:
+        for index, item in enumerate(run.items, start=1):
+            if item["key"] in done:
+                continue
+            if BenchmarkRun.objects.filter(pk=run_id, status=RunStatus.STOPPED).exists():
+                log(f"run {run_id} stopped at {index - 1}/{run.total}")
+                return BenchmarkRun.objects.get(pk=run_id)
+            result = run_item(run, item)
+            summary = result.error or f"{result.outcome} · {result.llm_calls} LLM calls · {result.wall_seconds:.1f} s"
+            log(f"[{index}/{run.total}] {item['key']}: {summary}")
+            BenchmarkRun.objects.filter(pk=run_id).update(heartbeat_at=timezone.now())
+    except Exception as error:
+        BenchmarkRun.objects.filter(pk=run_id).update(
+            status=RunStatus.FAILED, error=f"{type(error).__name__}: {error}", finished_at=timezone.now()
+        )
+        raise
+    BenchmarkRun.objects.filter(pk=run_id).exclude(status=RunStatus.STOPPED).update(
+        status=RunStatus.DONE, finished_at=timezone.now()
+    )
+    return BenchmarkRun.objects.get(pk=run_id)
+
+
+def stop(run: BenchmarkRun) -> None:
+    BenchmarkRun.objects.filter(pk=run.pk, status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).update(
+        status=RunStatus.STOPPED
+    )
+
+
+def result_rows(run: BenchmarkRun) -> list[dict[str, Any]]:
+    return [
+        {"item": r.item, "metrics": r.metrics, "error": r.error}
+        for r in run.results.only("item", "metrics", "error").order_by("id")
+    ]
+
+
+def table(run: BenchmarkRun) -> dict[str, Any]:
+    return paper_table(run.domain, result_rows(run))
+
+
+def summary(run: BenchmarkRun) -> dict[str, Any]:
+    finished, total = progress(run)
+    return {
+        "run": run.pk,
+        "domain": run.domain,
+        "agent": run.agent,
+        "status": run.status,
+        "done": finished,
+        "total": total,
+        "table": table(run),
+        "llm": run.config.get("llm"),
+    }
+
+
+CSV_FIELDS = [
+    "run",
+    "domain",
+    "agent",
+    "key",
+    "scenarios",
+    "options",
+    "agents",
+    "seed",
+    "outcome",
+    "turns",
+    "actions",
+    "llm_calls",
+    "llm_errors",
+    "llm_seconds",
+    "prompt_tokens",
+    "completion_tokens",
+    "wall_seconds",
+    "error",
+]
+
+
+def csv_text(run: BenchmarkRun) -> str:
+    """One row per episode: the item, the agent's cost, and every scalar metric as a column."""
+    results = list(run.results.order_by("id"))
+    metric_names: list[str] = []
+    for result in results:
+        for name, value in result.metrics.items():
+            if _scalar(value) and name not in metric_names:
+                metric_names.append(name)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_FIELDS + metric_names)
+    for r in results:
+        item = r.item
+        writer.writerow(
+            [
+                run.pk,
+                run.domain,
+                run.agent,
+                r.key,
+                " + ".join(item.get("scenarios", [])),
+                ";".join(f"{k}={v}" for k, v in sorted((item.get("options") or {}).items())),
+                item.get("agents", 1),
+                item.get("seed", 0),
+                r.outcome,
+                r.turns,
+                r.actions,
+                r.llm_calls,
+                r.llm_errors,
+                r.llm_seconds,
+                r.prompt_tokens,
+                r.completion_tokens,
+                r.wall_seconds,
+                r.error,
+            ]
+            + [r.metrics.get(name, "") for name in metric_names]
+        )
+    return out.getvalue()
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float | bool)

@@ -1,0 +1,108 @@
+"""The task sets benchmarks run over, laid out like the papers (SPEC sections 2-5).
+
+An item is one episode: ``{"key", "scenarios": [slugs], "options", "agents", "seed", "group"}``.
+``group`` says which row (and, for kitchen, which α column) of the paper's table it belongs to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from fnmatch import fnmatch
+from typing import Any
+
+from games.models import Scenario
+
+DEFAULT_ALPHAS = (1.0, 1.5, 2.0, 2.5, 3.0)
+
+
+class TaskSetError(ValueError):
+    pass
+
+
+def scenario_slugs(domain: str, patterns: Sequence[str] = (), source: str = "") -> list[str]:
+    query = Scenario.objects.current().filter(domain=domain)
+    if source:
+        query = query.filter(source=source)
+    slugs = list(query.order_by("slug").values_list("slug", flat=True))
+    if patterns:
+        slugs = [slug for slug in slugs if any(fnmatch(slug, p) or slug == p for p in patterns)]
+    if not slugs:
+        what = f" matching {', '.join(patterns)}" if patterns else ""
+        raise TaskSetError(
+            f"no current {domain} scenarios{what}; load some first (manage.py seed_demo or import_dataset)"
+        )
+    return slugs
+
+
+def _natural(slug: str) -> tuple[str, int, str]:
+    name = slug.rsplit("/", 1)[-1]
+    match = re.match(r"^(.*?)(\d+)$", name)
+    return (match.group(1), int(match.group(2)), slug) if match else (name, 0, slug)
+
+
+def build_items(
+    domain: str,
+    *,
+    patterns: Sequence[str] = (),
+    source: str = "",
+    task_counts: Sequence[int] = (1,),
+    constraints: Sequence[bool] = (True, False),
+    alphas: Sequence[float] = DEFAULT_ALPHAS,
+    agent_counts: Sequence[int] = (2,),
+    seeds: Sequence[int] = (0,),
+    limit: int | None = None,
+) -> list[dict[str, Any]]:
+    slugs = scenario_slugs(domain, patterns, source)
+    items: list[dict[str, Any]] = []
+    for seed in seeds:
+        if domain == "tasks":
+            items += _tasks_items(slugs, task_counts, seed)
+        elif domain == "recipes":
+            for slug in slugs:
+                for on in constraints:
+                    items.append(
+                        _item([slug], {"time_constraints": on}, 1, seed, {"constraints": "with" if on else "without"})
+                    )
+        elif domain == "kitchen":
+            for slug in slugs:
+                for agents in agent_counts:
+                    for alpha in alphas:
+                        group = {"level": slug, "agents": agents, "alpha": alpha}
+                        items.append(_item([slug], {"alpha": alpha}, agents, seed, group))
+        else:
+            for slug in slugs:
+                items.append(_item([slug], {}, 1, seed, {"type": itinerary_type(slug)}))
+    return items[:limit] if limit else items
+
+
+def _tasks_items(slugs: Sequence[str], task_counts: Sequence[int], seed: int) -> list[dict[str, Any]]:
+    """#Task = 1/2/3: singles, pairs (i, i+1) and triples (i, i+1, i+2) within each category,
+    wrapping round (SPEC section 2)."""
+    categories: dict[str, list[str]] = {}
+    for slug in sorted(slugs, key=_natural):
+        categories.setdefault(_natural(slug)[0], []).append(slug)
+    items = []
+    for count in task_counts:
+        if count not in (1, 2, 3):
+            raise TaskSetError("tasks are combined 1, 2 or 3 at a time (--tasks 1,2,3)")
+        for category, members in categories.items():
+            if count > len(members):
+                continue
+            for i in range(len(members)):
+                combo = [members[(i + k) % len(members)] for k in range(count)]
+                items.append(_item(combo, {}, 1, seed, {"tasks": count, "category": category or "tasks"}))
+    return items
+
+
+def itinerary_type(slug: str) -> str:
+    match = re.search(r"type\s*_?(\d)", slug)
+    return f"type {match.group(1)}" if match else "samples"
+
+
+def _item(
+    scenarios: list[str], options: dict[str, Any], agents: int, seed: int, group: dict[str, Any]
+) -> dict[str, Any]:
+    opts = ",".join(f"{k}={v}" for k, v in sorted(options.items()))
+    key = "+".join(scenarios) + (f"|{opts}" if opts else "") + f"|agents={agents}|seed={seed}"
+    return {"key": key, "scenarios": scenarios, "options": options, "agents": agents, "seed": seed, "group": group}

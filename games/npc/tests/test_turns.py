@@ -1,0 +1,129 @@
+"""NPC seats in live games, through the real play services and a stand-in LLM endpoint."""
+
+from __future__ import annotations
+
+from games import services
+from games.agents.tests.stub_server import stub_endpoint
+from games.models import Game, GameEvent
+from games.npc.models import LlmCall, NpcMemory
+from games.npc.turns import play_turn, request_turn
+
+
+def npc_actions(game):
+    return list(
+        GameEvent.objects.filter(game=game, category="action", agent=1)
+        .order_by("seq")
+        .values_list("data__action", flat=True)
+    )
+
+
+def test_random_npc_plays_its_seat_in_lockstep(
+    toy_scenario, participant, inline_npcs, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.create_game(
+            "test/toy",
+            [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "random"}],
+            clock="lockstep",
+        )
+    first = npc_actions(game)
+    assert len(first) == 1  # the NPC answered the first step at once
+    with django_capture_on_commit_callbacks(execute=True):
+        services.apply_action(game.pk, agent=0, action="do sweep", by=participant)
+    # the NPC played again after the human's move, and never in the human's seat
+    assert len(npc_actions(game)) >= 2
+    human = GameEvent.objects.filter(game=game, category="action", agent=0)
+    assert list(human.values_list("data__by", flat=True)) == ["par"]
+    assert NpcMemory.objects.get(pk=game.pk).running is False
+
+
+def test_llm_npc_reads_the_humans_chat_and_its_reply_is_shown(
+    toy_scenario, participant, inline_npcs, settings, django_capture_on_commit_callbacks
+):
+    seen = []
+
+    def script(messages):
+        seen.append(messages[-1]["content"])
+        if "laundry first" in messages[-1]["content"]:
+            return "Agent 1: start laundry\nSay: Starting the laundry as you asked."
+        return "Agent 1: wait"
+
+    with stub_endpoint(script) as endpoint:
+        settings.LLM_BASE_URL = endpoint.base_url
+        with django_capture_on_commit_callbacks(execute=True):
+            game = services.create_game(
+                "test/toy",
+                [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "llm"}],
+                clock="lockstep",
+            )
+        with django_capture_on_commit_callbacks(execute=True):
+            services.post_chat(game.pk, text="please do the laundry first", by=participant, agent=0)
+            services.apply_action(game.pk, agent=0, action="do dust", by=participant)
+    assert "start laundry" in npc_actions(game)
+    assert any('"please do the laundry first"' in prompt for prompt in seen)
+    chat = GameEvent.objects.filter(game=game, category="chat", agent=1).values_list("data__text", flat=True)
+    assert "Starting the laundry as you asked." in list(chat)
+    call = LlmCall.objects.filter(game=game, reply__contains="start laundry").get()
+    assert call.parsed == ["agent 1: start laundry"] and call.model and call.action_seqs
+    acted = GameEvent.objects.get(game=game, seq=call.action_seqs[0])
+    assert acted.agent == 1 and acted.data["action"] == "start laundry"
+
+
+def test_failed_llm_call_makes_the_npc_wait_and_is_logged(toy_scenario, participant, inline_npcs, settings):
+    with stub_endpoint(["x"]) as endpoint:
+        endpoint.status = 500
+        settings.LLM_BASE_URL = endpoint.base_url
+        game = services.create_game(
+            "test/toy", [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "llm"}], clock="lockstep"
+        )
+        request_turn(game.pk)
+    call = LlmCall.objects.get(game=game)
+    assert call.error.startswith("HTTP 500") and call.parsed == []
+    assert npc_actions(game) == ["wait"]  # lockstep: an NPC without a command waits, so time can move
+
+
+def test_stale_command_is_rejected_by_the_rules_and_fed_back(toy_scenario, participant, inline_npcs, settings):
+    """The dispatcher decided on an older state; the human took the job first."""
+    prompts = []
+
+    def script(messages):
+        prompts.append(messages[-1]["content"])
+        return "Agent 1: do sweep" if len(prompts) == 1 else "Agent 1: wait"
+
+    with stub_endpoint(script) as endpoint:
+        settings.LLM_BASE_URL = endpoint.base_url
+        game = services.create_game(
+            "test/toy", [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "llm"}], clock="lockstep"
+        )
+        from games.npc import turns
+
+        original = turns.apply_decision
+
+        def human_first(game_obj, *args, **kwargs):
+            services.apply_action(game_obj.pk, agent=0, action="do sweep", by=participant)
+            return original(game_obj, *args, **kwargs)
+
+        turns.apply_decision = human_first
+        try:
+            NpcMemory.objects.create(game=game)
+            assert play_turn(game.pk)
+        finally:
+            turns.apply_decision = original
+        rejected = GameEvent.objects.filter(game=game, category="engine", kind="rejected", agent=1)
+        assert rejected.exists()
+        NpcMemory.objects.filter(pk=game.pk).update(decided_seq=0)
+        play_turn(game.pk)
+    assert "'do sweep' was refused" in prompts[-1]
+
+
+def test_a_second_request_while_deciding_only_marks_the_game(toy_scenario, participant):
+    game = services.create_game(
+        "test/toy", [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "random"}], clock="lockstep"
+    )
+    NpcMemory.objects.create(game=game, running=True, claimed_at=game.created_at)
+    from django.utils import timezone
+
+    NpcMemory.objects.filter(pk=game.pk).update(claimed_at=timezone.now())
+    request_turn(game.pk)
+    memory = NpcMemory.objects.get(pk=game.pk)
+    assert memory.dirty and memory.running and not npc_actions(Game.objects.get(pk=game.pk))

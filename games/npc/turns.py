@@ -1,0 +1,231 @@
+"""NPC seats in live games: the play loop's hook, and one dispatcher turn at a time per game.
+
+``on_game_changed`` is registered in ``games.hooks.NPC_TURN`` and called after every committed
+change of a game with NPC seats; it only claims the game's turn (one cheap UPDATE) and schedules
+``run_turns`` off the loop. A turn reads the current snapshot, lets the dispatcher decide (the LLM
+call happens with no lock held and no transaction open), then applies each command through
+``games.services.apply_action`` against the state as it is *then*: a command that is no longer
+legal is rejected by the rules, logged, and fed back next turn. In lockstep an NPC that got no
+command waits (so time can move on); in real time it idles and is asked again shortly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games import services
+from games.agents.dispatcher import Dispatcher, DispatcherError, NpcSeat, build_dispatcher
+from games.agents.llm import LlmClient, LlmConfig
+from games.agents.planner_agent import WAITS
+from games.agents.turns import Decision, Turn
+from games.codec import event_from_entry
+from games.engine import registry
+from games.engine.episode import LoggedAction
+from games.models import ClockMode, Game, GameEvent, GameStatus, Seat, SeatKind
+from games.npc.background import submit
+from games.npc.models import LlmCall, NpcMemory
+
+log = logging.getLogger(__name__)
+
+MAX_TURNS_PER_RUN = 25  # then the work is handed on, so one game cannot hog a worker
+RETRY_SECONDS = 2.0
+
+
+# -- the hook and the claim ------------------------------------------------------------------
+
+
+def on_game_changed(game_id: int, seq: int) -> None:
+    request_turn(game_id)
+
+
+def request_turn(game_id: int, *, force: bool = False) -> None:
+    if force:
+        NpcMemory.objects.filter(pk=game_id).update(decided_seq=0)
+    if _claim(game_id):
+        from games.npc.tasks import npc_turns
+
+        submit(npc_turns, game_id)
+
+
+def _stale_before() -> Any:
+    timeout = float(getattr(settings, "LLM_TIMEOUT_SECONDS", 20.0))
+    return timezone.now() - timedelta(seconds=max(60.0, 3 * timeout))
+
+
+def _claim(game_id: int) -> bool:
+    """Become the one process deciding for this game; otherwise ask that process to look again."""
+    # Created concurrently, or the game is gone: either way the update below settles it.
+    with contextlib.suppress(IntegrityError):
+        NpcMemory.objects.get_or_create(game_id=game_id)
+    claimed = (
+        NpcMemory.objects.filter(pk=game_id)
+        .filter(Q(running=False) | Q(claimed_at__lt=_stale_before()))
+        .update(running=True, dirty=False, claimed_at=timezone.now())
+    )
+    if not claimed:
+        NpcMemory.objects.filter(pk=game_id).update(dirty=True)
+    return bool(claimed)
+
+
+def run_turns(game_id: int) -> None:
+    """Decide and act until nothing new needs deciding (the caller holds the claim)."""
+    for _ in range(MAX_TURNS_PER_RUN):
+        try:
+            acted = play_turn(game_id)
+        except Exception:
+            NpcMemory.objects.filter(pk=game_id).update(running=False)
+            raise
+        if acted:
+            continue
+        if NpcMemory.objects.filter(pk=game_id, dirty=True).update(dirty=False):
+            continue
+        NpcMemory.objects.filter(pk=game_id).update(running=False)
+        # Something may have changed between the last look and the release: look once more.
+        if NpcMemory.objects.filter(pk=game_id, dirty=True).exists():
+            request_turn(game_id)
+        return
+    NpcMemory.objects.filter(pk=game_id).update(running=False)
+    request_turn(game_id)
+
+
+# -- one turn --------------------------------------------------------------------------------
+
+
+def npc_seats(seats: Sequence[Seat]) -> list[NpcSeat]:
+    return [NpcSeat(s.agent, s.dispatcher, s.settings or {}) for s in seats if s.kind == SeatKind.NPC]
+
+
+def llm_client(seat_settings: Mapping[str, Any]) -> LlmClient:
+    """A seat (or its study condition) may carry ``{"llm": {"model": ..., "base_url": ...}}``."""
+    overrides = seat_settings.get("llm") if isinstance(seat_settings.get("llm"), Mapping) else seat_settings
+    return LlmClient(config=LlmConfig.from_settings(overrides))
+
+
+def replay_actions(seat_settings: Mapping[str, Any]) -> list[LoggedAction]:
+    source = seat_settings.get("source_game")
+    if not source:
+        raise DispatcherError("a replay seat needs settings {'source_game': <game id>, 'source_agent': <n>}")
+    rows = GameEvent.objects.filter(game_id=source, category="action").order_by("seq")
+    return [LoggedAction(int(r.agent or 0), str(r.data.get("action", "")), float(r.time)) for r in rows]
+
+
+def dispatcher_for(game: Game, seats: Sequence[Seat]) -> Dispatcher:
+    humans = [s.agent for s in seats if s.kind != SeatKind.NPC]
+    return build_dispatcher(
+        game.domain,
+        npc_seats(seats),
+        human_agents=humans,
+        client_factory=llm_client,
+        replay_actions=replay_actions,
+        seed=game.seed,
+    )
+
+
+def wait_action(rules: Any, state: Any, agent: int) -> str:
+    for action in rules.legal_actions(state, agent):
+        if action.split("(")[0].strip().lower() in WAITS:
+            return str(action)
+    return "wait"
+
+
+def play_turn(game_id: int) -> bool:
+    """One dispatcher turn if some NPC is free and something changed; True when it acted."""
+    game = Game.objects.select_related("snapshot").filter(pk=game_id).first()
+    if game is None or game.status != GameStatus.RUNNING or game.paused:
+        return False
+    memory = NpcMemory.objects.get(pk=game_id)
+    seats = list(game.seats.order_by("agent"))
+    npcs = {s.agent for s in seats if s.kind == SeatKind.NPC}
+    seq = game.snapshot.seq
+    fresh = list(GameEvent.objects.filter(game_id=game_id, seq__gt=memory.last_seq, seq__lte=seq).order_by("seq"))
+    if memory.decided_seq and not _news(fresh, memory.decided_seq, npcs):
+        return False
+    rules = registry.get(game.rule_set_id)
+    state = rules.load_state(game.snapshot.state)
+    free = sorted(set(rules.awaiting(state)) & npcs)
+    if not free or rules.outcome(state).over:
+        NpcMemory.objects.filter(pk=game_id).update(decided_seq=seq)
+        return False
+    events = [event_from_entry(e.kind, e.time, e.agent, e.data) for e in fresh if e.category == "engine"]
+    chat = [str(e.data.get("text", "")) for e in fresh if e.category == "chat" and e.agent not in npcs]
+    try:
+        dispatcher = dispatcher_for(game, seats)
+        decision = dispatcher.decide(Turn(rules, state, free, events, chat), memory.data)
+    except DispatcherError as error:
+        log.warning("game %s: %s", game_id, error)
+        decision = Decision(say=f"(NPC setup problem: {error})")
+    NpcMemory.objects.filter(pk=game_id).update(data=memory.data, last_seq=seq, decided_seq=seq, turns=memory.turns + 1)
+    apply_decision(game, rules, state, free, decision, after_seq=seq)
+    return True
+
+
+def _news(entries: Sequence[GameEvent], decided_seq: int, npcs: set[int]) -> bool:
+    """Did anything happen since the last decision besides the NPCs' own chat lines?"""
+    return any(e.seq > decided_seq and not (e.category == "chat" and e.agent in npcs) for e in entries)
+
+
+def apply_decision(
+    game: Game, rules: Any, state: Any, free: Sequence[int], decision: Decision, *, after_seq: int
+) -> None:
+    action_seqs: list[int] = []
+    commanded = {agent for agent, _ in decision.actions}
+    lockstep = game.clock != ClockMode.REAL_TIME
+    todo = list(decision.actions)
+    if lockstep:
+        # Lockstep waits for every free agent: an NPC without a (valid) command waits this step.
+        todo += [(agent, wait_action(rules, state, agent)) for agent in free if agent not in commanded]
+    for agent, action in todo:
+        try:
+            result = services.apply_action(game.pk, agent=agent, action=action)
+        except services.GameError as error:
+            log.info("game %s: NPC %s could not play %r: %s", game.pk, agent, action, error)
+            break
+        action_seqs += [e.seq for e in result.entries if e.category == "action"]
+        if result.finished:
+            break
+    _store_calls(game, decision, after_seq, action_seqs, free, float(rules.now(state)))
+    if decision.say:
+        with contextlib.suppress(services.GameError):
+            services.post_chat(game.pk, text=decision.say[:900], agent=min(free))
+    if not lockstep and not decision.actions:
+        # Real time: the NPC idles this step; ask again soon even if nothing else happens.
+        from games.npc.tasks import npc_retry
+
+        submit(npc_retry, game.pk, countdown=RETRY_SECONDS)
+
+
+def _store_calls(
+    game: Game, decision: Decision, after_seq: int, action_seqs: list[int], free: Sequence[int], game_time: float
+) -> None:
+    if not decision.calls:
+        return
+    with transaction.atomic():
+        LlmCall.objects.bulk_create(
+            LlmCall(
+                game=game,
+                agent=call.agent,
+                seats=list(free),
+                game_time=game_time,
+                after_seq=after_seq,
+                action_seqs=action_seqs,
+                model=call.reply.model,
+                messages=[dict(m) for m in call.messages],
+                reply=call.reply.text,
+                parsed=list(call.parsed),
+                problems=list(call.problems),
+                latency_seconds=call.reply.latency_seconds,
+                prompt_tokens=call.reply.prompt_tokens,
+                completion_tokens=call.reply.completion_tokens,
+                error=call.reply.error,
+            )
+            for call in decision.calls
+        )
