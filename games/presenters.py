@@ -10,15 +10,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.template.loader import get_template
 from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.utils import timezone
 
-from games import timeline
+from games import metrics, timeline
 from games.codec import format_time
 from games.models import Game, GameEvent, Seat, SeatKind
 from games.viewer import Update, Viewer, event_message
 
 LOG_LENGTH = 150
+# what a player reads in the message list: what the rules said, chat, and pauses/ends (the raw
+# action and clock inputs are for replays)
+LOG_CATEGORIES = ("engine", "chat", "control")
 SHORTCUT_KEYS = "123456789"
 
 
@@ -53,8 +57,13 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
     limit = observation.get("time_limit") if isinstance(observation.get("time_limit"), int | float) else None
     gantt = timeline.build(entries, labels, now=float(state["time"]), limit=limit)
     if full and log_entries is None:
-        recent = GameEvent.objects.filter(game=game).order_by("-seq")[:LOG_LENGTH]
+        recent = GameEvent.objects.filter(game=game, category__in=LOG_CATEGORIES).order_by("-seq")[:LOG_LENGTH]
         log_entries = [event_message(e) for e in reversed(list(recent))]
+    log = [
+        dict(e, agent_label=_label(labels, e["agent"]))
+        for e in (log_entries if log_entries is not None else update.events)
+    ]
+    log = [e for e in log if e["category"] in LOG_CATEGORIES]
     return {
         "game": game,
         "state": state,
@@ -66,14 +75,30 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "legal": set(state["legal_actions"]),
         "timeline": gantt,
         "chart": progress_chart(game.progress_points, gantt.span, float(state["time"])),
-        "log": log_entries if log_entries is not None else update.events,
+        "log": log,
+        "speed_text": speed_text(game.speed, state["time_unit"]),
+        "scenario_count": len(game.scenario_ids or [1]),
+        "has_npcs": any(label.startswith("NPC") for label in labels),
         "labels": labels,
         "metrics": state["metrics"],
+        "score": metrics.headline(game.domain, state["metrics"]),
         "finished": game.is_finished,
         "result_rows": metric_rows(game.result or {}) if game.is_finished else [],
         "clock_attrs": clock_attrs(state),
-        "time_text": format_time(float(state["time"])),
+        "time_text": format_time(round(float(state["time"]), 1)),
+        "server_now": timezone.now().isoformat(),
     }
+
+
+def _label(labels: list[str], agent: int | None) -> str:
+    if agent is None:
+        return ""
+    return labels[agent] if 0 <= agent < len(labels) else f"agent {agent}"
+
+
+def speed_text(speed: float, unit: str) -> str:
+    seconds = 1.0 / speed if speed else 0.0
+    return f"1 {unit} every {seconds:g} s"
 
 
 def action_buttons(actions: list[str]) -> list[dict[str, Any]]:
@@ -127,7 +152,11 @@ def metric_rows(result: dict[str, Any]) -> list[tuple[str, str]]:
     rows = []
     for key, value in result.items():
         if isinstance(value, dict | list):
-            value = ", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else ", ".join(map(str, value))
+            value = (
+                ", ".join(f"{k}: {v}" for k, v in value.items())
+                if isinstance(value, dict)
+                else ", ".join(map(str, value))
+            )
         elif value is None:
             value = "—"
         elif isinstance(value, float):

@@ -49,9 +49,7 @@ class Timeline:
         return [i * step for i in range(int(self.span // step) + 1)]
 
 
-def build(
-    entries: Iterable[Any], agent_labels: Sequence[str], *, now: float, limit: float | None = None
-) -> Timeline:
+def build(entries: Iterable[Any], agent_labels: Sequence[str], *, now: float, limit: float | None = None) -> Timeline:
     """``entries``: GameEvent rows (or objects with category/kind/agent/time/data) in seq order."""
     rows = [Row(agent=i, label=label) for i, label in enumerate(agent_labels)]
     open_bars: dict[tuple[int, str], Bar] = {}
@@ -82,8 +80,12 @@ def build(
             row.bars.append(Bar(label="wait", start=entry.time, end=entry.time + 1, kind="wait", done=True))
         elif entry.kind == "rejected":
             row.rejections.append((entry.time, entry.data.get("message", "")))
-    span = max(limit or 0.0, latest, 1.0)
-    return Timeline(rows=rows, span=span, now=now)
+    # the span follows the game (a little room ahead) rather than the time limit, so short actions
+    # stay readable early on; ``limit`` caps it
+    span = max(latest, 1.0) * 1.1 + 2
+    if limit:
+        span = min(span, float(limit))
+    return Timeline(rows=rows, span=max(span, latest, 1.0), now=now)
 
 
 def from_plan(steps: Iterable[dict[str, Any]], agent_labels: Sequence[str]) -> Timeline:

@@ -54,7 +54,13 @@ def game_list(request: HttpRequest) -> HttpResponse:
     domain = domain if domain in Domain.values else ""
     games = selectors.all_games(status=status, domain=domain).prefetch_related("seats__user")
     page = Paginator(games, 50).get_page(request.GET.get("page"))
-    context = {"page": page, "status": status, "domain": domain, "domains": Domain.choices, "statuses": GameStatus.choices}
+    context = {
+        "page": page,
+        "status": status,
+        "domain": domain,
+        "domains": Domain.choices,
+        "statuses": GameStatus.choices,
+    }
     return render(request, "games/game_list.html", context)
 
 
