@@ -16,3 +16,8 @@ urlpatterns = [
     path("api/games/<int:pk>/", api.game_detail, name="api_game"),
     path("api/games/<int:pk>/events/", api.game_events, name="api_events"),
 ]
+
+# Benchmark runs and LLM call logs live in the npc app, under the same namespace.
+from games.npc.urls import urlpatterns as npc_urlpatterns  # noqa: E402
+
+urlpatterns += npc_urlpatterns

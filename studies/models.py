@@ -1,1 +1,304 @@
-"""Models land with the studies issue."""
+"""User studies (SPEC section 10): the design a researcher builds and what participants did in it.
+
+Design: Study -> Condition (seat plan + dispatcher settings), StudyScenario, OnboardingPage,
+QuestionnaireItem (5-point Likert, grouped by construct). Data: Participant -> Assignment (the
+order of conditions) -> Episode (one game each) -> Response (one Likert answer per item).
+State changes go through ``studies.services``; nothing here does more than store.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+
+class Design(models.TextChoices):
+    WITHIN = "within", "Within-subject (every participant plays every condition)"
+    BETWEEN = "between", "Between-subject (every participant plays one condition)"
+
+
+class ScenarioScheme(models.TextChoices):
+    BY_POSITION = "by_position", "One scenario per episode, by position (scenario k in episode k)"
+    EVERY = "every", "Every condition on every scenario"
+
+
+class DisconnectPolicy(models.TextChoices):
+    PAUSE = "pause", "Pause the game until the participant returns"
+    CONTINUE = "continue", "Keep the game running"
+
+
+class ClockMode(models.TextChoices):
+    REAL_TIME = "real_time", "Real time"
+    LOCKSTEP = "lockstep", "Lockstep (time advances when everyone has acted)"
+
+
+class StudyStatus(models.TextChoices):
+    DRAFT = "draft", "Draft (only pilots may join)"
+    OPEN = "open", "Open"
+    CLOSED = "closed", "Closed"
+
+
+class Study(models.Model):
+    title = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=80, unique=True, help_text="Used in the participant link.")
+    description = models.TextField(blank=True, help_text="For researchers; participants do not see it.")
+    status = models.CharField(max_length=10, choices=StudyStatus.choices, default=StudyStatus.DRAFT)
+    design = models.CharField(max_length=10, choices=Design.choices, default=Design.WITHIN)
+    scenario_scheme = models.CharField(
+        max_length=12, choices=ScenarioScheme.choices, default=ScenarioScheme.BY_POSITION
+    )
+    consent_text = models.TextField(help_text="Shown before anything else; participants must agree to continue.")
+    completion_code = models.CharField(
+        max_length=64, help_text="Shown on the last page (e.g. the Prolific completion code)."
+    )
+    disconnect_policy = models.CharField(
+        max_length=10, choices=DisconnectPolicy.choices, default=DisconnectPolicy.PAUSE
+    )
+    clock_mode = models.CharField(max_length=10, choices=ClockMode.choices, default=ClockMode.REAL_TIME)
+    seconds_per_time_unit = models.FloatField(
+        default=2.0, help_text="Wall-clock seconds per game time unit in real-time mode (e.g. 2 s per game minute)."
+    )
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "studies"
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class NpcKind(models.TextChoices):
+    NONE = "none", "Alone (no NPCs)"
+    LLM = "llm", "LLM-dispatched NPCs"
+    RANDOM = "random", "Random NPCs"
+    PLANNER = "planner", "Planner NPCs"
+
+
+class Condition(models.Model):
+    """One experimental condition: who plays beside the human, and how the dispatcher is set up."""
+
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="conditions")
+    index = models.PositiveIntegerField()
+    name = models.CharField(max_length=100)
+    npc_kind = models.CharField(max_length=10, choices=NpcKind.choices, default=NpcKind.NONE)
+    npc_count = models.PositiveSmallIntegerField(default=0)
+    dispatcher = models.JSONField(
+        default=dict, blank=True, help_text="Dispatcher settings (model, base_url, temperature, hints ...)."
+    )
+
+    class Meta:
+        ordering = ["study", "index"]
+        constraints = [models.UniqueConstraint(fields=["study", "index"], name="condition_study_index_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def seat_plan(self, human: Any = None) -> list[dict[str, Any]]:
+        """Seats as ``games.services.create_game`` takes them: agent 0 is the participant, then
+        ``npc_count`` NPCs of ``npc_kind`` sharing this condition's dispatcher settings."""
+        seats: list[dict[str, Any]] = [{"kind": "human", "user": human}]
+        if self.npc_kind != NpcKind.NONE:
+            seats += [
+                {"kind": "npc", "dispatcher": self.npc_kind, "settings": dict(self.dispatcher)}
+                for _ in range(self.npc_count)
+            ]
+        return seats
+
+
+class StudyScenario(models.Model):
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="study_scenarios")
+    index = models.PositiveIntegerField()
+    scenario = models.ForeignKey("games.Scenario", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["study", "index"]
+        constraints = [models.UniqueConstraint(fields=["study", "index"], name="studyscenario_study_index_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.study}: {self.scenario}"
+
+
+class PageKind(models.TextChoices):
+    TEXT = "text", "Text (rules, instructions)"
+    TUTORIAL = "tutorial", "Tutorial game (played alone, not analysed)"
+
+
+class OnboardingPage(models.Model):
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="onboarding_pages")
+    index = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=PageKind.choices, default=PageKind.TEXT)
+    title = models.CharField(max_length=200)
+    body = models.TextField(blank=True)
+    tutorial_scenario = models.ForeignKey(
+        "games.Scenario", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["study", "index"]
+        constraints = [models.UniqueConstraint(fields=["study", "index"], name="onboarding_study_index_unique")]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class QuestionnaireItem(models.Model):
+    """One 5-point Likert statement; items sharing ``construct`` are averaged into its score."""
+
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="items")
+    index = models.PositiveIntegerField()
+    construct = models.SlugField(max_length=40, help_text="e.g. enjoyment, trust")
+    construct_label = models.CharField(max_length=80)
+    text = models.CharField(max_length=300)
+    reverse_scored = models.BooleanField(default=False, help_text="Score as 6 - answer.")
+
+    class Meta:
+        ordering = ["study", "index"]
+        constraints = [models.UniqueConstraint(fields=["study", "index"], name="item_study_index_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.construct}: {self.text}"
+
+
+def participant_code(pk: int) -> str:
+    """How researchers and exports name a participant without their external id."""
+    return f"P{pk:04d}"
+
+
+class ParticipantStatus(models.TextChoices):
+    JOINED = "joined", "Joined (consent pending)"
+    ACTIVE = "active", "Active"
+    COMPLETED = "completed", "Completed"
+    DROPPED = "dropped", "Dropped out"
+    DECLINED = "declined", "Declined consent"
+
+
+class Participant(models.Model):
+    """An anonymous participant. ``user`` is a login-less account that owns their game seats."""
+
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="participants")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="study_participations")
+    external_id = models.CharField(max_length=128, blank=True, help_text="e.g. the Prolific id, from ?pid=")
+    status = models.CharField(max_length=10, choices=ParticipantStatus.choices, default=ParticipantStatus.JOINED)
+    is_pilot = models.BooleanField(default=False, help_text="Scripted pilot participant; excluded from analysis.")
+    onboarding_done = models.PositiveIntegerField(default=0, help_text="Onboarding pages completed.")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    consented_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    dropped_at = models.DateTimeField(null=True, blank=True)
+    drop_reason = models.CharField(max_length=200, blank=True)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+    tutorial_game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["study", "joined_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["study", "external_id"],
+                condition=~models.Q(external_id=""),
+                name="participant_external_id_unique",
+            ),
+            models.UniqueConstraint(fields=["study", "user"], name="participant_study_user_unique"),
+        ]
+        indexes = [models.Index(fields=["study", "status"])]
+
+    def __str__(self) -> str:
+        return f"P{self.pk}" + (f" ({self.external_id})" if self.external_id else "")
+
+    @property
+    def code(self) -> str:
+        return participant_code(self.pk)
+
+
+class Assignment(models.Model):
+    """The condition order a participant got: row ``sequence`` of the study's Latin square (within)
+    or one condition (between)."""
+
+    participant = models.OneToOneField(Participant, on_delete=models.CASCADE, related_name="assignment")
+    sequence = models.PositiveIntegerField(help_text="Row of the balanced Latin square, or the group (between).")
+    condition_order = models.JSONField(help_text="Condition indexes in the order played.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.participant}: {self.condition_order}"
+
+
+class EpisodeStatus(models.TextChoices):
+    PENDING = "pending", "Not started"
+    PLAYING = "playing", "Playing"
+    SURVEY = "survey", "Questionnaire"
+    DONE = "done", "Done"
+
+
+class Episode(models.Model):
+    """One game a participant plays in the study, and the questionnaire after it."""
+
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="episodes")
+    index = models.PositiveIntegerField(help_text="Position in the participant's order, from 0.")
+    condition = models.ForeignKey(Condition, on_delete=models.PROTECT, related_name="episodes")
+    scenario = models.ForeignKey("games.Scenario", on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(max_length=10, choices=EpisodeStatus.choices, default=EpisodeStatus.PENDING)
+    game = models.OneToOneField(
+        "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="study_episode"
+    )
+    metrics = models.JSONField(default=dict, blank=True, help_text="The game's result (the domain's metrics).")
+    started_at = models.DateTimeField(null=True, blank=True)
+    played_at = models.DateTimeField(null=True, blank=True, help_text="When the game ended.")
+    surveyed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["participant", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["participant", "index"], name="episode_participant_index_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.participant} #{self.index + 1}: {self.condition}"
+
+
+class Response(models.Model):
+    episode = models.ForeignKey(Episode, on_delete=models.CASCADE, related_name="responses")
+    item = models.ForeignKey(QuestionnaireItem, on_delete=models.PROTECT, related_name="responses")
+    value = models.PositiveSmallIntegerField(help_text="1 (strongly disagree) to 5 (strongly agree), as answered.")
+    answered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["episode", "item__index"]
+        constraints = [
+            models.UniqueConstraint(fields=["episode", "item"], name="response_episode_item_unique"),
+            models.CheckConstraint(condition=models.Q(value__gte=1, value__lte=5), name="response_value_1_to_5"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.episode}: {self.item.construct}={self.value}"
+
+
+class ExportStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Ready"
+    FAILED = "failed", "Failed"
+
+
+class ExportJob(models.Model):
+    """A full export of a study prepared in the background (a ZIP of every table in CSV and JSONL)."""
+
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="export_jobs")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    status = models.CharField(max_length=10, choices=ExportStatus.choices, default=ExportStatus.QUEUED)
+    include_excluded = models.BooleanField(default=False)
+    progress = models.FloatField(default=0.0)
+    rows = models.PositiveBigIntegerField(default=0)
+    file_name = models.CharField(max_length=200, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"export {self.pk} of {self.study} ({self.status})"

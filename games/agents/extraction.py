@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from games.agents.turns import Decision
 
@@ -34,6 +35,12 @@ ITINERARY_CALL = re.compile(r"\b(go_to_city|go_to_place|visit|stay_in)\s*\(([^()
 
 # Domains whose commands are calls; the rest are "listed".
 CALL_DOMAINS = {"kitchen", "itinerary"}
+# How a domain's own texts number agents: tasks says "agent 1" for agent index 0.
+DISPLAY_BASE = {"tasks": 1}
+
+
+def display(domain: str, agent: int) -> int:
+    return agent + DISPLAY_BASE.get(domain, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,17 +83,24 @@ def _earliest_mention(text: str, actions: Sequence[str]) -> str | None:
 
 
 def extract(
-    domain: str, reply: str, agents: Sequence[int], legal: Mapping[int, Sequence[str]], *, one_each: bool = True
+    domain: str,
+    reply: str,
+    agents: Sequence[int],
+    legal: Mapping[int, Sequence[str]],
+    *,
+    one_each: bool = True,
+    state: Any = None,
 ) -> Extraction:
     """Commands for ``agents`` found in ``reply``. ``legal`` maps each agent to its legal actions
     (used to find actions in listed domains). With ``one_each`` only the first command per agent
-    is kept (dispatchers give one command per agent per turn)."""
+    is kept (dispatchers give one command per agent per turn). ``state`` lets a domain's own
+    extractor check names (kitchen locations)."""
     if domain == "kitchen":
-        result = _extract_kitchen(reply, agents)
+        result = _extract_kitchen(reply, agents, state)
     elif domain == "itinerary":
         result = _extract_calls(reply, agents)
     else:
-        result = _extract_listed(reply, agents, legal)
+        result = _extract_listed(reply, agents, legal, DISPLAY_BASE.get(domain, 0))
     result.say = _say(reply)
     if one_each:
         seen: set[int] = set()
@@ -106,21 +120,20 @@ def extract(
     return result
 
 
-def _agent_ok(agent: int, agents: Sequence[int], problems: list[str], what: str) -> bool:
+def _agent_ok(agent: int, agents: Sequence[int], problems: list[str], what: str, base: int = 0) -> bool:
     if agent in agents:
         return True
-    if agent == 0 and 0 not in agents:
-        problems.append(f"'{what}': agent 0 is the human player; you command only agents {_names(agents)}")
-    else:
-        problems.append(f"'{what}': agent {agent} is not yours to command now; command agents {_names(agents)}")
+    problems.append(
+        f"'{what}': agent {agent + base} is not yours to command now; command only agents {_names(agents, base)}"
+    )
     return False
 
 
-def _names(agents: Sequence[int]) -> str:
-    return ", ".join(str(a) for a in agents) or "(none free)"
+def _names(agents: Sequence[int], base: int = 0) -> str:
+    return ", ".join(str(a + base) for a in agents) or "(none free)"
 
 
-def _extract_listed(reply: str, agents: Sequence[int], legal: Mapping[int, Sequence[str]]) -> Extraction:
+def _extract_listed(reply: str, agents: Sequence[int], legal: Mapping[int, Sequence[str]], base: int = 0) -> Extraction:
     commands: list[Command] = []
     problems: list[str] = []
     prefixed = False
@@ -129,12 +142,12 @@ def _extract_listed(reply: str, agents: Sequence[int], legal: Mapping[int, Seque
         if not match:
             continue
         prefixed = True
-        agent, rest = int(match.group(1)), match.group(2)
-        if not _agent_ok(agent, agents, problems, normalise(line)):
+        agent, rest = int(match.group(1)) - base, match.group(2)
+        if not _agent_ok(agent, agents, problems, normalise(line), base):
             continue
         action = _earliest_mention(rest, legal.get(agent, ()))
         if action is None:
-            problems.append(f"agent {agent}: '{normalise(rest)}' is not one of its possible actions now")
+            problems.append(f"agent {agent + base}: '{normalise(rest)}' is not one of its possible actions now")
         else:
             commands.append(Command(agent, action))
     if not prefixed and len(agents) == 1:
@@ -151,7 +164,16 @@ def _extract_listed(reply: str, agents: Sequence[int], legal: Mapping[int, Seque
     return Extraction(commands, problems)
 
 
-def _extract_kitchen(reply: str, agents: Sequence[int]) -> Extraction:
+def _extract_kitchen(reply: str, agents: Sequence[int], state: Any) -> Extraction:
+    if state is not None:
+        try:
+            from games.domains.kitchen.text import extract_commands
+        except ImportError:
+            pass
+        else:
+            # The domain's strict extractor (checks location names, one command per agent).
+            found = extract_commands(reply, state, agents)
+            return Extraction([Command(a, c) for a, c in found.commands.items()], list(found.errors))
     commands: list[Command] = []
     problems: list[str] = []
     for match in KITCHEN_CALL.finditer(reply):
@@ -166,11 +188,22 @@ def _extract_kitchen(reply: str, agents: Sequence[int]) -> Extraction:
 
 def _extract_calls(reply: str, agents: Sequence[int]) -> Extraction:
     commands: list[Command] = []
+    problems: list[str] = []
     target = agents[0] if agents else 0
+    try:
+        from games.domains.itinerary.actions import ActionSyntaxError, parse_action
+    except ImportError:
+        parse_action = None  # type: ignore[assignment]
     for match in ITINERARY_CALL.finditer(reply):
-        args = ", ".join(part.strip() for part in match.group(2).split(","))
-        commands.append(Command(target, f"{match.group(1).lower()}({args})"))
-    return Extraction(commands, [])
+        text = f"{match.group(1).lower()}({', '.join(part.strip() for part in match.group(2).split(','))})"
+        if parse_action is not None:
+            try:
+                text = parse_action(text).text()
+            except ActionSyntaxError as error:
+                problems.append(str(error))
+                continue
+        commands.append(Command(target, text))
+    return Extraction(commands, problems)
 
 
 def raw_first_line(reply: str) -> str:

@@ -58,21 +58,20 @@ def run_episode(
             episode.calls += decision.calls
             if decision.say:
                 episode.says.append(decision.say)
-            now = rules.now(episode.state)
             for agent, action in decision.actions:
                 if rules.outcome(episode.state).over:
                     break
-                transition = rules.act(episode.state, agent, action, now)
-                episode.actions.append(LoggedAction(agent, action, now))
+                at = rules.now(episode.state)
+                transition = rules.act(episode.state, agent, action, at)
+                episode.actions.append(LoggedAction(agent, action, at))
                 episode.events += transition.events
                 unseen += transition.events
                 episode.state = transition.state
             if rules.outcome(episode.state).over:
                 break
-            still_free = set(rules.awaiting(episode.state)) & set(free)
-            if still_free and rules.now(episode.state) == now and _progressed(decision.actions):
-                # Someone is still free at the same instant (a rejected action that does not move
-                # the clock, an instantaneous step): let the brain decide again.
+            if _progressed(decision.actions) and set(rules.awaiting(episode.state)) & controlled:
+                # Someone is still free (an itinerary action moved the clock, a rejected recipe
+                # step did not): let the brain decide again before time moves on by itself.
                 continue
         deadline = rules.next_deadline(episode.state)
         if deadline is None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.agents import memory as mem
-from games.agents.extraction import extract
+from games.agents.extraction import display, extract
 from games.agents.llm import LlmReply, Message
 from games.agents.prompting import has_template, render, section
 from games.agents.turns import CallRecord, Decision, Turn
@@ -93,8 +93,9 @@ class LlmDispatcher:
         domain, options = self.domain, self.options
         feedback = list(memory.get("problems", [])) + mem.feedback_lines(turn.events, self.npc_agents)
         feedback += mem.suggestion_lines(turn.events)
+        names = [str(display(domain, a)) for a in self.human_agents]
         human = (
-            f"Agent {', '.join(map(str, self.human_agents))} is the human player: never command it, "
+            f"Agent {', '.join(names)} is the human player: never command it, "
             "but follow the human's instructions when they make sense."
             if self.human_agents
             else ""
@@ -103,7 +104,7 @@ class LlmDispatcher:
             "dispatcher_system",
             domain,
             domain_title=DOMAIN_TITLES.get(domain, domain),
-            npc_agents=", ".join(map(str, self.npc_agents)),
+            npc_agents=", ".join(str(display(domain, a)) for a in self.npc_agents),
             human_line=human,
             rules=domain_text(domain, "rules"),
             hints_section=section("Hints:", domain_text(domain, "hints")) if options.hints else "",
@@ -127,7 +128,7 @@ class LlmDispatcher:
             ),
             relevant_section=section("Relevant now:", relevant_now(turn, domain)),
             state=state_text(turn, turn.agents),
-            free_agents=", ".join(map(str, turn.agents)),
+            free_agents=", ".join(str(display(domain, a)) for a in turn.agents),
         )
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
@@ -142,14 +143,16 @@ class LlmDispatcher:
             # The NPCs idle this step; the error is logged with the call. Old feedback is kept.
             return Decision(calls=[CallRecord("dispatcher", messages, reply, problems=[reply.error])])
         legal = {agent: turn.rules.legal_actions(turn.state, agent) for agent in agents}
-        extraction = extract(self.domain, reply.text, agents, legal)
+        extraction = extract(self.domain, reply.text, agents, legal, state=turn.state)
         checked = validate(turn.rules, turn.state, extraction.commands)
         problems = extraction.problems + checked.problems
         memory["problems"] = problems
-        done = "; ".join(str(c) for c in checked.accepted) or "nothing"
+        done = "; ".join(f"agent {display(self.domain, c.agent)}: {c.action}" for c in checked.accepted) or "nothing"
         mem.remember(memory, f"t={turn.now:g}: you commanded {done}", self.options.history_window)
         say = extraction.say or (
-            "; ".join(f"Agent {c.agent} will {c.action}" for c in checked.accepted) if checked.accepted else ""
+            "; ".join(f"Agent {display(self.domain, c.agent)} will {c.action}" for c in checked.accepted)
+            if checked.accepted
+            else ""
         )
         return Decision(
             actions=[(c.agent, c.action) for c in checked.accepted],

@@ -83,7 +83,7 @@ def plan_steps(domain: str, text: str, agent: int, legal_now: list[str], turn: T
         body = body.strip().lstrip("-*•0123456789.) ").strip()
         if not body:
             continue
-        found = extract(domain, body, [agent], {agent: legal_now}, one_each=False)
+        found = extract(domain, body, [agent], {agent: legal_now}, one_each=False, state=turn.state)
         if found.commands:
             steps += [c.action for c in found.commands]
         elif domain not in ("kitchen", "itinerary") and looks_like_action(body):

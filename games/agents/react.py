@@ -46,7 +46,7 @@ class ReactAgent:
         if not reply.ok:
             return Decision(calls=[CallRecord("react", messages, reply, problems=[reply.error])])
         legal = {agent: turn.rules.legal_actions(turn.state, agent)}
-        found = extract(self.domain, reply.text, [agent], legal)
+        found = extract(self.domain, reply.text, [agent], legal, state=turn.state)
         # Benchmark agents act like the papers' agents: an action that does not parse still goes
         # to the rules, which reject it and count it (invalid action).
         action = found.commands[0].action if found.commands else raw_first_line(reply.text) or "wait"

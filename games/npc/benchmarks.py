@@ -78,10 +78,20 @@ def definition_for(rules: Any, slugs: Sequence[str]) -> Mapping[str, Any]:
             raise BenchmarkError(f"scenario {slug!r} is not loaded") from None
     if len(versions) == 1:
         return versions[0].definition
-    combine = getattr(rules, "combine", None)
+    combine = getattr(rules, "combine", None) or COMBINERS.get(rules.domain)
     if combine is None:
         raise BenchmarkError(f"the {rules.domain} rules play one scenario at a time")
     return combine([v.definition for v in versions])  # type: ignore[no-any-return]
+
+
+def _compose_tasks(definitions: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    from games.domains.tasks.definition import compose
+
+    return compose(definitions)
+
+
+# Domains whose rule set has no ``combine`` yet but whose package can combine definitions.
+COMBINERS: dict[str, Callable[[Sequence[Mapping[str, Any]]], Mapping[str, Any]]] = {"tasks": _compose_tasks}
 
 
 def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult:
@@ -98,18 +108,23 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult:
     )
     result = BenchmarkResult(run=run, key=item["key"], item=dict(item))
     try:
+        definition = definition_for(rules, item["scenarios"])
+        # A combination the rules cannot start is this item's error, not the run's end.
+        rules.initial_state(definition, seed=int(item.get("seed", 0)), agents=agents, options=item.get("options") or {})
+    except (BenchmarkError, ValueError, KeyError, TypeError) as error:
+        result.error = f"cannot start: {error}"
+        definition = None
+    episode = None
+    if definition is not None:
         episode = run_episode(
             rules,
-            definition_for(rules, item["scenarios"]),
+            definition,
             brain,
             agents=agents,
             seed=int(item.get("seed", 0)),
             options=item.get("options") or {},
             max_turns=int(run.config.get("max_turns", 400)),
         )
-    except BenchmarkError as error:
-        result.error = str(error)
-        episode = None
     if episode is not None:
         outcome = rules.outcome(episode.state)
         result.metrics = rules.result(episode.state)

@@ -38,7 +38,8 @@ def scenario_slugs(domain: str, patterns: Sequence[str] = (), source: str = "") 
 def _natural(slug: str) -> tuple[str, int, str]:
     name = slug.rsplit("/", 1)[-1]
     match = re.match(r"^(.*?)(\d+)$", name)
-    return (match.group(1), int(match.group(2)), slug) if match else (name, 0, slug)
+    # Numbered sets (cooking1..10) form categories; authored names form one category.
+    return (match.group(1), int(match.group(2)), slug) if match else ("", 0, slug)
 
 
 def build_items(

@@ -57,8 +57,9 @@ def test_unknown_kind_is_refused_with_the_choices():
 
 def test_llm_dispatcher_prompt_has_every_part_and_commands_are_validated():
     replies = [
-        "Agent 1: do wash dish\nAgent 0: do sweep floor\nAgent 2: do fly kite\nSay: on it!",
-        "Agent 2: do water plant",
+        # tasks numbers agents from 1 in its texts: agent index 1 is "Agent 2"
+        "Agent 2: do wash dish\nAgent 1: do sweep floor\nAgent 3: do fly kite\nSay: on it!",
+        "Agent 3: do water plant",
     ]
     with stub_endpoint(replies) as endpoint:
         client = LlmClient(base_url=endpoint.base_url, model="m")
@@ -71,7 +72,7 @@ def test_llm_dispatcher_prompt_has_every_part_and_commands_are_validated():
         assert first.actions == [(1, "do wash dish")]
         assert first.say == "on it!"
         call = first.calls[0]
-        assert any("agent 0 is the human" in p for p in call.problems)
+        assert any("agent 1 is not yours" in p for p in call.problems)
         assert any("do fly kite" in p for p in call.problems)
         system, user = (m["content"] for m in endpoint.requests[0]["messages"])
         assert "Rules:" in system and "Hints:" in system and "Example of a turn" in system
@@ -81,7 +82,7 @@ def test_llm_dispatcher_prompt_has_every_part_and_commands_are_validated():
         assert second.actions == [(2, "do water plant")]
         user2 = endpoint.requests[1]["messages"][1]["content"]
         assert "Feedback on your last commands" in user2 and "do fly kite" in user2
-        assert "you commanded agent 1: do wash dish" in user2  # the history window
+        assert "you commanded agent 2: do wash dish" in user2  # the history window
         assert "please wash" not in user2  # chat is shown once
 
 

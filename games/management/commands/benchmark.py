@@ -1,6 +1,47 @@
-from games.management.domain_command import DomainCommand
+import json
+import sys
+from typing import Any
+
+from django.core.management.base import CommandError
+
+from games.engine import registry
+from games.management.domain_command import DOMAINS, DomainCommand, UsageError, _handler_module
 
 
 class Command(DomainCommand):
+    """``benchmark DOMAIN --agent AGENT ...`` runs NPC agents headlessly (``games.npc.cli``);
+    without ``--agent`` the domain's own benchmark runs (``games/cli/<domain>.py``)."""
+
     command = "benchmark"
     help = "Run headless benchmark episodes and print the paper-style metrics."
+
+    def add_arguments(self, parser: Any) -> None:
+        from games.npc.cli import configure as configure_npc
+
+        subparsers = parser.add_subparsers(dest="domain", required=True, metavar="DOMAIN")
+        available = set(registry.domains())
+        for domain in DOMAINS:
+            module = _handler_module(domain)
+            configure = getattr(module, f"configure_{self.command}", None) if module else None
+            if configure is None and domain not in available:
+                continue
+            sub = subparsers.add_parser(domain, help=f"{self.command} for {domain}")
+            sub.add_argument("--json", action="store_true", help="print one JSON value")
+            if configure is not None:
+                configure(sub)
+            configure_npc(sub)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not options.get("agent"):
+            return super().handle(*args, **options)
+        from games.npc.cli import run
+
+        def log(line: str) -> None:
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+
+        try:
+            result = run(options["domain"], options, log)
+        except UsageError as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(json.dumps(result, indent=None if options.get("json") else 2, default=str))

@@ -1,0 +1,184 @@
+"""Importing labels made elsewhere: the long CSV format ``item_id,annotator,property,label``.
+
+All rows are checked before anything is written; any bad row (reported with its line number and
+what to write instead) means nothing is imported. Unknown projects, annotators and items are
+created: an item of a recipe in the catalogue brings the whole recipe (every step, so the
+labelling page and gold export work); an item of a recipe we do not have is created on its own.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from annotations.models import Annotator, Assignment, Item, Label, Project, ProjectRecipe
+from annotations.schema import PROPERTIES, LabelError, check_label, parse_item_id
+from annotations.services import add_recipe, user_named
+from games.catalog.recipes.models import Recipe
+
+HEADER = ["item_id", "annotator", "property", "label"]
+MAX_REPORTED = 20
+
+
+class ImportFailed(ValueError):
+    """The file has bad rows; ``problems`` lists them (line number first), nothing was imported."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        shown = problems[:MAX_REPORTED]
+        more = f"\n... and {len(problems) - MAX_REPORTED} more" if len(problems) > MAX_REPORTED else ""
+        super().__init__("nothing was imported; fix these rows and import again:\n" + "\n".join(shown) + more)
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int
+    recipe: str
+    step: int
+    annotator: str
+    prop: str
+    label: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.recipe}/{self.step}"
+
+
+def _known_steps(project: Project | None, names: Iterable[str]) -> dict[str, list[int]]:
+    """Step indices per recipe name we can check references against (project items, else catalogue)."""
+    known: dict[str, list[int]] = {}
+    for recipe in Recipe.objects.filter(name__in=set(names), is_current=True).prefetch_related("steps"):
+        known[recipe.name] = [s.index for s in recipe.steps.all()]
+    if project is not None:
+        for unit in project.recipes.filter(name__in=set(names)):
+            if unit.recipe_id is not None:
+                known[unit.name] = list(unit.items.values_list("step", flat=True))
+            else:
+                known.pop(unit.name, None)  # an imported recipe: any step may be added
+    return known
+
+
+def read_rows(lines: Iterable[str], project: Project | None = None) -> list[Row]:
+    """Parse and check every row; raise ImportFailed listing every bad one."""
+    reader = csv.reader(lines)
+    problems: list[str] = []
+    header = next(reader, None)
+    if header is None:
+        raise ImportFailed(["line 1: the file is empty; the first line must be " + ",".join(HEADER)])
+    if [h.strip().lower() for h in header] != HEADER:
+        raise ImportFailed([f"line 1: the header must be {','.join(HEADER)}, not {','.join(header)}"])
+    raw: list[tuple[int, list[str]]] = [(reader.line_num, row) for row in reader if any(c.strip() for c in row)]
+    rows: list[Row] = []
+    for line, cells in raw:
+        if len(cells) != 4:
+            problems.append(f"line {line}: expected 4 columns ({','.join(HEADER)}), found {len(cells)}")
+            continue
+        item_id, annotator, prop, label = (c.strip() for c in cells)
+        try:
+            ref = parse_item_id(item_id)
+        except LabelError as exc:
+            problems.append(f"line {line}: {exc}")
+            continue
+        if not annotator:
+            problems.append(f"line {line}: the annotator is empty; name who gave the label")
+            continue
+        if prop not in PROPERTIES:
+            problems.append(f"line {line}: unknown property {prop!r}; use one of {', '.join(PROPERTIES)}")
+            continue
+        rows.append(Row(line, ref.recipe, ref.step, annotator, prop, label))
+    known = _known_steps(project, {r.recipe for r in rows})
+    seen: dict[tuple[str, str, str], Row] = {}
+    for row in rows:
+        steps = known.get(row.recipe)
+        if steps is not None and row.step not in steps:
+            problems.append(f"line {row.line}: recipe {row.recipe} has no step {row.step} (it has {len(steps)} steps)")
+            continue
+        try:
+            check_label(row.prop, row.label, step=row.step, steps=steps)
+        except LabelError as exc:
+            problems.append(f"line {row.line}: {exc}")
+            continue
+        earlier = seen.setdefault((row.key, row.annotator, row.prop), row)
+        if earlier is not row and earlier.label != row.label:
+            problems.append(
+                f"line {row.line}: {row.annotator} labelled {row.key} {row.prop} {earlier.label!r} on line "
+                f"{earlier.line} and {row.label!r} here; keep one"
+            )
+    if problems:
+        raise ImportFailed(sorted(problems, key=lambda p: int(p.split(":")[0].split()[1])))
+    return rows
+
+
+def _annotator(name: str) -> Annotator:
+    annotator = Annotator.objects.filter(name=name).first()
+    if annotator is None:
+        user = user_named(name)
+        owner = user if user is not None and not Annotator.objects.filter(user=user).exists() else None
+        annotator = Annotator.objects.create(name=name, user=owner, is_model=name.startswith("model:"))
+    return annotator
+
+
+@transaction.atomic
+def import_labels(project_name: str, lines: Iterable[str], created_by: Any = None) -> dict[str, Any]:
+    """Import a CSV into ``project_name`` (created if missing); imported labels count as submitted."""
+    project = Project.objects.filter(name=project_name).first()
+    rows = read_rows(lines, project)
+    if not rows:
+        raise ImportFailed(["the file has a header but no rows; nothing to import"])
+    created_project = project is None
+    if project is None:
+        project = Project.objects.create(name=project_name, properties=[], created_by=created_by)
+    used = {r.prop for r in rows}
+    project.properties = [p for p in PROPERTIES if p in used or p in project.properties]
+    project.save(update_fields=["properties"])
+
+    units = {u.name: u for u in project.recipes.all()}
+    catalogue = {r.name: r for r in Recipe.objects.filter(name__in={r.recipe for r in rows}, is_current=True)}
+    for name in sorted({r.recipe for r in rows} - set(units)):
+        position = len(units)
+        if name in catalogue:
+            units[name] = add_recipe(project, catalogue[name], position)
+        else:
+            units[name] = ProjectRecipe.objects.create(project=project, name=name, position=position)
+    items = {i.key: i for i in Item.objects.filter(project=project)}
+    new_items = [
+        Item(project=project, recipe=units[r.recipe], step=r.step, key=r.key)
+        for r in {r.key: r for r in rows if r.key not in items}.values()
+    ]
+    for item in Item.objects.bulk_create(new_items):
+        items[item.key] = item
+    if any(i.pk is None for i in items.values()):  # backends that do not return ids from bulk inserts
+        items = {i.key: i for i in Item.objects.filter(project=project)}
+
+    annotators = {name: _annotator(name) for name in sorted({r.annotator for r in rows})}
+    now = timezone.now()
+    pairs = {(r.recipe, r.annotator) for r in rows}
+    for recipe_name, annotator_name in sorted(pairs):
+        assignment, _ = Assignment.objects.get_or_create(
+            recipe=units[recipe_name], annotator=annotators[annotator_name], defaults={"submitted_at": now}
+        )
+        if assignment.submitted_at is None:
+            assignment.submitted_at = now
+            assignment.save(update_fields=["submitted_at"])
+    # One row per (item, annotator, property): Postgres refuses to upsert the same row twice in one statement.
+    unique = {(r.key, r.annotator, r.prop): r for r in rows}.values()
+    Label.objects.bulk_create(
+        [Label(item=items[r.key], annotator=annotators[r.annotator], property=r.prop, value=r.label) for r in unique],
+        update_conflicts=True,
+        unique_fields=["item", "annotator", "property"],
+        update_fields=["value", "updated_at"],
+        batch_size=2000,
+    )
+    return {
+        "project": project.name,
+        "created_project": created_project,
+        "labels": len({(r.key, r.annotator, r.prop) for r in rows}),
+        "annotators": len(annotators),
+        "items": len({r.key for r in rows}),
+        "new_items": len(new_items),
+    }

@@ -1,0 +1,142 @@
+"""Read-only queries of annotation data, shaped for pages, reports and exports.
+
+Blindness lives here: ``labels_of`` returns one annotator's own labels only, and the only other
+labels an annotator can be shown are a model's suggestions when the project allows it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+
+from annotations.models import Annotator, Assignment, GoldLabel, Item, Label, Project, ProjectRecipe
+
+
+def final_labels(project: Project, *, include_models: bool = True) -> QuerySet[Label]:
+    """Labels that count: those of submitted assignments (imported ones are submitted) and model labels."""
+    submitted = Assignment.objects.filter(
+        recipe=OuterRef("item__recipe"), annotator=OuterRef("annotator"), submitted_at__isnull=False
+    )
+    condition = Q(Exists(submitted))
+    if include_models:
+        condition |= Q(annotator__is_model=True)
+    else:
+        condition &= Q(annotator__is_model=False)
+    return Label.objects.filter(item__project=project).filter(condition)
+
+
+def ratings(project: Project) -> dict[str, dict[str, dict[str, str]]]:
+    """property -> item key -> annotator -> label, for the agreement report (people only, submitted)."""
+    by_property: dict[str, dict[str, dict[str, str]]] = {p: {} for p in project.properties}
+    rows = final_labels(project, include_models=False).values_list("item__key", "annotator__name", "property", "value")
+    for key, annotator, prop, value in rows.iterator(chunk_size=5000):
+        if prop in by_property:
+            by_property[prop].setdefault(key, {})[annotator] = value
+    return by_property
+
+
+def gold_of(project: Project) -> dict[str, dict[str, str]]:
+    """property -> item key -> gold label."""
+    gold: dict[str, dict[str, str]] = defaultdict(dict)
+    for key, prop, value in GoldLabel.objects.filter(item__project=project).values_list(
+        "item__key", "property", "value"
+    ):
+        gold[prop][key] = value
+    return dict(gold)
+
+
+def model_labels(project: Project, annotator: Annotator) -> dict[str, dict[str, str]]:
+    labels: dict[str, dict[str, str]] = defaultdict(dict)
+    rows = Label.objects.filter(item__project=project, annotator=annotator).values_list(
+        "item__key", "property", "value"
+    )
+    for key, prop, value in rows:
+        labels[prop][key] = value
+    return dict(labels)
+
+
+def model_annotators(project: Project) -> QuerySet[Annotator]:
+    return Annotator.objects.filter(is_model=True, labels__item__project=project).distinct()
+
+
+def labels_of(annotator: Annotator, unit: ProjectRecipe) -> dict[int, dict[str, str]]:
+    """step -> property -> label: this annotator's own labels of one recipe, nobody else's."""
+    labels: dict[int, dict[str, str]] = defaultdict(dict)
+    rows = Label.objects.filter(item__recipe=unit, annotator=annotator).values_list("item__step", "property", "value")
+    for step, prop, value in rows:
+        labels[step][prop] = value
+    return dict(labels)
+
+
+def suggestions_for(unit: ProjectRecipe) -> dict[int, dict[str, str]]:
+    """The latest model run's labels of this recipe, when (and only when) the project shows suggestions."""
+    if not unit.project.show_suggestions:
+        return {}
+    run = unit.project.runs.filter(status="done").order_by("-created_at").first()
+    if run is None:
+        return {}
+    return labels_of(run.annotator, unit)
+
+
+@dataclass
+class QueueEntry:
+    assignment: Assignment
+    labelled: int
+    needed: int
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.labelled / self.needed) if self.needed else 100
+
+
+def queue(annotator: Annotator) -> list[QueueEntry]:
+    """The annotator's assignments, open ones first, with how many of their labels are done."""
+    assignments = (
+        Assignment.objects.filter(annotator=annotator)
+        .select_related("recipe__project")
+        .annotate(steps=Count("recipe__items", distinct=True))
+        .order_by("submitted_at", "recipe__project__created_at", "recipe__position")
+    )
+    counts = dict(
+        Label.objects.filter(annotator=annotator)
+        .values_list("item__recipe")
+        .annotate(n=Count("id"))
+        .values_list("item__recipe", "n")
+    )
+    return [
+        QueueEntry(a, counts.get(a.recipe_id, 0), a.steps * len(a.recipe.project.properties))  # type: ignore[attr-defined]
+        for a in assignments
+    ]
+
+
+def project_progress(project: Project) -> dict[str, Any]:
+    assignments = Assignment.objects.filter(recipe__project=project)
+    total = assignments.count()
+    submitted = assignments.filter(submitted_at__isnull=False).count()
+    items = Item.objects.filter(project=project).count()
+    gold = GoldLabel.objects.filter(item__project=project).count()
+    return {
+        "assignments": total,
+        "submitted": submitted,
+        "percent": round(100 * submitted / total) if total else 0,
+        "items": items,
+        "gold": gold,
+        "gold_needed": items * len(project.properties),
+    }
+
+
+def per_annotator_progress(project: Project) -> list[dict[str, Any]]:
+    rows = (
+        Assignment.objects.filter(recipe__project=project)
+        .values("annotator__name")
+        .annotate(total=Count("id"), submitted=Count("id", filter=Q(submitted_at__isnull=False)))
+        .order_by("annotator__name")
+    )
+    return [
+        {"annotator": r["annotator__name"], "total": r["total"], "submitted": r["submitted"]}
+        | {"percent": round(100 * r["submitted"] / r["total"]) if r["total"] else 0}
+        for r in rows
+    ]

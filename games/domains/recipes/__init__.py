@@ -1,0 +1,1 @@
+"""The recipes domain (Recipe2Plan rules): see rules.py and SPEC section 3."""

@@ -1,0 +1,115 @@
+"""Reading the Recipe2Plan data format (``cooking.json``) into scenario definitions.
+
+Each instance is two recipes; its name is the two recipe names joined with ``_`` (Cobbler_Pancakes).
+A recipe's steps carry ``time`` ("N min", "N sec" or "N hour"), ``prequisites`` (sic),
+``time_constraint`` ({"k": "N min"}), ``interrupt`` and ``parallel`` (1 = autonomous) and
+``physical`` (appliance require/update). Pure: callers read the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.domains.recipes.kitchen import DEFAULT_APPLIANCES, DefinitionError, load_kitchen
+from games.domains.recipes.timefmt import TimeFormatError, parse_amount
+
+
+def convert_recipe(raw: Mapping[str, Any], where: str = "recipe") -> dict[str, Any]:
+    """One Recipe2Plan recipe -> ``{"name", "steps": [...]}`` in our definition format."""
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("recipe"), str) or not isinstance(raw.get("steps"), list):
+        raise DefinitionError(f"{where}: expected an object with 'recipe' (a name) and 'steps' (a list)")
+    name = raw["recipe"].strip()
+    steps = []
+    for position, step in enumerate(raw["steps"]):
+        label = f"{where} ({name}) step {position}"
+        if not isinstance(step, Mapping):
+            raise DefinitionError(f"{label}: expected an object")
+        try:
+            duration = parse_amount(step["time"])
+            constraints = {str(int(k)): parse_amount(v) for k, v in (step.get("time_constraint") or {}).items()}
+        except KeyError as missing:
+            raise DefinitionError(f"{label}: missing field {missing}") from None
+        except (TimeFormatError, ValueError) as error:
+            raise DefinitionError(f"{label}: {error}") from None
+        steps.append(
+            {
+                "index": int(step.get("step", position)),
+                "text": str(step.get("text", "")).strip(),
+                "duration": duration,
+                "prerequisites": [int(p) for p in step.get("prequisites", step.get("prerequisites", [])) or []],
+                "time_constraints": constraints,
+                "interruptible": bool(step.get("interrupt", 0)),
+                "autonomous": bool(step.get("parallel", 0)),
+                "physical": {
+                    appliance: {"require": dict(spec.get("require") or {}), "update": dict(spec.get("update") or {})}
+                    for appliance, spec in (step.get("physical") or {}).items()
+                },
+            }
+        )
+    return {"name": name, "steps": steps}
+
+
+def instance_name(recipes: Sequence[Mapping[str, Any]]) -> str:
+    return "_".join(str(recipe["name"]) for recipe in recipes)
+
+
+def instance_definition(recipes: list[dict[str, Any]]) -> dict[str, Any]:
+    definition = {"recipes": recipes, "appliances": {k: dict(v) for k, v in DEFAULT_APPLIANCES.items()}}
+    load_kitchen(definition)  # validates: raises DefinitionError naming the field
+    return definition
+
+
+def read_instances(data: Any) -> dict[str, dict[str, Any]]:
+    """The whole cooking.json list -> {instance name: definition}, in file order."""
+    if not isinstance(data, list):
+        raise DefinitionError("cooking.json must be a list of instances (each a list of two recipes)")
+    instances: dict[str, dict[str, Any]] = {}
+    for number, raw in enumerate(data):
+        if not isinstance(raw, list) or not raw:
+            raise DefinitionError(f"instance {number}: expected a list of recipes")
+        recipes = [convert_recipe(recipe, f"instance {number} recipe {i}") for i, recipe in enumerate(raw)]
+        name = instance_name(recipes)
+        try:
+            instances[name] = instance_definition(recipes)
+        except DefinitionError as error:
+            raise DefinitionError(f"instance {number} ({name}): {error}") from None
+    return instances
+
+
+def convert_authored(raw: Mapping[str, Any], where: str = "recipe") -> dict[str, Any]:
+    """One of our authored recipes (games/content/recipes/<Name>.json, docs/scenarios.md) -> a
+    definition recipe. Steps are numbered by position; times are "N min" / "N sec" / "N hour"."""
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("name"), str) or not isinstance(raw.get("steps"), list):
+        raise DefinitionError(f"{where}: expected an object with 'name' and a 'steps' list")
+    steps = []
+    for position, step in enumerate(raw["steps"]):
+        label = f"{where} ({raw['name']}) step {position}"
+        if not isinstance(step, Mapping):
+            raise DefinitionError(f"{label}: expected an object")
+        try:
+            duration = parse_amount(step["time"])
+            constraints = {str(int(k)): parse_amount(v) for k, v in (step.get("time_constraints") or {}).items()}
+        except KeyError as missing:
+            raise DefinitionError(f"{label}: missing field {missing}") from None
+        except (TimeFormatError, ValueError) as error:
+            raise DefinitionError(f"{label}: {error}") from None
+        steps.append(
+            {
+                "index": position,
+                "text": str(step.get("text", "")).strip(),
+                "duration": duration,
+                "prerequisites": [int(p) for p in step.get("prerequisites") or []],
+                "time_constraints": constraints,
+                "interruptible": bool(step.get("interruptible", False)),
+                "autonomous": bool(step.get("autonomous", False)),
+                "physical": {
+                    appliance: {
+                        "require": dict((spec or {}).get("require") or {}),
+                        "update": dict((spec or {}).get("update") or {}),
+                    }
+                    for appliance, spec in (step.get("physical") or {}).items()
+                },
+            }
+        )
+    return {"name": raw["name"].strip(), "steps": steps}

@@ -1,0 +1,377 @@
+"""Moving a recipes game forward: starting, pausing and stopping, and letting time pass.
+
+Every check happens on a tentative state advanced to the requested start; only an accepted action
+returns the advanced state, so a rejected action never moves the clock (the first fault of the
+reference implementation, which moved its clock before checking).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from games.domains.recipes import feedback as fb
+from games.domains.recipes.kitchen import StepSpec
+from games.domains.recipes.state import FAILED, SUCCESS, Chunk, RecipesState
+from games.domains.recipes.text import StepAction
+from games.domains.recipes.timefmt import describe_amount, format_clock
+from games.engine.types import COMPLETED, FINISHED, PAUSED, STARTED, Event, Feedback
+
+SPOILED = "spoiled"
+CHUNK_ENDED = "chunk_ended"
+
+
+def step_name(state: RecipesState, recipe: int, step: int) -> str:
+    return f"step {step} of {state.kitchen.recipes[recipe].name}"
+
+
+def _step_data(state: RecipesState, recipe: int, step: int, **extra: object) -> dict[str, object]:
+    return {"recipe": state.kitchen.recipes[recipe].name, "step": step, **extra}
+
+
+def _props_text(value: object) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+# --- time passing -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Spoil:
+    time: int
+    recipe: int
+    step: int
+    source: int
+    deadline: int
+
+
+def next_spoil(state: RecipesState) -> Spoil | None:
+    """The earliest moment a time constraint becomes impossible to meet, given what has started.
+
+    For a constraint (k, N) on step s, once k's last chunk is scheduled to end at f, every further
+    chunk of s must start by f + N: if s still has unscheduled time, it is spoiled at f + N + 1, or
+    when its running chunk ends if that is later.
+    """
+    if not state.options.time_constraints or state.over:
+        return None
+    earliest: Spoil | None = None
+    for recipe_number, recipe in enumerate(state.kitchen.recipes):
+        for spec in recipe.steps:
+            if not spec.time_constraints or state.remaining(recipe_number, spec.index) <= 0:
+                continue
+            running = [c.end for c in state.step_chunks(recipe_number, spec.index) if c.end > state.time]
+            for source, window in spec.time_constraints:
+                finished = state.finished_at(recipe_number, source)
+                if finished is None:
+                    continue
+                deadline = finished + window
+                moment = max(deadline + 1, *running) if running else deadline + 1
+                if earliest is None or moment < earliest.time:
+                    earliest = Spoil(moment, recipe_number, spec.index, source, deadline)
+    return earliest
+
+
+def spoil_message(state: RecipesState, spoil: Spoil) -> str:
+    window = describe_amount(spoil.deadline - (state.finished_at(spoil.recipe, spoil.source) or 0))
+    recipe = state.kitchen.recipes[spoil.recipe].name
+    return (
+        f"Time constraint violated: {step_name(state, spoil.recipe, spoil.step)} had to start by "
+        f"{format_clock(spoil.deadline)} ({window} after step {spoil.source} finished). {recipe} is spoiled and "
+        f"the episode fails; next time start step {spoil.source} only when step {spoil.step} can follow it in time."
+    )
+
+
+def next_event_time(state: RecipesState) -> int | None:
+    moments = [chunk.end for chunk in state.chunks if chunk.end > state.time]
+    spoil = next_spoil(state)
+    if spoil is not None:
+        moments.append(spoil.time)
+    return min(moments) if moments and not state.over else None
+
+
+def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]:
+    """Let time pass to ``until``: chunks end, steps complete, constraints spoil, the game ends."""
+    events: list[Event] = []
+    while not state.over:
+        moment = next_event_time(state)
+        if moment is None or moment > until:
+            break
+        spoil = next_spoil(state)
+        state = replace(state, time=moment)
+        for chunk in state.chunks:
+            if chunk.end != moment:
+                continue
+            if state.is_complete(chunk.recipe, chunk.step):
+                events.append(
+                    Event(
+                        COMPLETED,
+                        moment,
+                        f"{step_name(state, chunk.recipe, chunk.step).capitalize()} is complete.",
+                        chunk.agent,
+                        _step_data(state, chunk.recipe, chunk.step),
+                    )
+                )
+            else:
+                left = state.remaining(chunk.recipe, chunk.step)
+                events.append(
+                    Event(
+                        CHUNK_ENDED,
+                        moment,
+                        f"{step_name(state, chunk.recipe, chunk.step).capitalize()} stopped with "
+                        f"{format_clock(left)} left; continue it with another Step(...).",
+                        chunk.agent,
+                        _step_data(state, chunk.recipe, chunk.step, remaining=left),
+                    )
+                )
+        if spoil is not None and spoil.time == moment:
+            message = spoil_message(state, spoil)
+            data = _step_data(state, spoil.recipe, spoil.step, source=spoil.source, deadline=spoil.deadline)
+            events.append(Event(SPOILED, moment, message, None, data))
+            state = replace(state, status=FAILED, reason=message, ended_at=moment)
+            events.append(Event(FINISHED, moment, message, None, {"status": FAILED}))
+            break
+        if state.all_complete():
+            message = f"All recipes are complete at {format_clock(moment)}."
+            state = replace(state, status=SUCCESS, reason=message, ended_at=moment)
+            events.append(Event(FINISHED, moment, message, None, {"status": SUCCESS}))
+    if until > state.time:
+        state = replace(state, time=until)
+    return state, events
+
+
+# --- starting a step ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StartCheck:
+    """The verdict on a Step action: either ``feedback`` (``fatal`` for a time constraint) or the
+    state advanced to ``start`` (with the events of getting there) ready for ``begin``."""
+
+    feedback: Feedback | None
+    fatal: bool = False
+    state: RecipesState | None = None
+    events: tuple[Event, ...] = ()
+    recipe: int = -1
+    step: int = -1
+    duration: int = 0
+    start: int = 0
+
+
+def _reject(kind: str, message: str, *, fatal: bool = False) -> StartCheck:
+    return StartCheck(feedback=fb.feedback(kind, message), fatal=fatal)
+
+
+def check_start(state: RecipesState, agent: int, action: StepAction) -> StartCheck:
+    """All the rules of SPEC section 3 for starting (a chunk of) a step, in the order a player would
+    want to hear about them."""
+    recipe = state.kitchen.recipe_index(action.recipe)
+    if recipe is None:
+        names = ", ".join(r.name for r in state.kitchen.recipes)
+        return _reject(fb.UNKNOWN_RECIPE, f"There is no recipe {action.recipe!r} in this game; choose one of: {names}.")
+    steps = state.kitchen.recipes[recipe].steps
+    name = state.kitchen.recipes[recipe].name
+    if not 0 <= action.step < len(steps):
+        return _reject(fb.UNKNOWN_STEP, f"{name} has no step {action.step}; choose a step from 0 to {len(steps) - 1}.")
+    label = step_name(state, recipe, action.step)
+    start = state.time if action.start is None else action.start
+    if start < state.time:
+        return _reject(
+            fb.IN_THE_PAST,
+            f"It is already {format_clock(state.time)}; {label} cannot start at {format_clock(start)}. "
+            f"Choose a start at or after {format_clock(state.time)}.",
+        )
+    ahead, events = advance(state, start) if start > state.time else (state, [])
+    if ahead.status == FAILED:
+        return _reject(fb.TIME_CONSTRAINT, ahead.reason, fatal=True)
+    if ahead.over:
+        return _reject(fb.GAME_OVER, f"The episode ended at {format_clock(ahead.ended_at or 0)}: {ahead.reason}")
+    spec = steps[action.step]
+    if ahead.is_complete(recipe, action.step):
+        return _reject(
+            fb.ALREADY_DONE, f"{label.capitalize()} is already complete; choose a step that is not done yet."
+        )
+    running = ahead.running_chunk(recipe, action.step)
+    if running is not None:
+        return _reject(
+            fb.ALREADY_RUNNING,
+            f"{label.capitalize()} is under way until {format_clock(running.end)}; choose another step "
+            f"or continue it after {format_clock(running.end)}.",
+        )
+    left = ahead.remaining(recipe, action.step)
+    duration = left if action.duration is None else action.duration
+    if duration <= 0:
+        return _reject(
+            fb.DURATION, f"A step must run for at least 00:00:01; give {label} a duration up to {format_clock(left)}."
+        )
+    if duration > left:
+        return _reject(
+            fb.DURATION,
+            f"Only {format_clock(left)} of {label} is left; give a duration of at most {format_clock(left)}.",
+        )
+    if duration < left and not spec.interruptible:
+        return _reject(
+            fb.NOT_INTERRUPTIBLE,
+            f"{label.capitalize()} cannot be interrupted; run it for all of {format_clock(left)} in one go.",
+        )
+    for prerequisite in spec.prerequisites:
+        if ahead.is_complete(recipe, prerequisite):
+            continue
+        finished = ahead.finished_at(recipe, prerequisite)
+        if finished is not None:
+            return _reject(
+                fb.PREREQUISITE_RUNNING,
+                f"{label.capitalize()} needs step {prerequisite} of {name}, which finishes at "
+                f"{format_clock(finished)}; start it at or after {format_clock(finished)}.",
+            )
+        return _reject(
+            fb.PREREQUISITE_MISSING,
+            f"{label.capitalize()} needs step {prerequisite} of {name} first; do step {prerequisite} "
+            f"(and whatever it needs) before it.",
+        )
+    busy = ahead.busy_until(agent)
+    if busy > start:
+        current = next(c for c in ahead.chunks if c.agent == agent and c.end == busy and not ahead.spec(c).autonomous)
+        hint = " or pause it (it is interruptible)" if ahead.spec(current).interruptible else ""
+        return _reject(
+            fb.COOK_BUSY,
+            f"You are busy with {step_name(ahead, current.recipe, current.step)} until {format_clock(busy)}; "
+            f"start {label} at or after {format_clock(busy)}{hint}.",
+        )
+    end = start + duration
+    for use in spec.uses:
+        for other in ahead.chunks:
+            if other.end <= start or other.start >= end:
+                continue
+            other_use = next((u for u in ahead.spec(other).uses if u.appliance == use.appliance), None)
+            if other_use is None:
+                continue
+            shared = (
+                other.start == start
+                and other.end == end
+                and other_use == use
+                and bool(use.update)
+                and other.recipe != recipe
+            )
+            if not shared:
+                return _reject(
+                    fb.APPLIANCE_BUSY,
+                    f"The {use.appliance} is in use by {step_name(ahead, other.recipe, other.step)} until "
+                    f"{format_clock(other.end)}; start {label} at or after {format_clock(other.end)}.",
+                )
+        props = ahead.appliance_props(use.appliance)
+        for key, wanted in use.require:
+            if props.get(key) != wanted:
+                have = props.get(key)
+                current_text = "not set" if have is None else _props_text(have)
+                setter = _setter(ahead, use.appliance, key, wanted)
+                advice = (
+                    f"first do {setter}" if setter else f"first set the {use.appliance} {key} to {_props_text(wanted)}"
+                )
+                return _reject(
+                    fb.APPLIANCE_STATE,
+                    f"The {use.appliance} {key} is {current_text} but {label} needs {_props_text(wanted)}; {advice}.",
+                )
+    if ahead.options.time_constraints:
+        for source, window in spec.time_constraints:
+            finished = ahead.finished_at(recipe, source)
+            if finished is not None and finished <= start and start > finished + window:
+                spoil = Spoil(start, recipe, action.step, source, finished + window)
+                return _reject(fb.TIME_CONSTRAINT, spoil_message(ahead, spoil), fatal=True)
+    return StartCheck(
+        feedback=None,
+        state=ahead,
+        events=tuple(events),
+        recipe=recipe,
+        step=action.step,
+        duration=duration,
+        start=start,
+    )
+
+
+def _setter(state: RecipesState, appliance: str, key: str, value: object) -> str:
+    for recipe_number, recipe in enumerate(state.kitchen.recipes):
+        for spec in recipe.steps:
+            for use in spec.uses:
+                if use.appliance == appliance and (key, value) in use.update:
+                    return step_name(state, recipe_number, spec.index)
+    return ""
+
+
+def begin(check: StartCheck, agent: int) -> tuple[RecipesState, Event]:
+    """Apply an accepted StartCheck: add the chunk, apply appliance updates (at the start)."""
+    assert check.state is not None and check.feedback is None
+    state = check.state
+    spec: StepSpec = state.kitchen.step(check.recipe, check.step)
+    appliances = dict(state.appliances)
+    for use in spec.uses:
+        if use.update:
+            props = dict(appliances.get(use.appliance, ()))
+            props.update(dict(use.update))
+            appliances[use.appliance] = tuple(sorted(props.items()))
+    chunk = Chunk(check.recipe, check.step, agent, check.start, check.start + check.duration)
+    state = replace(
+        state,
+        chunks=(*state.chunks, chunk),
+        appliances=tuple(sorted(appliances.items())),
+        accepted=state.accepted + 1,
+    )
+    label = step_name(state, check.recipe, check.step)
+    kind = "autonomous, runs by itself" if spec.autonomous else "keeps you busy"
+    event = Event(
+        STARTED,
+        check.start,
+        f"Started {label} ({kind}) for {format_clock(check.duration)}; it ends at {format_clock(chunk.end)}.",
+        agent,
+        _step_data(
+            state,
+            check.recipe,
+            check.step,
+            start=chunk.start,
+            end=chunk.end,
+            duration=check.duration,
+            autonomous=spec.autonomous,
+        ),
+    )
+    return state, event
+
+
+def pause(state: RecipesState, agent: int, recipe_name: str, step: int) -> tuple[RecipesState, Event] | Feedback:
+    recipe = state.kitchen.recipe_index(recipe_name)
+    if recipe is None:
+        names = ", ".join(r.name for r in state.kitchen.recipes)
+        return fb.feedback(
+            fb.UNKNOWN_RECIPE, f"There is no recipe {recipe_name!r} in this game; choose one of: {names}."
+        )
+    steps = state.kitchen.recipes[recipe].steps
+    if not 0 <= step < len(steps):
+        return fb.feedback(
+            fb.UNKNOWN_STEP, f"{state.kitchen.recipes[recipe].name} has no step {step}; choose 0 to {len(steps) - 1}."
+        )
+    label = step_name(state, recipe, step)
+    chunk = state.running_chunk(recipe, step)
+    if chunk is None:
+        return fb.feedback(fb.NOT_RUNNING, f"{label.capitalize()} is not running now, so there is nothing to pause.")
+    spec = steps[step]
+    if not spec.interruptible:
+        return fb.feedback(
+            fb.NOT_INTERRUPTIBLE, f"{label.capitalize()} cannot be paused; it ends at {format_clock(chunk.end)}."
+        )
+    if chunk.agent != agent and not spec.autonomous:
+        return fb.feedback(
+            fb.NOT_RUNNING, f"{label.capitalize()} is being done by cook {chunk.agent + 1}; only they can pause it."
+        )
+    chunks = tuple(c for c in state.chunks if c != chunk)
+    if state.time > chunk.start:
+        chunks = (*chunks, replace(chunk, end=state.time))
+    state = replace(state, chunks=chunks)
+    left = state.remaining(recipe, step)
+    event = Event(
+        PAUSED,
+        state.time,
+        f"Paused {label} with {format_clock(left)} left; "
+        f"continue it later with Step({step}, {state.kitchen.recipes[recipe].name}).",
+        agent,
+        _step_data(state, recipe, step, remaining=left),
+    )
+    return state, event

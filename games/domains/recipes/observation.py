@@ -1,0 +1,297 @@
+"""What an agent sees of a recipes game: a text for LLMs and a structured view for the browser.
+
+``observe(state, agent).data`` has this shape (times in seconds of game time, ``*_clock`` the same
+as HH:MM:SS)::
+
+    {
+      "time": 300, "clock": "00:05:00", "agent": 0, "agents": 1,
+      "time_constraints": true, "status": "playing", "reason": "",
+      "progress": {"done": 3, "total": 24},
+      "recipes": [{"name": "Cobbler", "complete": false, "done": 2, "total": 8, "steps": [{
+          "index": 0, "text": "Preheat the oven to 350 degrees.", "duration": 600,
+          "autonomous": true, "interruptible": false,
+          "status": "done" | "running" | "paused" | "todo",
+          "executed": 600, "remaining": 0,          # seconds scheduled / not yet scheduled
+          "running_until": null,                    # end of the running chunk, if any
+          "finished_at": 600,                       # when the last chunk ends (null if not all scheduled)
+          "prerequisites": [], "time_constraints": [{"after": 2, "within": 120, "deadline": 420 | null}],
+          "appliances": [{"name": "oven", "require": {}, "update": {"temperature": 350}}],
+          "chunks": [{"start": 0, "end": 600, "agent": 0}],
+          "can_start_at": 0 | null                  # earliest moment it could start (see "next")
+      }, ...]}, ...],
+      "appliances": [{"name": "oven", "state": {"temperature": 350}, "in_use": true,
+                      "users": [{"recipe": "Cobbler", "step": 7, "agent": 0, "start": 660, "until": 2460}]}],
+      "running": [{"recipe": "Cobbler", "step": 7, "agent": 0, "start": 660, "end": 2460,
+                   "autonomous": true, "text": "Bake in the oven"}],
+      "cooks": [{"agent": 0, "busy_until": 780, "busy": true,
+                 "doing": {"recipe": "Cobbler", "step": 5} | null}],
+      "next": [{"at": 300, "clock": "00:05:00", "steps": [{"recipe": "Cobbler", "step": 6}]}],
+      "deadlines": [{"recipe": "Cobbler", "step": 3, "after": 2, "deadline": 240}]
+    }
+
+The text lists the time, each appliance's state, the running autonomous steps with their finish
+times and, when the ``hints`` option is on, the steps that could start next.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.domains.recipes.execution import check_start, step_name
+from games.domains.recipes.state import RecipesState
+from games.domains.recipes.text import PauseAction, StepAction
+from games.domains.recipes.timefmt import format_clock
+
+_HINT_MOMENTS = 8
+
+
+def startable_at(state: RecipesState, agent: int, recipe: int, step: int) -> int | None:
+    """The earliest of now and the upcoming chunk ends at which the step could start in full (or
+    its next chunk), or None if none of those moments works."""
+    if state.over or state.remaining(recipe, step) <= 0:
+        return None
+    moments = sorted({state.time, *(c.end for c in state.chunks if c.end > state.time)})[:_HINT_MOMENTS]
+    name = state.kitchen.recipes[recipe].name
+    for moment in moments:
+        verdict = check_start(state, agent, StepAction(step, name, None, moment))
+        if verdict.feedback is None:
+            return moment
+        if verdict.fatal:
+            return None
+    return None
+
+
+def next_steps(state: RecipesState, agent: int) -> list[dict[str, Any]]:
+    """Steps that could start next, grouped by the earliest moment they could start."""
+    grouped: dict[int, list[dict[str, Any]]] = {}
+    for recipe_number, recipe in enumerate(state.kitchen.recipes):
+        for spec in recipe.steps:
+            moment = startable_at(state, agent, recipe_number, spec.index)
+            if moment is not None:
+                grouped.setdefault(moment, []).append({"recipe": recipe.name, "step": spec.index})
+    return [{"at": at, "clock": format_clock(at), "steps": grouped[at]} for at in sorted(grouped)]
+
+
+def legal_actions(state: RecipesState, agent: int) -> list[str]:
+    """Steps the agent could start now in full, then pauses of its own interruptible chunks."""
+    if state.over or not 0 <= agent < state.agents:
+        return []
+    actions: list[str] = []
+    for recipe_number, recipe in enumerate(state.kitchen.recipes):
+        for spec in recipe.steps:
+            if state.remaining(recipe_number, spec.index) <= 0:
+                continue
+            action = StepAction(spec.index, recipe.name, state.remaining(recipe_number, spec.index), state.time)
+            if check_start(state, agent, action).feedback is None:
+                actions.append(action.text())
+    for chunk in state.chunks:
+        spec = state.spec(chunk)
+        if chunk.agent == agent and chunk.start <= state.time < chunk.end and spec.interruptible:
+            actions.append(PauseAction(chunk.step, state.kitchen.recipes[chunk.recipe].name).text())
+    return actions
+
+
+def _deadlines(state: RecipesState) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    if not state.options.time_constraints:
+        return found
+    for recipe_number, recipe in enumerate(state.kitchen.recipes):
+        for spec in recipe.steps:
+            if state.remaining(recipe_number, spec.index) <= 0:
+                continue
+            for source, window in spec.time_constraints:
+                finished = state.finished_at(recipe_number, source)
+                if finished is not None:
+                    found.append(
+                        {"recipe": recipe.name, "step": spec.index, "after": source, "deadline": finished + window}
+                    )
+    return sorted(found, key=lambda item: item["deadline"])
+
+
+def observation_data(state: RecipesState, agent: int) -> dict[str, Any]:
+    hints = next_steps(state, agent)
+    can_start = {(s["recipe"], s["step"]): group["at"] for group in hints for s in group["steps"]}
+    recipes = []
+    done_total = total = 0
+    for recipe_number, recipe in enumerate(state.kitchen.recipes):
+        steps = []
+        done = 0
+        for spec in recipe.steps:
+            status = state.status_of(recipe_number, spec.index)
+            done += status == "done"
+            current = state.running_chunk(recipe_number, spec.index)
+            steps.append(
+                {
+                    "index": spec.index,
+                    "text": spec.text,
+                    "duration": spec.duration,
+                    "autonomous": spec.autonomous,
+                    "interruptible": spec.interruptible,
+                    "status": status,
+                    "executed": state.executed(recipe_number, spec.index),
+                    "remaining": state.remaining(recipe_number, spec.index),
+                    "running_until": current.end if current else None,
+                    "finished_at": state.finished_at(recipe_number, spec.index),
+                    "prerequisites": list(spec.prerequisites),
+                    "time_constraints": [
+                        {
+                            "after": source,
+                            "within": window,
+                            "deadline": (
+                                None
+                                if state.finished_at(recipe_number, source) is None
+                                else (state.finished_at(recipe_number, source) or 0) + window
+                            ),
+                        }
+                        for source, window in spec.time_constraints
+                    ],
+                    "appliances": [{"name": use.appliance, **use.to_json()} for use in spec.uses],
+                    "chunks": [
+                        {"start": c.start, "end": c.end, "agent": c.agent}
+                        for c in state.step_chunks(recipe_number, spec.index)
+                    ],
+                    "can_start_at": can_start.get((recipe.name, spec.index)),
+                }
+            )
+        done_total += done
+        total += len(recipe.steps)
+        recipes.append(
+            {
+                "name": recipe.name,
+                "complete": done == len(recipe.steps),
+                "done": done,
+                "total": len(recipe.steps),
+                "steps": steps,
+            }
+        )
+    appliances = []
+    for name, props in state.appliances:
+        users = [
+            {
+                "recipe": state.kitchen.recipes[c.recipe].name,
+                "step": c.step,
+                "agent": c.agent,
+                "start": c.start,
+                "until": c.end,
+            }
+            for c in state.appliance_users(name)
+        ]
+        appliances.append({"name": name, "state": dict(props), "in_use": bool(users), "users": users})
+    running = [
+        {
+            "recipe": state.kitchen.recipes[c.recipe].name,
+            "step": c.step,
+            "agent": c.agent,
+            "start": c.start,
+            "end": c.end,
+            "autonomous": state.spec(c).autonomous,
+            "text": state.spec(c).text,
+        }
+        for c in sorted(state.chunks, key=lambda c: (c.end, c.recipe, c.step))
+        if c.start <= state.time < c.end
+    ]
+    cooks = []
+    for number in range(state.agents):
+        busy = state.busy_until(number)
+        doing = next(
+            (
+                r
+                for r in running
+                if r["agent"] == number and not r["autonomous"] and r["end"] == busy and busy > state.time
+            ),
+            None,
+        )
+        cooks.append(
+            {
+                "agent": number,
+                "busy_until": busy,
+                "busy": busy > state.time,
+                "doing": {"recipe": doing["recipe"], "step": doing["step"]} if doing else None,
+            }
+        )
+    return {
+        "time": state.time,
+        "clock": format_clock(state.time),
+        "agent": agent,
+        "agents": state.agents,
+        "time_constraints": state.options.time_constraints,
+        "status": state.status,
+        "reason": state.reason,
+        "progress": {"done": done_total, "total": total},
+        "recipes": recipes,
+        "appliances": appliances,
+        "running": running,
+        "cooks": cooks,
+        "next": hints,
+        "deadlines": _deadlines(state),
+    }
+
+
+def _value_text(value: Any) -> str:
+    if value is None:
+        return "not set"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _appliance_text(data: dict[str, Any]) -> str:
+    parts = []
+    for appliance in data["appliances"]:
+        props = ", ".join(f"{key} {_value_text(value)}" for key, value in appliance["state"].items())
+        use = (
+            "in use by "
+            + ", ".join(
+                f"step {u['step']} of {u['recipe']} until {format_clock(u['until'])}" for u in appliance["users"]
+            )
+            if appliance["in_use"]
+            else "free"
+        )
+        parts.append(f"{appliance['name']} {use}" + (f" ({props})" if props else ""))
+    return "; ".join(parts)
+
+
+def observation_text(state: RecipesState, agent: int, data: dict[str, Any]) -> str:
+    lines = [f"The current time is {data['clock']}."]
+    if state.over:
+        lines.append(f"The episode has ended ({state.status}): {state.reason}")
+    lines.append(f"Appliances: {_appliance_text(data)}.")
+    autonomous = [r for r in data["running"] if r["autonomous"]]
+    if autonomous:
+        lines.append(
+            "Running autonomous steps: "
+            + ", ".join(f"step {r['step']} of {r['recipe']} (finishes at {format_clock(r['end'])})" for r in autonomous)
+            + "."
+        )
+    cook = data["cooks"][agent] if 0 <= agent < len(data["cooks"]) else None
+    if cook and cook["busy"]:
+        doing = cook["doing"] or {}
+        until = format_clock(cook["busy_until"])
+        lines.append(f"You are busy with step {doing.get('step')} of {doing.get('recipe')} until {until}.")
+    lines.append(f"Progress: {data['progress']['done']} of {data['progress']['total']} steps complete.")
+    if state.options.time_constraints and data["deadlines"]:
+        lines.append(
+            "Deadlines: "
+            + ", ".join(
+                f"step {d['step']} of {d['recipe']} must start by {format_clock(d['deadline'])}"
+                for d in data["deadlines"]
+            )
+            + "."
+        )
+    if state.options.hints:
+        if data["next"]:
+            lines.append(
+                " ".join(
+                    f"Steps that could start at {group['clock']}: "
+                    + ", ".join(f"step {s['step']} of {s['recipe']}" for s in group["steps"])
+                    + "."
+                    for group in data["next"]
+                )
+            )
+        elif not state.over:
+            lines.append("No step can start at the moments shown; wait for running steps to finish.")
+    return " ".join(lines)
+
+
+def describe_step(state: RecipesState, recipe: int, step: int) -> str:
+    return step_name(state, recipe, step)

@@ -1,0 +1,203 @@
+"""The changing part of a recipes game and the questions asked of it.
+
+A state is an immutable value: the kitchen (recipes, appliances), the clock in whole seconds, every
+chunk of work started so far (a non-interruptible step is one chunk; an interruptible step may be
+several), the appliances' properties, and the bookkeeping for the end rules. Whether a step is
+running, paused or complete is derived from its chunks, so it cannot go out of step with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from games.domains.recipes.kitchen import Kitchen, Props, StepSpec, load_kitchen
+
+PLAYING, SUCCESS, FAILED, STOPPED, TRUNCATED = "playing", "success", "failed", "stopped", "truncated"
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """``agent`` worked on (or, for an autonomous step, started) step ``step`` of recipe ``recipe``
+    over [start, end)."""
+
+    recipe: int
+    step: int
+    agent: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    time_constraints: bool = True
+    hints: bool = False
+    max_rejections: int = 10
+    max_repeats: int = 3
+
+    @classmethod
+    def from_mapping(cls, raw: Mapping[str, Any] | None) -> Options:
+        raw = raw or {}
+        constraints = raw.get("time_constraints", True)
+        if isinstance(constraints, str):
+            constraints = constraints.strip().lower() not in {"off", "false", "0", "no"}
+        return cls(
+            time_constraints=bool(constraints),
+            hints=bool(raw.get("hints", False)),
+            max_rejections=int(raw.get("max_rejections", 10)),
+            max_repeats=int(raw.get("max_repeats", 3)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RecipesState:
+    kitchen: Kitchen
+    options: Options
+    agents: int = 1
+    time: int = 0
+    chunks: tuple[Chunk, ...] = ()
+    appliances: tuple[tuple[str, Props], ...] = ()
+    rejections: tuple[int, ...] = (0,)
+    last_rejected: tuple[str, ...] = ("",)
+    repeats: tuple[int, ...] = (0,)
+    accepted: int = 0
+    status: str = PLAYING
+    reason: str = ""
+    ended_at: int | None = None
+
+    # --- questions about steps -------------------------------------------------------------------
+
+    def step_chunks(self, recipe: int, step: int) -> list[Chunk]:
+        return [chunk for chunk in self.chunks if chunk.recipe == recipe and chunk.step == step]
+
+    def executed(self, recipe: int, step: int) -> int:
+        """Seconds of the step done or under way (a running chunk counts in full)."""
+        return sum(chunk.end - chunk.start for chunk in self.step_chunks(recipe, step))
+
+    def remaining(self, recipe: int, step: int) -> int:
+        return self.kitchen.step(recipe, step).duration - self.executed(recipe, step)
+
+    def running_chunk(self, recipe: int, step: int, at: int | None = None) -> Chunk | None:
+        moment = self.time if at is None else at
+        for chunk in self.step_chunks(recipe, step):
+            if chunk.start <= moment < chunk.end:
+                return chunk
+        return None
+
+    def finished_at(self, recipe: int, step: int) -> int | None:
+        """When the step's last chunk ends, if its whole duration has been scheduled."""
+        chunks = self.step_chunks(recipe, step)
+        if not chunks or self.remaining(recipe, step) > 0:
+            return None
+        return max(chunk.end for chunk in chunks)
+
+    def is_complete(self, recipe: int, step: int, at: int | None = None) -> bool:
+        """Complete = the whole duration done AND its last chunk has ended (an autonomous step is
+        not complete when it starts: one of the reference implementation's faults)."""
+        finished = self.finished_at(recipe, step)
+        return finished is not None and finished <= (self.time if at is None else at)
+
+    def status_of(self, recipe: int, step: int) -> str:
+        """``done``, ``running``, ``paused`` (part done, nothing running) or ``todo``."""
+        if self.is_complete(recipe, step):
+            return "done"
+        if self.running_chunk(recipe, step) is not None:
+            return "running"
+        return "paused" if self.executed(recipe, step) else "todo"
+
+    def all_complete(self) -> bool:
+        return all(
+            self.is_complete(recipe_number, step.index)
+            for recipe_number, recipe in enumerate(self.kitchen.recipes)
+            for step in recipe.steps
+        )
+
+    # --- questions about cooks and appliances ---------------------------------------------------
+
+    def busy_until(self, agent: int) -> int:
+        """The end of the agent's continuous chunk running now (or the current time if free)."""
+        until = self.time
+        for chunk in self.chunks:
+            if chunk.agent == agent and chunk.end > self.time and not self.spec(chunk).autonomous:
+                until = max(until, chunk.end)
+        return until
+
+    def spec(self, chunk: Chunk) -> StepSpec:
+        return self.kitchen.step(chunk.recipe, chunk.step)
+
+    def appliance_props(self, name: str) -> dict[str, Any]:
+        for appliance, props in self.appliances:
+            if appliance == name:
+                return dict(props)
+        return {}
+
+    def appliance_users(self, name: str, at: int | None = None) -> list[Chunk]:
+        moment = self.time if at is None else at
+        return [
+            chunk
+            for chunk in self.chunks
+            if chunk.start <= moment < chunk.end and any(use.appliance == name for use in self.spec(chunk).uses)
+        ]
+
+    @property
+    def over(self) -> bool:
+        return self.status != PLAYING
+
+
+def initial_state(
+    definition: Mapping[str, Any], *, agents: int = 1, options: Mapping[str, Any] | None = None
+) -> RecipesState:
+    kitchen = load_kitchen(definition)
+    count = max(1, int(agents))
+    return RecipesState(
+        kitchen=kitchen,
+        options=Options.from_mapping(options),
+        agents=count,
+        appliances=kitchen.appliances,
+        rejections=(0,) * count,
+        last_rejected=("",) * count,
+        repeats=(0,) * count,
+    )
+
+
+def dump_state(state: RecipesState) -> dict[str, Any]:
+    return {
+        "definition": state.kitchen.to_json(),
+        "options": {
+            "time_constraints": state.options.time_constraints,
+            "hints": state.options.hints,
+            "max_rejections": state.options.max_rejections,
+            "max_repeats": state.options.max_repeats,
+        },
+        "agents": state.agents,
+        "time": state.time,
+        "chunks": [[c.recipe, c.step, c.agent, c.start, c.end] for c in state.chunks],
+        "appliances": {name: dict(props) for name, props in state.appliances},
+        "rejections": list(state.rejections),
+        "last_rejected": list(state.last_rejected),
+        "repeats": list(state.repeats),
+        "accepted": state.accepted,
+        "status": state.status,
+        "reason": state.reason,
+        "ended_at": state.ended_at,
+    }
+
+
+def load_state(raw: Mapping[str, Any]) -> RecipesState:
+    base = initial_state(raw["definition"], agents=int(raw["agents"]), options=raw["options"])
+    return replace(
+        base,
+        time=int(raw["time"]),
+        chunks=tuple(Chunk(*(int(value) for value in item)) for item in raw["chunks"]),
+        appliances=tuple(
+            sorted((str(name), tuple(sorted(props.items()))) for name, props in raw["appliances"].items())
+        ),
+        rejections=tuple(int(n) for n in raw["rejections"]),
+        last_rejected=tuple(str(a) for a in raw["last_rejected"]),
+        repeats=tuple(int(n) for n in raw["repeats"]),
+        accepted=int(raw["accepted"]),
+        status=str(raw["status"]),
+        reason=str(raw["reason"]),
+        ended_at=None if raw["ended_at"] is None else int(raw["ended_at"]),
+    )

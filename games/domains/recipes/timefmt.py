@@ -1,0 +1,62 @@
+"""Game time for recipes: whole seconds, written HH:MM:SS (SPEC section 3).
+
+Durations in the Recipe2Plan data come as "N min", "N sec" or "N hour"; plans and observations use
+HH:MM:SS (MM:SS is accepted on input).
+"""
+
+from __future__ import annotations
+
+import re
+
+_CLOCK = re.compile(r"^\s*(?:(\d+):)?(\d{1,2}):(\d{1,2})\s*$")
+_AMOUNT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(sec|second|seconds|s|min|mins|minute|minutes|hour|hours|h)\s*$", re.I)
+_UNIT_SECONDS = {"s": 1, "sec": 1, "second": 1, "seconds": 1, "min": 60, "mins": 60, "minute": 60, "minutes": 60}
+
+
+class TimeFormatError(ValueError):
+    """A time that is neither HH:MM:SS nor MM:SS (or a duration text that is not 'N min')."""
+
+
+def parse_clock(text: str) -> int:
+    """``"01:05:30"`` or ``"05:30"`` -> seconds. Minutes and seconds must be below 60."""
+    match = _CLOCK.match(str(text))
+    if not match:
+        raise TimeFormatError(f"{text!r} is not a time; write HH:MM:SS (e.g. 00:05:00) or MM:SS (e.g. 05:00)")
+    hours, minutes, seconds = (int(part) if part else 0 for part in match.groups())
+    if minutes >= 60 or seconds >= 60:
+        raise TimeFormatError(
+            f"{text!r} has minutes or seconds of 60 or more; write HH:MM:SS, e.g. 01:10:00 for 70 minutes"
+        )
+    return hours * 3600 + minutes * 60 + seconds
+
+
+def format_clock(seconds: float) -> str:
+    """Seconds -> ``HH:MM:SS`` (hours may exceed 24)."""
+    total = int(seconds)
+    return f"{total // 3600:02d}:{total % 3600 // 60:02d}:{total % 60:02d}"
+
+
+def parse_amount(text: str | int | float) -> int:
+    """A Recipe2Plan duration ("10 min", "30 sec", "1 hour"; a number is seconds) -> seconds."""
+    if isinstance(text, bool):
+        raise TimeFormatError(f"{text!r} is not a duration")
+    if isinstance(text, int | float):
+        return round(text)
+    match = _AMOUNT.match(text)
+    if not match:
+        raise TimeFormatError(f"{text!r} is not a duration; write 'N sec', 'N min' or 'N hour'")
+    value, unit = float(match.group(1)), match.group(2).lower()
+    factor = 3600 if unit.startswith("h") else _UNIT_SECONDS[unit]
+    return round(value * factor)
+
+
+def describe_amount(seconds: int) -> str:
+    """Seconds -> a short human duration: "10 min", "1 h 30 min", "45 s"."""
+    hours, rest = divmod(int(seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{hours} h"] if hours else []
+    if minutes:
+        parts.append(f"{minutes} min")
+    if secs or not parts:
+        parts.append(f"{secs} s")
+    return " ".join(parts)

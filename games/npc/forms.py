@@ -1,0 +1,68 @@
+"""The researchers' form for a new benchmark run (the same choices as ``manage.py benchmark``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from games.agents.dispatcher import BENCHMARK_AGENTS
+from games.engine import registry
+from games.npc.tasksets import DEFAULT_ALPHAS
+
+
+def _numbers(text: str, kind: type, field: str, allowed: set[Any] | None = None) -> list[Any]:
+    try:
+        values = [kind(part) for part in text.replace(" ", "").split(",") if part]
+    except ValueError:
+        raise forms.ValidationError(f"{field}: write numbers separated by commas, like 1,2,3") from None
+    if not values:
+        raise forms.ValidationError(f"{field}: give at least one value")
+    if allowed is not None and not set(values) <= allowed:
+        raise forms.ValidationError(f"{field}: allowed values are {', '.join(map(str, sorted(allowed)))}")
+    return values
+
+
+class BenchmarkForm(forms.Form):
+    domain = forms.ChoiceField()
+    agent = forms.ChoiceField(choices=[(a, a) for a in BENCHMARK_AGENTS])
+    scenarios = forms.CharField(
+        required=False, help_text="Slugs or patterns separated by spaces, e.g. bundled/* or timearena/cooking*"
+    )
+    tasks = forms.CharField(initial="1", required=False, help_text="tasks: #Task combinations, e.g. 1,2,3")
+    constraints = forms.MultipleChoiceField(
+        choices=[("with", "with time constraints"), ("without", "without")],
+        initial=["with", "without"],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="recipes only",
+    )
+    alphas = forms.CharField(
+        initial=",".join(f"{a:g}" for a in DEFAULT_ALPHAS), required=False, help_text="kitchen: α values"
+    )
+    team = forms.CharField(initial="2", required=False, help_text="kitchen: team sizes, e.g. 1,2,3,4")
+    limit = forms.IntegerField(min_value=1, max_value=5000, required=False, help_text="At most this many episodes")
+    max_turns = forms.IntegerField(min_value=1, max_value=5000, initial=400)
+    model = forms.CharField(required=False, help_text="Blank: the site's LLM_MODEL")
+    base_url = forms.URLField(required=False, help_text="Blank: the site's LLM_BASE_URL", assume_scheme="http")
+    hints = forms.BooleanField(required=False, initial=True)
+    demo = forms.BooleanField(required=False, initial=True, label="One-shot demonstration")
+    log_calls = forms.BooleanField(required=False, label="Store every prompt and reply")
+    label = forms.CharField(required=False, max_length=200)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["domain"].choices = [(d, d) for d in registry.domains()]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        data["task_counts"] = _numbers(data.get("tasks") or "1", int, "#Task", {1, 2, 3})
+        data["alpha_values"] = _numbers(data.get("alphas") or "1", float, "α")
+        data["team_sizes"] = _numbers(data.get("team") or "2", int, "team sizes", {1, 2, 3, 4})
+        if data["agent"] == "tdag" and data["domain"] != "itinerary":
+            self.add_error("agent", "TDAG plans itineraries: choose the itinerary domain or another agent")
+        if data["domain"] == "recipes" and not data.get("constraints"):
+            self.add_error("constraints", "tick at least one: with or without time constraints")
+        return data

@@ -1,0 +1,149 @@
+"""Benchmark runs: task sets, resumable runs, paper tables, CSV, the command and the pages."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from games.agents.tests.stub_server import stub_endpoint
+from games.npc import benchmarks
+from games.npc.models import BenchmarkResult, BenchmarkRun, RunStatus
+from games.npc.tasksets import build_items
+from games.scenarios import save_scenario
+
+
+def task(name, minutes=2):
+    action = {"name": f"wash {name}_cup", "minutes": minutes, "background": False, "requires": []}
+    return {"format": "tasks-v1", "tasks": [{"name": name, "title": name, "goal": f"{name} done", "actions": [action]}]}
+
+
+@pytest.fixture
+def tasks_scenarios(db):
+    return [
+        save_scenario(
+            domain="tasks", slug=f"test/chores{i}", title=f"chores {i}", source="tests", definition=task(f"job{i}", i)
+        )[0]
+        for i in (1, 2, 3)
+    ]
+
+
+def test_tasks_combos_are_singles_pairs_and_triples_wrapping_round(tasks_scenarios):
+    items = build_items("tasks", patterns=["test/*"], task_counts=[1, 2, 3])
+    combos = [tuple(i["scenarios"]) for i in items]
+    assert combos[:3] == [("test/chores1",), ("test/chores2",), ("test/chores3",)]
+    assert ("test/chores3", "test/chores1") in combos  # pairs wrap round
+    assert sum(1 for c in combos if len(c) == 3) == 3
+    assert {i["group"]["tasks"] for i in items} == {1, 2, 3}
+
+
+def test_kitchen_items_sweep_alpha_and_team_size(db):
+    save_scenario(domain="kitchen", slug="test/level", title="l", source="tests", definition={"x": 1})
+    items = build_items("kitchen", patterns=["test/level"], alphas=[1.0, 2.0], agent_counts=[1, 3])
+    assert [(i["agents"], i["options"]["alpha"]) for i in items] == [(1, 1.0), (1, 2.0), (3, 1.0), (3, 2.0)]
+
+
+def test_an_empty_task_set_says_what_to_do(db):
+    from games.npc.tasksets import TaskSetError
+
+    with pytest.raises(TaskSetError, match="load some first"):
+        build_items("tasks", patterns=["nothing/*"])
+
+
+def test_a_run_is_resumable_and_keeps_finished_episodes(tasks_scenarios):
+    items = build_items("tasks", patterns=["test/*"], task_counts=[1, 2])
+    run = benchmarks.create_run("tasks", "planner", items)
+    benchmarks.run_item(run, items[0])  # as if the process died after one episode
+    BenchmarkRun.objects.filter(pk=run.pk).update(status=RunStatus.STOPPED)
+    first = BenchmarkResult.objects.get(run=run)
+    run = benchmarks.run_benchmark(run.pk)
+    assert run.status == RunStatus.DONE
+    assert run.results.count() == len(items)
+    assert run.results.filter(key=items[0]["key"]).get().pk == first.pk  # kept, not replayed
+    table = benchmarks.table(run)
+    assert table["columns"] == ["AS", "CS", "CR", "CT"]
+    row = table["rows"][0]
+    assert row["label"].startswith("#Task=1") and row["values"][0] == 100.0 and row["values"][2] == 100.0
+
+
+def test_react_run_over_a_stand_in_endpoint_counts_calls_and_exports_csv(tasks_scenarios, settings):
+    items = build_items("tasks", patterns=["test/chores1"])
+    with stub_endpoint(lambda messages: "Thought: go\nAction: wash job1_cup") as endpoint:
+        run = benchmarks.create_run(
+            "tasks", "react", items, llm={"base_url": endpoint.base_url, "model": "m"}, log_calls=True
+        )
+        run = benchmarks.run_benchmark(run.pk)
+    result = run.results.get()
+    assert result.metrics["completed"] is True and result.llm_calls == 1 and result.calls.count() == 1
+    assert "api_key" not in run.config["llm"]
+    rows = list(csv.DictReader(io.StringIO(benchmarks.csv_text(run))))
+    assert rows[0]["agent"] == "react" and rows[0]["llm_calls"] == "1" and rows[0]["progress"] == "100.0"
+
+
+def test_benchmark_command_runs_an_agent_and_prints_the_table(tasks_scenarios, tmp_path):
+    out = io.StringIO()
+    target = tmp_path / "out.csv"
+    call_command(
+        "benchmark",
+        "tasks",
+        "--agent",
+        "random",
+        "--scenarios",
+        "test/*",
+        "--tasks",
+        "1,2",
+        "--json",
+        "--csv",
+        str(target),
+        stdout=out,
+        stderr=io.StringIO(),
+    )
+    summary = json.loads(out.getvalue())
+    assert summary["done"] == summary["total"] == 6 and summary["status"] == "done"
+    assert [r["label"].split(" ·")[0] for r in summary["table"]["rows"]] == ["#Task=1", "#Task=2"]
+    assert target.read_text().startswith("run,domain,agent,key")
+
+
+def test_benchmark_command_refuses_bad_input_with_a_message(tasks_scenarios):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="no current tasks scenarios matching nothing"):
+        call_command("benchmark", "tasks", "--agent", "random", "--scenarios", "nothing", stdout=io.StringIO())
+    with pytest.raises(CommandError, match="there is no benchmark run 999"):
+        call_command("benchmark", "tasks", "--agent", "random", "--resume", "999", stdout=io.StringIO())
+
+
+def test_benchmark_pages(client, researcher, tasks_scenarios, settings):
+    settings.NPC_RUN_INLINE = True
+    client.force_login(researcher)
+    page = client.get(reverse("games:benchmarks"))
+    assert page.status_code == 200 and b"New run" in page.content
+    bad = client.post(reverse("games:benchmarks"), {"domain": "tasks", "agent": "tdag", "max_turns": 50, "tasks": "1"})
+    assert b"TDAG plans itineraries" in bad.content and not BenchmarkRun.objects.exists()
+    response = client.post(
+        reverse("games:benchmarks"),
+        {
+            "domain": "tasks",
+            "agent": "planner",
+            "scenarios": "test/*",
+            "tasks": "1,2",
+            "max_turns": 100,
+            "alphas": "1",
+            "team": "2",
+        },
+    )
+    run = BenchmarkRun.objects.get()
+    assert response.status_code == 302 and run.status == RunStatus.DONE  # ran inline in tests
+    detail = client.get(reverse("games:benchmark", args=[run.pk]))
+    assert b"TimeArena" in detail.content and b"#Task=2" in detail.content and b"6 of 6 episodes" in detail.content
+    exported = client.get(reverse("games:benchmark_csv", args=[run.pk]))
+    assert exported["Content-Type"].startswith("text/csv") and exported.content.count(b"\n") == 7
+
+
+def test_benchmark_pages_are_for_researchers(client, participant):
+    client.force_login(participant)
+    assert client.get(reverse("games:benchmarks")).status_code == 403

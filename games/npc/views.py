@@ -1,0 +1,116 @@
+"""Researchers' pages: benchmark runs (start, watch, stop, resume, export) and a game's LLM calls."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts.permissions import researcher_required
+from games.models import Game
+from games.npc import benchmarks
+from games.npc.background import submit
+from games.npc.forms import BenchmarkForm
+from games.npc.models import BenchmarkRun, LlmCall, RunStatus
+from games.npc.tasks import benchmark_run
+from games.npc.tasksets import TaskSetError, build_items
+
+
+@researcher_required
+def benchmark_list(request: HttpRequest) -> HttpResponse:
+    form = BenchmarkForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            items = build_items(
+                data["domain"],
+                patterns=(data.get("scenarios") or "").split(),
+                task_counts=data["task_counts"],
+                constraints=[flag == "with" for flag in data.get("constraints") or []],
+                alphas=data["alpha_values"],
+                agent_counts=data["team_sizes"],
+                limit=data.get("limit"),
+            )
+            run = benchmarks.create_run(
+                data["domain"],
+                data["agent"],
+                items,
+                llm={"model": data.get("model"), "base_url": data.get("base_url")},
+                prompt={"hints": data.get("hints"), "demo": data.get("demo")},
+                max_turns=data["max_turns"],
+                log_calls=bool(data.get("log_calls")),
+                label=data.get("label") or "",
+                created_by=request.user,
+            )
+        except (TaskSetError, benchmarks.BenchmarkError, ValueError) as error:
+            form.add_error(None, str(error))
+        else:
+            submit(benchmark_run, run.pk)
+            messages.success(request, f"Benchmark run {run.pk} started: {run.total} episodes.")
+            return redirect("games:benchmark", pk=run.pk)
+    runs = BenchmarkRun.objects.select_related("created_by")[:100]
+    rows = [(run, *benchmarks.progress(run)) for run in runs]
+    return render(request, "npc/benchmark_list.html", {"form": form, "rows": rows})
+
+
+def _context(run: BenchmarkRun) -> dict[str, object]:
+    done, total = benchmarks.progress(run)
+    results = list(run.results.order_by("id"))
+    return {
+        "run": run,
+        "done": done,
+        "total": total,
+        "percent": round(100 * done / total) if total else 0,
+        "active": run.status in (RunStatus.QUEUED, RunStatus.RUNNING),
+        "table": benchmarks.table(run),
+        "results": results,
+        "errors": sum(1 for r in results if r.error),
+        "llm_calls": sum(r.llm_calls for r in results),
+        "tokens": sum(r.prompt_tokens + r.completion_tokens for r in results),
+        "llm_seconds": round(sum(r.llm_seconds for r in results), 1),
+    }
+
+
+@researcher_required
+def benchmark_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    run = get_object_or_404(BenchmarkRun, pk=pk)
+    template = "npc/_benchmark_progress.html" if request.htmx else "npc/benchmark_detail.html"
+    return render(request, template, _context(run))
+
+
+@require_POST
+@researcher_required
+def benchmark_stop(request: HttpRequest, pk: int) -> HttpResponse:
+    run = get_object_or_404(BenchmarkRun, pk=pk)
+    benchmarks.stop(run)
+    messages.info(request, f"Run {run.pk} stops after the episode it is playing; Resume carries on from there.")
+    return redirect("games:benchmark", pk=run.pk)
+
+
+@require_POST
+@researcher_required
+def benchmark_resume(request: HttpRequest, pk: int) -> HttpResponse:
+    run = get_object_or_404(BenchmarkRun, pk=pk)
+    if run.status == RunStatus.DONE:
+        messages.info(request, "This run is complete; start a new run to play it again.")
+    else:
+        BenchmarkRun.objects.filter(pk=run.pk).update(status=RunStatus.QUEUED)
+        submit(benchmark_run, run.pk)
+        messages.success(request, f"Run {run.pk} resumes; finished episodes are kept.")
+    return redirect("games:benchmark", pk=run.pk)
+
+
+@researcher_required
+def benchmark_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    run = get_object_or_404(BenchmarkRun, pk=pk)
+    response = HttpResponse(benchmarks.csv_text(run), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="benchmark-{run.pk}-{run.domain}-{run.agent}.csv"'
+    return response
+
+
+@researcher_required
+def game_llm_calls(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    calls = LlmCall.objects.filter(game=game).order_by("id")
+    return render(request, "npc/llm_calls.html", {"game": game, "calls": calls})

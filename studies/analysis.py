@@ -1,0 +1,249 @@
+"""Statistics of a study: descriptives per condition, ANOVA and Tukey HSD (SPEC section 10).
+
+Pure: takes observations (participant, condition, value), returns plain results. The numbers come
+from statsmodels (AnovaRM for within-subject designs, ols + anova_lm for between-subject designs,
+pairwise_tukeyhsd for pairwise comparisons); this module only shapes data for them and says why
+a statistic is missing when the data cannot support it.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from statistics import fmean, stdev
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from statsmodels.formula.api import ols
+from statsmodels.stats.anova import AnovaRM, anova_lm
+from statsmodels.stats.multicomp import pairwise_tukeyhsd
+
+
+@dataclass(frozen=True)
+class Observation:
+    participant: str
+    condition: str
+    value: float
+
+
+@dataclass(frozen=True)
+class GroupSummary:
+    condition: str
+    mean: float | None
+    sd: float | None
+    n: int
+
+    @property
+    def se(self) -> float | None:
+        if self.sd is None or self.n < 2:
+            return None
+        return self.sd / math.sqrt(self.n)
+
+
+@dataclass(frozen=True)
+class AnovaResult:
+    method: str  # "repeated-measures ANOVA" or "one-way ANOVA"
+    f: float | None
+    p: float | None
+    df_num: float
+    df_den: float
+    n_subjects: int
+    excluded_subjects: int = 0
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Pairwise:
+    a: str
+    b: str
+    meandiff: float
+    p_adj: float | None
+    lower: float
+    upper: float
+    reject: bool
+
+
+@dataclass(frozen=True)
+class MeasureAnalysis:
+    key: str
+    label: str
+    groups: list[GroupSummary]
+    anova: AnovaResult | None
+    anova_reason: str
+    pairwise: list[Pairwise] = field(default_factory=list)
+    pairwise_reason: str = ""
+
+    @property
+    def n(self) -> int:
+        return sum(group.n for group in self.groups)
+
+
+def _finite(value: float) -> float | None:
+    return None if value is None or math.isnan(value) or math.isinf(value) else float(value)
+
+
+def _negligible(sum_of_squares: float, values: Any) -> bool:
+    """Whether an error sum of squares is zero up to floating-point round-off for these values."""
+    scale = float(np.abs(values).max()) if np.size(values) else 1.0
+    return sum_of_squares <= 1e-20 * max(scale, 1.0) ** 2 * max(np.size(values), 1)
+
+
+def summarize(observations: Iterable[Observation], conditions: Sequence[str]) -> list[GroupSummary]:
+    """Mean, sample SD (n - 1) and n per condition, in the order of ``conditions``."""
+    by_condition: dict[str, list[float]] = defaultdict(list)
+    for obs in observations:
+        by_condition[obs.condition].append(obs.value)
+    groups = []
+    for condition in conditions:
+        values = by_condition.get(condition, [])
+        groups.append(
+            GroupSummary(
+                condition=condition,
+                mean=fmean(values) if values else None,
+                sd=stdev(values) if len(values) >= 2 else None,
+                n=len(values),
+            )
+        )
+    return groups
+
+
+def _cell_means(observations: Iterable[Observation]) -> pd.DataFrame:
+    """One row per participant × condition (several episodes of a cell are averaged)."""
+    frame = pd.DataFrame([(o.participant, o.condition, o.value) for o in observations], columns=["s", "c", "y"])
+    if frame.empty:
+        return frame
+    return frame.groupby(["s", "c"], as_index=False)["y"].mean()
+
+
+def repeated_measures_anova(observations: Iterable[Observation]) -> tuple[AnovaResult | None, str]:
+    """AnovaRM over participants who have every condition (the others are left out and counted)."""
+    cells = _cell_means(observations)
+    if cells.empty:
+        return None, "no data yet"
+    conditions = sorted(cells["c"].unique())
+    if len(conditions) < 2:
+        return None, "needs at least two conditions with data"
+    per_subject = cells.groupby("s")["c"].nunique()
+    complete = per_subject[per_subject == len(conditions)].index
+    excluded = len(per_subject) - len(complete)
+    cells = cells[cells["s"].isin(complete)]
+    if len(complete) < 2:
+        return None, f"needs at least two participants with every condition (have {len(complete)})"
+    table = cells.pivot(index="s", columns="c", values="y").to_numpy(dtype=float)
+    residual = table - table.mean(axis=1, keepdims=True) - table.mean(axis=0, keepdims=True) + table.mean()
+    if _negligible((residual**2).sum(), table):
+        # Round-off would otherwise give AnovaRM a meaningless F (even a negative one).
+        return AnovaResult(
+            method="repeated-measures ANOVA",
+            f=None,
+            p=None,
+            df_num=float(len(conditions) - 1),
+            df_den=float((len(conditions) - 1) * (len(complete) - 1)),
+            n_subjects=len(complete),
+            excluded_subjects=excluded,
+            note="F is undefined: every participant differs between conditions by exactly the same amount",
+        ), ""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # zero variance gives NaN, reported as undefined
+        table = AnovaRM(cells, depvar="y", subject="s", within=["c"]).fit().anova_table
+    row = table.loc["c"]
+    result = AnovaResult(
+        method="repeated-measures ANOVA",
+        f=_finite(row["F Value"]),
+        p=_finite(row["Pr > F"]),
+        df_num=float(row["Num DF"]),
+        df_den=float(row["Den DF"]),
+        n_subjects=len(complete),
+        excluded_subjects=excluded,
+        note="" if _finite(row["F Value"]) is not None else "F is undefined: no variance within participants",
+    )
+    return result, ""
+
+
+def one_way_anova(observations: Iterable[Observation]) -> tuple[AnovaResult | None, str]:
+    """ols(y ~ C(condition)) + anova_lm: one observation per participant (cells averaged)."""
+    cells = _cell_means(observations)
+    if cells.empty:
+        return None, "no data yet"
+    if cells["c"].nunique() < 2:
+        return None, "needs at least two conditions with data"
+    if len(cells) <= cells["c"].nunique():
+        return None, "needs more participants than conditions"
+    within_ss = float(cells.groupby("c")["y"].transform(lambda v: (v - v.mean()) ** 2).sum())
+    if _negligible(within_ss, cells["y"].to_numpy(dtype=float)):
+        k = cells["c"].nunique()
+        return AnovaResult(
+            method="one-way ANOVA",
+            f=None,
+            p=None,
+            df_num=float(k - 1),
+            df_den=float(len(cells) - k),
+            n_subjects=len(cells),
+            note="F is undefined: no variance within conditions",
+        ), ""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        table = anova_lm(ols("y ~ C(c)", data=cells).fit(), typ=2)
+    row = table.loc["C(c)"]
+    f = _finite(row["F"])
+    result = AnovaResult(
+        method="one-way ANOVA",
+        f=f,
+        p=_finite(row["PR(>F)"]),
+        df_num=float(row["df"]),
+        df_den=float(table.loc["Residual", "df"]),
+        n_subjects=len(cells),
+        note="" if f is not None else "F is undefined: no variance within conditions",
+    )
+    return result, ""
+
+
+def tukey_hsd(observations: Iterable[Observation], alpha: float = 0.05) -> tuple[list[Pairwise], str]:
+    """Tukey HSD over participant × condition means (statsmodels' pairwise_tukeyhsd)."""
+    cells = _cell_means(observations)
+    if cells.empty or cells["c"].nunique() < 2:
+        return [], "needs at least two conditions with data"
+    if len(cells) <= cells["c"].nunique():
+        return [], "needs more observations than conditions"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        result = pairwise_tukeyhsd(cells["y"].to_numpy(dtype=float), cells["c"].to_numpy(), alpha=alpha)
+    names = list(result.groupsunique)
+    pairs = [(names[i], names[j]) for i in range(len(names)) for j in range(i + 1, len(names))]
+    out = []
+    for k, (a, b) in enumerate(pairs):
+        p = _finite(result.pvalues[k])
+        out.append(
+            Pairwise(
+                a=str(a),
+                b=str(b),
+                meandiff=float(result.meandiffs[k]),
+                p_adj=p,
+                lower=float(result.confint[k][0]),
+                upper=float(result.confint[k][1]),
+                reject=bool(result.reject[k]),
+            )
+        )
+    return out, ""
+
+
+def analyse(
+    key: str, label: str, observations: Sequence[Observation], conditions: Sequence[str], within: bool
+) -> MeasureAnalysis:
+    """Descriptives, the design's ANOVA and Tukey HSD for one measure."""
+    groups = summarize(observations, conditions)
+    anova, reason = repeated_measures_anova(observations) if within else one_way_anova(observations)
+    pairwise, pairwise_reason = tukey_hsd(observations)
+    return MeasureAnalysis(
+        key=key,
+        label=label,
+        groups=groups,
+        anova=anova,
+        anova_reason=reason,
+        pairwise=pairwise,
+        pairwise_reason=pairwise_reason,
+    )

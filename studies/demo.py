@@ -1,0 +1,64 @@
+"""The demo study ``seed_demo`` loads: MindAgent's conditions on bundled content (idempotent)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.db import transaction
+
+from games.models import Scenario
+from studies import services
+from studies.models import NpcKind, PageKind, Study, StudyStatus
+
+DEMO_SLUG = "demo-teammates"
+# Domains in order of preference: the kitchen is MindAgent's own study setting.
+PREFERRED_DOMAINS = ["kitchen", "tasks", "recipes", "itinerary"]
+CONDITIONS = [
+    ("Alone", NpcKind.NONE, 0),
+    ("1 LLM NPC", NpcKind.LLM, 1),
+    ("2 LLM NPCs", NpcKind.LLM, 2),
+    ("2 random NPCs", NpcKind.RANDOM, 2),
+]
+RULES = (
+    "You will play a few short rounds of a cooking game. Orders arrive over time; prepare each dish "
+    "before its order expires. In some rounds computer-controlled teammates help you: you can tell "
+    "them what to do in the chat.\n\nEvery round is followed by a few questions about it."
+)
+
+
+def _pick_scenarios() -> list[Scenario]:
+    for domain in PREFERRED_DOMAINS:
+        found = list(Scenario.objects.current().filter(domain=domain, source="bundled").order_by("slug")[:2])
+        if found:
+            return found
+    return []
+
+
+def load_demo(log: Callable[[str], None] = print) -> int:
+    if Study.objects.filter(slug=DEMO_SLUG).exists():
+        return 0
+    scenarios = _pick_scenarios()
+    if not scenarios:
+        log("studies: no bundled scenarios yet, so no demo study")
+        return 0
+    with transaction.atomic():
+        study = services.create_study(
+            title="Demo: playing with LLM teammates", slug=DEMO_SLUG, completion_code="ARENA-DEMO"
+        )
+        study.description = "A four-condition within-subject demo after MindAgent's user study."
+        study.save(update_fields=["description"])
+        for name, kind, count in CONDITIONS:
+            services.add_condition(study, name=name, npc_kind=kind, npc_count=count)
+        for scenario in scenarios:
+            services.add_scenario(study, scenario)
+        services.add_onboarding_page(study, kind=PageKind.TEXT, title="How the game works", body=RULES)
+        services.add_onboarding_page(
+            study,
+            kind=PageKind.TUTORIAL,
+            title="Practice",
+            body="Try the controls in a practice round. It does not count.",
+            tutorial_scenario=scenarios[0],
+        )
+        services.set_status(study, StudyStatus.OPEN)
+    log(f"studies: demo study '{study.title}' at /studies/s/{DEMO_SLUG}/ ({len(scenarios)} scenarios)")
+    return 1

@@ -1,0 +1,116 @@
+"""Forms of the study designer. They parse and validate; the services decide and store."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from games.models import Scenario
+from studies.models import NpcKind, PageKind, Study
+
+
+class NewStudyForm(forms.Form):
+    title = forms.CharField(max_length=200, help_text="e.g. 'Kitchen with LLM teammates, pilot 1'")
+
+
+class StudyBasicsForm(forms.ModelForm):
+    class Meta:
+        model = Study
+        fields = [
+            "title",
+            "slug",
+            "description",
+            "design",
+            "scenario_scheme",
+            "disconnect_policy",
+            "clock_mode",
+            "seconds_per_time_unit",
+            "completion_code",
+            "consent_text",
+        ]
+        widgets = {
+            "description": forms.Textarea(attrs={"rows": 2}),
+            "consent_text": forms.Textarea(attrs={"rows": 8}),
+        }
+        labels = {"slug": "Link name", "seconds_per_time_unit": "Seconds per game time unit"}
+
+    def clean_seconds_per_time_unit(self) -> float:
+        value = self.cleaned_data["seconds_per_time_unit"]
+        if not 0.05 <= value <= 60:
+            raise forms.ValidationError("Choose between 0.05 and 60 seconds per game time unit.")
+        return value
+
+
+class ConditionForm(forms.Form):
+    name = forms.CharField(max_length=100, help_text="e.g. 'Alone', '2 LLM NPCs'")
+    npc_kind = forms.ChoiceField(choices=NpcKind.choices, label="Teammates")
+    npc_count = forms.IntegerField(min_value=0, max_value=4, initial=0, label="How many NPCs")
+    model = forms.CharField(max_length=200, required=False, help_text="LLM model (blank: the site's LLM_MODEL).")
+    base_url = forms.URLField(required=False, label="LLM base URL", help_text="Blank: the site's LLM_BASE_URL.")
+    temperature = forms.FloatField(required=False, min_value=0, max_value=2)
+    hints = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="Inference knowledge added to the prompt."
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        kind, count = data.get("npc_kind"), data.get("npc_count")
+        if kind == NpcKind.NONE and count:
+            self.add_error("npc_count", "A condition without NPCs has 0 NPCs.")
+        if kind and kind != NpcKind.NONE and not count:
+            self.add_error("npc_count", "Choose 1 to 4 NPCs.")
+        return data
+
+    def dispatcher_settings(self) -> dict[str, Any]:
+        """Only what the researcher set, so blank fields fall back to the site settings."""
+        data = self.cleaned_data
+        settings = {key: data[key] for key in ("model", "base_url", "hints") if data.get(key)}
+        if data.get("temperature") is not None:
+            settings["temperature"] = data["temperature"]
+        return settings
+
+
+def _scenario_choices() -> list[tuple[int, str]]:
+    return [
+        (s.pk, f"{s.get_domain_display()}: {s.title} ({s.slug})")
+        for s in Scenario.objects.current().order_by("domain", "title")
+    ]
+
+
+class ScenarioForm(forms.Form):
+    scenario = forms.TypedChoiceField(coerce=int, choices=[])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["scenario"].choices = _scenario_choices()  # type: ignore[attr-defined]
+
+    def chosen(self) -> Scenario:
+        return Scenario.objects.get(pk=self.cleaned_data["scenario"])
+
+
+class OnboardingPageForm(forms.Form):
+    kind = forms.ChoiceField(choices=PageKind.choices)
+    title = forms.CharField(max_length=200)
+    body = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 4}))
+    tutorial_scenario = forms.TypedChoiceField(coerce=int, choices=[], required=False, empty_value=None)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["tutorial_scenario"].choices = [("", "(none)"), *_scenario_choices()]  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("kind") == PageKind.TUTORIAL and not data.get("tutorial_scenario"):
+            self.add_error("tutorial_scenario", "Choose the scenario the tutorial plays.")
+        return data
+
+    def tutorial(self) -> Scenario | None:
+        pk = self.cleaned_data.get("tutorial_scenario")
+        return Scenario.objects.get(pk=pk) if pk else None
+
+
+class ItemForm(forms.Form):
+    construct_label = forms.CharField(max_length=80, label="Construct", help_text="e.g. Trust")
+    text = forms.CharField(max_length=300, label="Statement")
+    reverse_scored = forms.BooleanField(required=False, label="Reverse-scored")

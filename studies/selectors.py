@@ -1,0 +1,239 @@
+"""Read-only queries of the studies app: where a participant is, the monitor, analysis inputs."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+
+from studies.analysis import MeasureAnalysis, Observation, analyse
+from studies.measures import ItemAnswer, construct_scores, objective_measures
+from studies.models import (
+    Design,
+    Episode,
+    EpisodeStatus,
+    OnboardingPage,
+    Participant,
+    ParticipantStatus,
+    Response,
+    Study,
+)
+
+IDLE_AFTER = timedelta(minutes=5)
+
+
+def studies_overview() -> QuerySet[Study]:
+    return Study.objects.annotate(
+        n_participants=Count("participants", filter=Q(participants__is_pilot=False), distinct=True),
+        n_completed=Count(
+            "participants",
+            filter=Q(participants__is_pilot=False, participants__status=ParticipantStatus.COMPLETED),
+            distinct=True,
+        ),
+        n_conditions=Count("conditions", distinct=True),
+    ).order_by("-created_at")
+
+
+@dataclass(frozen=True)
+class Step:
+    """Where a participant is. ``kind``: consent, onboarding, episode, questionnaire, complete,
+    declined or dropped."""
+
+    kind: str
+    position: int = 0  # 1-based number of the episode or page
+    total: int = 0
+    page: OnboardingPage | None = None
+    episode: Episode | None = None
+
+    @property
+    def label(self) -> str:
+        if self.kind == "onboarding":
+            return f"Introduction {self.position}/{self.total}"
+        if self.kind in ("episode", "questionnaire"):
+            return f"{self.kind.capitalize()} {self.position}/{self.total}"
+        return self.kind.capitalize()
+
+
+def participant_step(participant: Participant) -> Step:
+    if participant.status == ParticipantStatus.JOINED:
+        return Step("consent")
+    if participant.status == ParticipantStatus.DECLINED:
+        return Step("declined")
+    if participant.status == ParticipantStatus.DROPPED:
+        return Step("dropped")
+    if participant.status == ParticipantStatus.COMPLETED:
+        return Step("complete")
+    pages = list(participant.study.onboarding_pages.order_by("index"))
+    if participant.onboarding_done < len(pages):
+        return Step("onboarding", participant.onboarding_done + 1, len(pages), page=pages[participant.onboarding_done])
+    total = participant.episodes.count()
+    episode = (
+        participant.episodes.exclude(status=EpisodeStatus.DONE)
+        .select_related("condition", "scenario")
+        .order_by("index")
+        .first()
+    )
+    if episode is None:
+        return Step("complete")
+    kind = "questionnaire" if episode.status == EpisodeStatus.SURVEY else "episode"
+    return Step(kind, episode.index + 1, total, episode=episode)
+
+
+def participants_for_monitor(study: Study) -> list[dict[str, Any]]:
+    """One row per participant with their step, for the live monitor (newest first)."""
+    rows = []
+    now = timezone.now()
+    participants = study.participants.select_related("assignment").prefetch_related(
+        "episodes__condition", "episodes__game"
+    )
+    for participant in participants.order_by("-joined_at"):
+        step = participant_step(participant)
+        idle = (
+            participant.status == ParticipantStatus.ACTIVE
+            and participant.last_seen_at is not None
+            and now - participant.last_seen_at > IDLE_AFTER
+        )
+        done = sum(1 for e in participant.episodes.all() if e.status == EpisodeStatus.DONE)
+        rows.append(
+            {
+                "participant": participant,
+                "step": step,
+                "idle": idle,
+                "done": done,
+                "total": len(participant.episodes.all()),
+                "order": participant_order_names(participant),
+            }
+        )
+    return rows
+
+
+def participant_order_names(participant: Participant) -> list[str]:
+    seen: list[str] = []
+    for episode in participant.episodes.all():
+        if episode.condition.name not in seen:
+            seen.append(episode.condition.name)
+    return seen
+
+
+def running_episodes(study: Study) -> QuerySet[Episode]:
+    return (
+        Episode.objects.filter(participant__study=study, status=EpisodeStatus.PLAYING)
+        .select_related("participant", "condition", "scenario", "game")
+        .order_by("started_at")
+    )
+
+
+def status_counts(study: Study) -> dict[str, int]:
+    counts = dict.fromkeys(ParticipantStatus.values, 0)
+    for row in study.participants.filter(is_pilot=False).values("status").annotate(n=Count("id")):
+        counts[row["status"]] = row["n"]
+    return counts
+
+
+def counted_participants(study: Study, include_dropped: bool = False, include_pilots: bool = False) -> QuerySet:
+    """Participants analysed by default: completed or still active, not pilots (drop-outs excluded)."""
+    statuses = [ParticipantStatus.ACTIVE, ParticipantStatus.COMPLETED]
+    if include_dropped:
+        statuses.append(ParticipantStatus.DROPPED)
+    queryset = study.participants.filter(status__in=statuses)
+    if not include_pilots:
+        queryset = queryset.filter(is_pilot=False)
+    return queryset
+
+
+@dataclass(frozen=True)
+class StudyAnalysis:
+    conditions: list[str]
+    objective: list[MeasureAnalysis]
+    constructs: list[MeasureAnalysis]
+    n_participants: int
+    n_episodes: int
+    within: bool
+
+
+def study_analysis(study: Study, include_dropped: bool = False, include_pilots: bool = False) -> StudyAnalysis:
+    """Every measure of the study, analysed across conditions (SPEC section 10)."""
+    conditions = list(study.conditions.order_by("index").values_list("name", flat=True))
+    within = study.design == Design.WITHIN
+    participants = counted_participants(study, include_dropped, include_pilots)
+    played = Episode.objects.filter(
+        participant__in=participants, status__in=[EpisodeStatus.SURVEY, EpisodeStatus.DONE]
+    ).select_related("condition", "scenario")
+    objective_obs: dict[tuple[str, str], list[Observation]] = defaultdict(list)
+    n_episodes = 0
+    subjects: set[int] = set()
+    for episode in played.iterator(chunk_size=2000):
+        n_episodes += 1
+        subjects.add(episode.participant_id)
+        for measure in objective_measures(episode.scenario.domain):
+            value = measure.read(episode.metrics or {})
+            if value is not None:
+                objective_obs[(episode.scenario.domain, measure.key)].append(
+                    Observation(str(episode.participant_id), episode.condition.name, value)
+                )
+    domains_seen = sorted({domain for domain, _ in objective_obs})
+    objective = []
+    for domain in domains_seen:
+        prefix = f"{domain}: " if len(domains_seen) > 1 else ""
+        for measure in objective_measures(domain):
+            if (domain, measure.key) in objective_obs:
+                label = prefix + measure.label + (f" ({measure.unit})" if measure.unit else "")
+                obs = objective_obs[(domain, measure.key)]
+                objective.append(analyse(f"{domain}.{measure.key}", label, obs, conditions, within))
+
+    construct_labels = dict(study.items.values_list("construct", "construct_label"))
+    per_episode: dict[int, list[ItemAnswer]] = defaultdict(list)
+    episode_info: dict[int, tuple[str, str]] = {}
+    reverse_items = set(study.items.filter(reverse_scored=True).values_list("pk", flat=True))
+    responses = Response.objects.filter(
+        episode__participant__in=participants, episode__status=EpisodeStatus.DONE
+    ).values_list(
+        "episode_id", "episode__participant_id", "episode__condition__name", "item_id", "item__construct", "value"
+    )
+    for episode_id, participant_id, condition, item_id, construct, value in responses.iterator(chunk_size=5000):
+        per_episode[episode_id].append(ItemAnswer(construct, value, item_id in reverse_items))
+        episode_info[episode_id] = (str(participant_id), condition)
+    construct_obs: dict[str, list[Observation]] = defaultdict(list)
+    for episode_id, answers in per_episode.items():
+        participant_id, condition = episode_info[episode_id]
+        for construct, score in construct_scores(answers).items():
+            construct_obs[construct].append(Observation(participant_id, condition, score))
+    constructs = [
+        analyse(construct, label, construct_obs.get(construct, []), conditions, within)
+        for construct, label in _ordered_constructs(study, construct_labels)
+    ]
+    return StudyAnalysis(
+        conditions=conditions,
+        objective=objective,
+        constructs=constructs,
+        n_participants=len(subjects),
+        n_episodes=n_episodes,
+        within=within,
+    )
+
+
+def _ordered_constructs(study: Study, labels: dict[str, str]) -> list[tuple[str, str]]:
+    seen: list[str] = []
+    for construct in study.items.order_by("index").values_list("construct", flat=True):
+        if construct not in seen:
+            seen.append(construct)
+    return [(construct, labels[construct]) for construct in seen]
+
+
+def participant_for(study: Study, user: Any) -> Participant | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return study.participants.filter(user=user).first()
+
+
+def npc_errors(study: Study, limit: int = 20) -> list[dict[str, Any]]:
+    """The latest failed NPC calls in this study's games (empty until the NPC app is installed)."""
+    from django.apps import apps
+
+    if not apps.is_installed("npc"):
+        return []
+    return []

@@ -1,0 +1,12 @@
+"""Background work of the studies app (Celery; in-process without REDIS_URL)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from studies import export_jobs
+
+
+@shared_task(name="studies.run_export")
+def run_export(job_id: int) -> None:
+    export_jobs.run(job_id)

@@ -1,0 +1,62 @@
+"""Fixtures for study tests: the games' toy rule set as a playable domain and a ready study."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import registry
+from studies import measures
+
+TOY_DEFINITION = {"jobs": {"sweep": 2, "dust": 1}, "background": {"laundry": 3}, "limit": 20}
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def npc_turns_inline(settings):
+    # NPC turns run in the caller (deterministic), not in a background thread racing the test.
+    settings.NPC_RUN_INLINE = True
+
+
+@pytest.fixture(autouse=True)
+def toy_rules(monkeypatch):
+    monkeypatch.setitem(registry._RULESETS, "toy", "games.tests.toy:RULES")
+    monkeypatch.setitem(
+        measures.OBJECTIVE_MEASURES,
+        "toy",
+        [measures.ObjectiveMeasure("progress", "Progress", "%", lambda m: m.get("progress"))],
+    )
+    yield
+    registry._cache.pop("toy", None)
+
+
+@pytest.fixture
+def toy_scenario(db):
+    from games.scenarios import save_scenario
+
+    scenario, _ = save_scenario(
+        domain="toy", slug="test/toy", title="Toy chores", source="tests", definition=TOY_DEFINITION
+    )
+    return scenario
+
+
+@pytest.fixture
+def make_study(db, toy_scenario, researcher):
+    """A study on the toy scenario with the given conditions ((name, kind, count), ...), open."""
+    from studies import services
+    from studies.models import PageKind, StudyStatus
+
+    def make(conditions=(("Alone", "none", 0), ("Random NPC", "random", 1)), *, pages=True, **fields):
+        study = services.create_study(title=fields.pop("title", "Test study"), created_by=researcher, **fields)
+        for name, kind, count in conditions:
+            services.add_condition(study, name=name, npc_kind=kind, npc_count=count)
+        services.add_scenario(study, toy_scenario)
+        if pages:
+            services.add_onboarding_page(study, kind=PageKind.TEXT, title="Rules", body="Do the chores.")
+        services.set_status(study, StudyStatus.OPEN)
+        return study
+
+    return make

@@ -1,0 +1,153 @@
+"""The designer: researchers build a study through the pages; the design freezes once people join."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from studies import services
+from studies.errors import StudyError
+from studies.models import Condition, Participant, ParticipantStatus, QuestionnaireItem, Study
+
+pytestmark = pytest.mark.django_db
+
+
+def test_only_researchers_see_the_designer(client, participant, make_study):
+    study = make_study()
+    client.force_login(participant)
+    assert client.get(reverse("studies:list")).status_code == 403
+    assert client.get(reverse("studies:design", args=[study.pk])).status_code == 403
+    assert client.post(reverse("studies:add_condition", args=[study.pk]), {"name": "x"}).status_code == 403
+
+
+def test_a_researcher_builds_a_study_through_the_pages(client, researcher, toy_scenario):
+    client.force_login(researcher)
+    response = client.post(reverse("studies:list"), {"title": "Kitchen teammates"})
+    study = Study.objects.get()
+    assert response["Location"] == reverse("studies:design", args=[study.pk])
+    assert study.status == "draft"
+    assert study.items.count() == 8  # the default questionnaire: seven constructs
+    assert set(study.items.values_list("construct", flat=True)) == {
+        "enjoyment",
+        "collaboration_fun",
+        "assistance",
+        "dependability",
+        "predictability",
+        "productivity",
+        "trust",
+    }
+    add = reverse("studies:add_condition", args=[study.pk])
+    client.post(add, {"name": "Alone", "npc_kind": "none", "npc_count": "0"})
+    client.post(add, {"name": "2 LLM", "npc_kind": "llm", "npc_count": "2", "model": "qwen", "temperature": "0.3"})
+    bad = client.post(add, {"name": "Broken", "npc_kind": "llm", "npc_count": "0"})
+    assert bad.status_code == 400 and "Choose 1 to 4 NPCs" in bad.content.decode()
+    assert list(study.conditions.values_list("name", "npc_kind", "npc_count")) == [
+        ("Alone", "none", 0),
+        ("2 LLM", "llm", 2),
+    ]
+    llm = study.conditions.get(name="2 LLM")
+    assert llm.dispatcher == {"model": "qwen", "temperature": 0.3}
+    assert llm.seat_plan(human=researcher)[1] == {"kind": "npc", "dispatcher": "llm", "settings": llm.dispatcher}
+
+    client.post(reverse("studies:add_scenario", args=[study.pk]), {"scenario": toy_scenario.pk})
+    client.post(reverse("studies:add_item", args=[study.pk]), {"construct_label": "Trust", "text": "They were honest."})
+    trust = study.items.filter(construct="trust")
+    assert trust.count() == 2
+    item = trust.first()
+    client.post(reverse("studies:save_item", args=[study.pk, item.pk]), {"construct_label": "Trust", "text": "Edited."})
+    item.refresh_from_db()
+    assert item.text == "Edited."
+
+    page = client.get(reverse("studies:design", args=[study.pk])).content.decode()
+    assert "Alone → 2 LLM" in page and "2 LLM → Alone" in page  # the counterbalanced orders
+    client.post(reverse("studies:set_status", args=[study.pk]), {"status": "open"})
+    study.refresh_from_db()
+    assert study.status == "open"
+
+
+def test_a_study_cannot_open_until_it_is_complete(researcher):
+    study = services.create_study(title="Empty", created_by=researcher)
+    with pytest.raises(StudyError, match="Add at least one condition"):
+        services.set_status(study, "open")
+
+
+def test_the_design_freezes_once_participants_join(make_study):
+    study = make_study()
+    services.give_consent(services.join(study, external_id="P1"))
+    for change in (
+        lambda: services.add_condition(study, name="More", npc_kind="random", npc_count=1),
+        lambda: services.remove_condition(study.conditions.first()),
+        lambda: services.reset_questionnaire(study),
+        lambda: services.remove_item(study.items.first()),
+    ):
+        with pytest.raises(StudyError, match="already joined"):
+            change()
+    assert study.conditions.count() == 2
+
+
+def test_pilot_data_can_be_deleted_to_unfreeze_the_design(make_study):
+    study = make_study()
+    services.set_status(study, "draft")
+    services.give_consent(services.join(study, is_pilot=True))
+    assert services.design_locked(study)
+    assert services.delete_pilot_data(study) == 1
+    assert not services.design_locked(study)
+    services.add_condition(study, name="More", npc_kind="random", npc_count=1)
+
+
+def test_removing_a_condition_renumbers_the_rest(make_study):
+    study = make_study([("A", "none", 0), ("B", "random", 1), ("C", "random", 2)])
+    services.set_status(study, "draft")
+    services.remove_condition(study.conditions.get(name="A"))
+    assert list(study.conditions.order_by("index").values_list("index", "name")) == [(0, "B"), (1, "C")]
+
+
+def test_orders_are_counterbalanced_across_participants_and_refill_after_drop_outs(make_study):
+    study = make_study([("A", "none", 0), ("B", "random", 1), ("C", "random", 2), ("D", "random", 3)])
+    people = [services.give_consent(services.join(study, external_id=f"P{i}")) for i in range(4)]
+    orders = [p.assignment.condition_order for p in people]
+    assert sorted(map(tuple, orders)) == sorted(map(tuple, [[0, 1, 3, 2], [1, 2, 0, 3], [2, 3, 1, 0], [3, 0, 2, 1]]))
+    services.drop_out(people[2], reason="test")
+    newcomer = services.give_consent(services.join(study, external_id="P9"))
+    assert newcomer.assignment.sequence == people[2].assignment.sequence
+    assert [e.condition.name for e in newcomer.episodes.order_by("index")] == [
+        "ABCD"[i] for i in newcomer.assignment.condition_order
+    ]
+
+
+def test_between_subject_gives_each_participant_one_condition_in_turn(make_study):
+    study = make_study([("A", "none", 0), ("B", "random", 1)], design="between")
+    people = [services.give_consent(services.join(study, external_id=f"P{i}")) for i in range(4)]
+    assert [p.assignment.condition_order for p in people] == [[0], [1], [0], [1]]
+    assert all(p.episodes.count() == 1 for p in people)
+
+
+def test_consent_twice_keeps_one_assignment(make_study):
+    study = make_study()
+    participant = services.join(study, external_id="P1")
+    services.give_consent(participant)
+    services.give_consent(participant)
+    assert participant.episodes.count() == 2
+    assert Participant.objects.get().status == ParticipantStatus.ACTIVE
+
+
+def test_researcher_marks_a_participant_dropped_from_the_monitor(client, researcher, make_study):
+    study = make_study()
+    participant = services.give_consent(services.join(study, external_id="GONE"))
+    client.force_login(researcher)
+    page = client.get(reverse("studies:monitor", args=[study.pk])).content.decode()
+    assert "GONE" in page and "Introduction 1/1" in page
+    client.post(reverse("studies:drop", args=[study.pk, participant.pk]), {"reason": "no response"})
+    participant.refresh_from_db()
+    assert participant.status == ParticipantStatus.DROPPED and participant.drop_reason == "no response"
+
+
+def test_condition_validation_names_the_fix(make_study):
+    study = make_study()
+    services.set_status(study, "draft")
+    with pytest.raises(StudyError, match="1 to 4"):
+        services.add_condition(study, name="Too many", npc_kind="llm", npc_count=5)
+    with pytest.raises(StudyError, match="already a condition"):
+        services.add_condition(study, name="Alone", npc_kind="none", npc_count=0)
+    assert Condition.objects.filter(study=study).count() == 2
+    assert QuestionnaireItem.objects.filter(study=study).count() == 8

@@ -1,0 +1,192 @@
+"""A participant's whole path through the web pages: link, consent, onboarding, episodes (real games
+through games.services), questionnaires, completion code; resuming; acting only in one's own episodes."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import permissions as game_permissions
+from games import services as game_services
+from games.models import Game, Seat
+from studies.models import Episode, EpisodeStatus, Participant, ParticipantStatus, Response
+
+pytestmark = pytest.mark.django_db(transaction=True)  # the game-finished hook runs on commit
+
+
+def answers(study, value=4):
+    return {f"item-{item.pk}": str(value) for item in study.items.all()}
+
+
+def test_consent_needs_the_box_ticked_and_nothing_is_stored_until_then(client, make_study):
+    study = make_study()
+    entry = reverse("studies:entry", args=[study.slug])
+    page = client.get(entry + "?pid=PROLIFIC1")
+    assert page.status_code == 200
+    assert "Before you start" in page.content.decode()
+    refused = client.post(entry, {"pid": "PROLIFIC1", "choice": "agree"})
+    assert refused.status_code == 400
+    assert "tick the box" in refused.content.decode()
+    assert not Participant.objects.exists()
+
+
+def test_a_participant_goes_from_the_link_to_the_completion_code(client, make_study):
+    study = make_study()
+    entry = reverse("studies:entry", args=[study.slug])
+    step_url = reverse("studies:step", args=[study.slug])
+    response = client.post(entry, {"pid": "PROLIFIC1", "choice": "agree", "agree": "1"})
+    assert response.status_code == 302 and response["Location"] == step_url
+    participant = Participant.objects.get(external_id="PROLIFIC1")
+    assert participant.status == ParticipantStatus.ACTIVE
+    assert participant.assignment.condition_order in ([0, 1], [1, 0])
+
+    page = client.get(step_url)
+    assert "Rules" in page.content.decode()
+    client.post(step_url, {"action": "onboarding", "index": "0"})
+
+    for position in range(2):
+        page = client.get(step_url)
+        assert f"Game {position + 1}" in page.content.decode()
+        client.post(step_url, {"action": "start", "index": str(position)})
+        episode = participant.episodes.get(index=position)
+        assert episode.status == EpisodeStatus.PLAYING
+        game = episode.game
+        seats = list(game.seats.order_by("agent"))
+        assert seats[0].user == participant.user and seats[0].kind == "human"
+        assert len(seats) == 1 + episode.condition.npc_count
+        assert all(s.dispatcher == "random" for s in seats[1:])
+        assert game.disconnect_policy == "pause"
+        # The participant plays in their game through the games service; then the game ends.
+        game_services.apply_action(game.pk, agent=0, action="do dust", by=participant.user)
+        game_services.finish(game.pk, reason="test over")
+        episode.refresh_from_db()
+        assert episode.status == EpisodeStatus.SURVEY  # the GAME_FINISHED hook opened the questionnaire
+        assert "progress" in episode.metrics
+
+        page = client.get(step_url)
+        assert "How was game" in page.content.decode()
+        incomplete = answers(study)
+        incomplete.pop(next(iter(incomplete)))
+        refused = client.post(step_url, {"action": "questionnaire", "index": str(position), **incomplete})
+        assert refused.status_code == 400 and "1 left" in refused.content.decode()
+        assert not Response.objects.filter(episode=episode).exists()
+        client.post(step_url, {"action": "questionnaire", "index": str(position), **answers(study)})
+        assert Response.objects.filter(episode=episode).count() == study.items.count()
+
+    page = client.get(step_url)
+    assert study.completion_code in page.content.decode()
+    participant.refresh_from_db()
+    assert participant.status == ParticipantStatus.COMPLETED
+
+
+def test_reload_and_a_new_device_with_the_same_link_resume_where_the_participant_was(client, make_study):
+    study = make_study()
+    entry = reverse("studies:entry", args=[study.slug])
+    step_url = reverse("studies:step", args=[study.slug])
+    client.post(entry, {"pid": "ABC", "choice": "agree", "agree": "1"})
+    client.post(step_url, {"action": "onboarding", "index": "0"})
+    client.post(step_url, {"action": "start", "index": "0"})
+
+    assert client.get(entry + "?pid=ABC")["Location"] == step_url  # reload of the link
+    other_device = Client()
+    response = other_device.get(entry + "?pid=ABC")
+    assert response["Location"] == step_url
+    page = other_device.get(step_url).content.decode()
+    assert "Your game is running" in page
+    assert Participant.objects.count() == 1
+    assert Game.objects.count() == 1  # starting again did not create a second game
+    other_device.post(step_url, {"action": "start", "index": "0"})
+    assert Game.objects.count() == 1
+
+
+def test_participants_act_only_in_their_own_episodes(make_study):
+    study = make_study()
+    entry = reverse("studies:entry", args=[study.slug])
+    step_url = reverse("studies:step", args=[study.slug])
+    alice, bob = Client(), Client()
+    for client, pid in ((alice, "ALICE"), (bob, "BOB")):
+        client.post(entry, {"pid": pid, "choice": "agree", "agree": "1"})
+        client.post(step_url, {"action": "onboarding", "index": "0"})
+        client.post(step_url, {"action": "start", "index": "0"})
+    a = Participant.objects.get(external_id="ALICE")
+    b = Participant.objects.get(external_id="BOB")
+    a_game = a.episodes.get(index=0).game
+    assert not game_permissions.can_act(b.user, a_game, 0)
+    assert game_permissions.can_act(a.user, a_game, 0)
+    game_services.finish(a_game.pk, reason="done")
+    # Bob's questionnaire for "episode 0" is his own episode 0 (still playing), never Alice's.
+    response = bob.post(step_url, {"action": "questionnaire", "index": "0", **answers(study)}, follow=True)
+    assert "finish the game first" in response.content.decode()
+    assert not Response.objects.exists()
+    assert a.episodes.get(index=0).status == EpisodeStatus.SURVEY
+    # Someone without a participation gets sent to the study link, not into anybody's step.
+    stranger = Client()
+    assert stranger.post(step_url, {"action": "start", "index": "0"})["Location"].startswith(entry)
+
+
+def test_withdrawing_marks_the_participant_dropped_and_stops_their_game(client, make_study):
+    study = make_study()
+    entry = reverse("studies:entry", args=[study.slug])
+    step_url = reverse("studies:step", args=[study.slug])
+    client.post(entry, {"choice": "agree", "agree": "1"})
+    client.post(step_url, {"action": "onboarding", "index": "0"})
+    client.post(step_url, {"action": "start", "index": "0"})
+    client.post(step_url, {"action": "withdraw"})
+    participant = Participant.objects.get()
+    assert participant.status == ParticipantStatus.DROPPED
+    assert participant.episodes.get(index=0).game.is_finished
+    assert "participation has ended" in client.get(step_url).content.decode()
+    assert "participation has ended" in client.get(entry, follow=True).content.decode()
+
+
+def test_every_participant_form_is_csrf_protected(make_study):
+    study = make_study()
+    client = Client(enforce_csrf_checks=True)
+    entry = reverse("studies:entry", args=[study.slug])
+    assert client.post(entry, {"choice": "agree", "agree": "1"}).status_code == 403
+    page = client.get(entry).content.decode()
+    assert 'name="csrfmiddlewaretoken"' in page
+    assert not Participant.objects.exists()
+
+
+def test_a_draft_study_turns_participants_away_but_accepts_signed_pilots(client, make_study):
+    from studies import services
+    from studies.views.participant import pilot_token
+
+    study = make_study()
+    services.set_status(study, "draft")
+    entry = reverse("studies:entry", args=[study.slug])
+    assert "not opened yet" in client.get(entry).content.decode()
+    refused = client.post(entry, {"choice": "agree", "agree": "1", "pilot": "forged"})
+    assert refused.status_code == 400
+    client.post(entry, {"choice": "agree", "agree": "1", "pilot": pilot_token(study)})
+    assert Participant.objects.get().is_pilot
+
+
+def test_a_bad_external_id_gets_a_clear_message(client, make_study):
+    study = make_study()
+    response = client.get(reverse("studies:entry", args=[study.slug]) + "?pid=<script>")
+    assert response.status_code == 400
+    assert "Check the link" in response.content.decode()
+
+
+def test_a_tutorial_page_starts_a_solo_practice_game(client, make_study, toy_scenario):
+    from studies import services
+
+    study = make_study(pages=False)
+    services.set_status(study, "draft")
+    services.add_onboarding_page(study, kind="tutorial", title="Practice", tutorial_scenario=toy_scenario)
+    services.set_status(study, "open")
+    entry = reverse("studies:entry", args=[study.slug])
+    step_url = reverse("studies:step", args=[study.slug])
+    client.post(entry, {"choice": "agree", "agree": "1"})
+    assert "Practice game" in client.get(step_url).content.decode()
+    client.post(step_url, {"action": "tutorial", "index": "0"})
+    participant = Participant.objects.get()
+    assert participant.tutorial_game is not None
+    assert [s.kind for s in participant.tutorial_game.seats.all()] == ["human"]
+    assert not Episode.objects.filter(game=participant.tutorial_game).exists()
+    client.post(step_url, {"action": "onboarding", "index": "0"})
+    assert "Game 1" in client.get(step_url).content.decode()
+    assert Seat.objects.filter(user=participant.user).count() == 1

@@ -1,0 +1,1 @@
+"""Pages of the studies app: the designer, the participant flow, the monitor, analysis and exports."""

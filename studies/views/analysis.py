@@ -1,0 +1,59 @@
+"""The analysis page: per condition, objective scores and questionnaire constructs (mean, SD, n),
+the design's ANOVA and Tukey HSD, and bar charts with error bars."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from accounts.permissions import researcher_required
+from studies import charts, selectors
+from studies.analysis import MeasureAnalysis
+from studies.measures import LIKERT_POINTS
+from studies.models import Study
+
+
+def _bars(measure: MeasureAnalysis) -> list[charts.Bar]:
+    return [charts.Bar(g.condition, g.mean, g.se, g.n) for g in measure.groups]
+
+
+@researcher_required
+def analysis(request: HttpRequest, pk: int) -> HttpResponse:
+    study = get_object_or_404(Study, pk=pk)
+    include_dropped = request.GET.get("dropped") == "1"
+    include_pilots = request.GET.get("pilots") == "1"
+    result = selectors.study_analysis(study, include_dropped=include_dropped, include_pilots=include_pilots)
+    construct_chart = (
+        charts.bar_chart(
+            [charts.Group(m.label, _bars(m)) for m in result.constructs],
+            result.conditions,
+            title="Questionnaire constructs per condition (mean ± SE, 1-5)",
+            y_min=1,
+            y_max=LIKERT_POINTS,
+            width=max(720, 110 * len(result.constructs)),
+        )
+        if result.constructs and any(m.n for m in result.constructs)
+        else None
+    )
+    objective_charts = [
+        charts.bar_chart(
+            [charts.Group(m.label, _bars(m))],
+            result.conditions,
+            title=f"{m.label} per condition (mean ± SE)",
+            width=360,
+            height=280,
+        )
+        for m in result.objective
+    ]
+    return render(
+        request,
+        "studies/analysis.html",
+        {
+            "study": study,
+            "result": result,
+            "construct_chart": construct_chart,
+            "objective": list(zip(result.objective, objective_charts, strict=True)),
+            "include_dropped": include_dropped,
+            "include_pilots": include_pilots,
+        },
+    )

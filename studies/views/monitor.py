@@ -1,0 +1,45 @@
+"""The live monitor: participants and their step, drop-outs, running games (watch live), NPC errors.
+The page refreshes its body every few seconds with HTMX."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts.permissions import researcher_required
+from studies import flow, selectors, services
+from studies.errors import StudyError
+from studies.models import Participant, Study
+
+
+@researcher_required
+def monitor(request: HttpRequest, pk: int) -> HttpResponse:
+    study = get_object_or_404(Study, pk=pk)
+    running = [
+        {"episode": episode, "watch_url": flow.game_url(episode.game)} for episode in selectors.running_episodes(study)
+    ]
+    context = {
+        "study": study,
+        "rows": selectors.participants_for_monitor(study),
+        "counts": selectors.status_counts(study),
+        "running": running,
+        "npc_errors": selectors.npc_errors(study),
+    }
+    template = "studies/_monitor_body.html" if request.htmx else "studies/monitor.html"
+    return render(request, template, context)
+
+
+@researcher_required
+@require_POST
+def drop(request: HttpRequest, pk: int, participant_pk: int) -> HttpResponse:
+    participant = get_object_or_404(Participant, pk=participant_pk, study_id=pk)
+    reason = request.POST.get("reason", "").strip() or "marked by the researcher"
+    try:
+        services.drop_out(participant, reason=reason)
+    except StudyError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{participant.code} is marked as dropped out and excluded from analysis.")
+    return redirect("studies:monitor", pk=pk)
