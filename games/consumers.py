@@ -14,6 +14,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import connections
 from django.template.loader import render_to_string
 
 from games import broadcast, permissions, scheduler, services, viewer
@@ -23,6 +24,13 @@ log = logging.getLogger(__name__)
 
 CLIENT_TYPES = ("act", "wait", "chat", "pause", "resume", "sync", "ping")
 MAX_FRAME = 8_000
+
+
+def db(func: Any) -> Any:
+    """Run ORM work off the event loop. On Postgres in a pool of threads, so one slow query does
+    not hold up every game of the process; on SQLite in Django's one sync thread (SQLite takes one
+    writer at a time anyway, and its shared-cache test database fails fast instead of waiting)."""
+    return database_sync_to_async(func, thread_sensitive=connections["default"].vendor == "sqlite")
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -46,7 +54,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         scheduler.ensure_embedded()
         await self.channel_layer.group_add(broadcast.group_name(self.game_id), self.channel_name)
         for agent in self.human_agents:
-            await database_sync_to_async(services.seat_connected)(self.game_id, agent)
+            await db(services.seat_connected)(self.game_id, agent)
         since = self._query("since")
         self.sent_seq = int(since) if since and since.isdigit() else None  # type: ignore[assignment]
         await self._push(full=True)
@@ -57,7 +65,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(broadcast.group_name(self.game_id), self.channel_name)
         for agent in self.human_agents:
             with contextlib.suppress(services.GameError):
-                await database_sync_to_async(services.seat_disconnected)(self.game_id, agent)
+                await db(services.seat_disconnected)(self.game_id, agent)
 
     # ------------------------------------------------------------------------------------------
     # client -> server
@@ -74,7 +82,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             if kind in ("act", "wait"):
                 await self._act(message)
             elif kind == "chat":
-                await database_sync_to_async(services.post_chat)(
+                await db(services.post_chat)(
                     self.game_id, text=message.get("text", ""), by=self.scope["user"], agent=self.viewer.agent
                 )
                 await self._push()
@@ -85,7 +93,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                     )
                     return
                 operation = services.pause if kind == "pause" else services.resume
-                await database_sync_to_async(operation)(self.game_id, by=self.scope["user"])
+                await db(operation)(self.game_id, by=self.scope["user"])
                 await self._push()
             elif kind == "sync":
                 since = message.get("since")
@@ -94,7 +102,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                     return
                 if since is not None:
                     self.sent_seq = since
-                await database_sync_to_async(services.advance)(self.game_id)
+                await db(services.advance)(self.game_id)
                 await self._push(full=True)
             elif kind == "ping":
                 await self._send_json({"type": "pong"})
@@ -115,12 +123,19 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not isinstance(action, str):
             await self._send_error('an "act" frame needs "action": text like "wash dish"', code="bad_frame")
             return
-        result = await database_sync_to_async(services.apply_action)(
-            self.game_id, agent=agent, action=action, by=self.scope["user"]
-        )
+        user, since = self.scope["user"], self.sent_seq or 0
+
+        def act_and_read() -> tuple[services.ActionResult, viewer.Update]:
+            # one trip to the database thread for the action and what this viewer sees after it
+            result = services.apply_action(self.game_id, agent=agent, action=action, by=user)
+            return result, viewer.load_update(self.game_id, self.viewer, since)
+
+        result, update = await db(act_and_read)()
+        await self._deliver(update)
         if result.rejection is not None:
             await self._send_feedback(result.rejection.kind, result.rejection.message, result.seq)
-        await self._push()
+        elif self.html:  # an accepted action clears the last complaint
+            await self.send(text_data='<div id="game-feedback" class="feedback" role="alert" hx-swap-oob="true"></div>')
 
     def _parse(self, text: str | None, raw: bytes | None) -> dict[str, Any] | str:
         if text is None and raw is not None:
@@ -147,14 +162,17 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _push(self, *, full: bool = False) -> None:
         """Send the entries this connection has not sent yet, then the viewer's state."""
+        update = await db(viewer.load_update)(self.game_id, self.viewer, self.sent_seq or 0)
+        await self._deliver(update, full=full)
+
+    async def _deliver(self, update: viewer.Update, *, full: bool = False) -> None:
         since = self.sent_seq
-        update = await database_sync_to_async(viewer.load_update)(self.game_id, self.viewer, since or 0)
         if not full and since is not None and update.seq <= since:
             return
         events = update.events if since is not None else []
         self.sent_seq = update.seq
         if self.html:
-            await self.send(text_data=await database_sync_to_async(_render_update)(update, self.viewer, full))
+            await self.send(text_data=await db(_render_update)(update, self.viewer, full))
             return
         for event in events:
             await self._send_json(event)

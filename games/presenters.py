@@ -149,17 +149,28 @@ def progress_chart(points: list[list[float]], span: float, now: float) -> dict[s
 
 
 def metric_rows(result: dict[str, Any]) -> list[tuple[str, str]]:
+    """The domain's metrics for people: numbers and words as they are, counts without the zeros;
+    per-agent lists and schedules are left to the timeline."""
     rows = []
     for key, value in result.items():
-        if isinstance(value, dict | list):
-            value = (
-                ", ".join(f"{k}: {v}" for k, v in value.items())
-                if isinstance(value, dict)
-                else ", ".join(map(str, value))
-            )
-        elif value is None:
-            value = "—"
-        elif isinstance(value, float):
-            value = f"{value:.2f}".rstrip("0").rstrip(".")
-        rows.append((key.replace("_", " "), str(value)))
+        if isinstance(value, list):
+            continue
+        if isinstance(value, dict):
+            if not all(isinstance(v, int | float | str | bool | None) for v in value.values()):
+                continue
+            shown = [f"{k.replace('_', ' ')} {_value(v)}" for k, v in value.items() if v not in (0, None, "", False)]
+            text = " · ".join(shown) or "none"
+        else:
+            text = _value(value)
+        rows.append((key.replace("_", " "), text))
     return rows
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(value)

@@ -96,12 +96,23 @@
   document.addEventListener("htmx:wsClose", function () {
     connection("Reconnecting… everything you did is saved on the server.", true);
   });
-  document.addEventListener("htmx:wsAfterMessage", function () { syncOffset(); tick(); });
+  // keep the message list at its newest entry, unless the reader scrolled up to read older ones
+  let logPinned = true;
+  function pinLog() {
+    const log = document.getElementById("game-log-list");
+    if (log && logPinned) log.scrollTop = log.scrollHeight;
+  }
+  document.addEventListener("scroll", function (event) {
+    const log = event.target;
+    if (log && log.id === "game-log-list") logPinned = log.scrollTop + log.clientHeight >= log.scrollHeight - 24;
+  }, true);
+  document.addEventListener("htmx:wsAfterMessage", function () { syncOffset(); tick(); pinLog(); });
+  document.addEventListener("htmx:afterSwap", pinLog);
   document.addEventListener("htmx:wsAfterSend", function (event) {
     const form = event.target.closest && event.target.closest("form");
     if (form) form.querySelectorAll("input[name=text], input[name=action]").forEach(function (i) { i.value = ""; });
   });
 
-  document.addEventListener("DOMContentLoaded", function () { syncOffset(); tick(); });
+  document.addEventListener("DOMContentLoaded", function () { syncOffset(); tick(); pinLog(); });
   setInterval(tick, 200);
 })();
