@@ -119,15 +119,18 @@ class GameConsumer(AsyncWebsocketConsumer):
         if agent not in self.viewer.agents:
             await self._send_error(f"you may act only for agent {_list(self.viewer.agents)}", code="forbidden")
             return
-        action = "wait" if message["type"] == "wait" else message.get("action")
-        if not isinstance(action, str):
+        action = message.get("action")
+        if message["type"] != "wait" and not isinstance(action, str):
             await self._send_error('an "act" frame needs "action": text like "wash dish"', code="bad_frame")
             return
         user, since = self.scope["user"], self.sent_seq or 0
 
         def act_and_read() -> tuple[services.ActionResult, viewer.Update]:
             # one trip to the database thread for the action and what this viewer sees after it
-            result = services.apply_action(self.game_id, agent=agent, action=action, by=user)
+            if message["type"] == "wait":
+                result = services.pass_turn(self.game_id, agent=agent, by=user)
+            else:
+                result = services.apply_action(self.game_id, agent=agent, action=action, by=user)
             return result, viewer.load_update(self.game_id, self.viewer, since)
 
         result, update = await db(act_and_read)()

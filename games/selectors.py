@@ -8,7 +8,7 @@ from django.db.models import Count, QuerySet
 
 from games.engine import registry
 from games.engine.rules import RuleSet
-from games.models import Game, GameEvent, GameSnapshot, Scenario
+from games.models import Game, GameEvent, Scenario
 
 
 def current_scenarios(domain: str | None = None, search: str = "") -> QuerySet[Scenario]:
@@ -34,9 +34,10 @@ def game_rules(game: Game) -> RuleSet[Any]:
 
 
 def current_state(game: Game) -> tuple[int, Any]:
-    """(seq, state) from the game's snapshot (as of the last committed change)."""
-    snapshot = GameSnapshot.objects.get(game=game)
-    return snapshot.seq, game_rules(game).load_state(snapshot.state)
+    """(seq, state) as of the last committed change (cache, or snapshot plus the log after it)."""
+    from games import state_store
+
+    return game.last_seq, state_store.state_at(game_rules(game), game, game.last_seq)
 
 
 def events_since(game_id: int, seq: int, *, limit: int | None = None) -> list[GameEvent]:

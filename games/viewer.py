@@ -11,9 +11,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import clock, selectors
+from games import clock, selectors, state_store
 from games.codec import wire_event
-from games.models import Game, GameEvent, GameSnapshot
+from games.models import Game, GameEvent
 
 
 @dataclass
@@ -40,19 +40,16 @@ class Update:
 
 
 def load_update(game_id: int, viewer: Viewer, since: int, *, now: datetime | None = None) -> Update:
-    """The entries after ``since`` and the viewer's current state (``seq`` is the snapshot's)."""
-    # the snapshot first: the game row is written in the same transaction, so it is at least as new
-    snapshot = GameSnapshot.objects.get(game_id=game_id)
+    """The entries after ``since`` and the viewer's current state (``seq`` is the last committed entry)."""
+    # the game row and its log entries are committed together, so last_seq names a complete state
     game = Game.objects.select_related("scenario").get(pk=game_id)
-    entries = selectors.events_since(game_id, since) if snapshot.seq > since else []
-    entries = [e for e in entries if e.seq <= snapshot.seq]
+    seq = game.last_seq
+    entries = [e for e in selectors.events_since(game_id, since) if e.seq <= seq] if seq > since else []
     rules = selectors.game_rules(game)
-    state = rules.load_state(snapshot.state)
-    message = state_message(game, rules, state, snapshot.seq, viewer, now=now)
+    state = state_store.state_at(rules, game, seq)
+    message = state_message(game, rules, state, seq, viewer, now=now)
     finished = finished_message(game) if game.is_finished else None
-    return Update(
-        game=game, seq=snapshot.seq, events=[event_message(e) for e in entries], state=message, finished=finished
-    )
+    return Update(game=game, seq=seq, events=[event_message(e) for e in entries], state=message, finished=finished)
 
 
 def event_message(entry: GameEvent) -> dict[str, Any]:
