@@ -35,7 +35,7 @@ def db(func: Any) -> Any:
 
 class GameConsumer(AsyncWebsocketConsumer):
     game_id: int
-    viewer: viewer.Viewer
+    who: viewer.Viewer
     human_agents: list[int]
     sent_seq: int
     html: bool
@@ -60,7 +60,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._push(full=True)
 
     async def disconnect(self, code: int) -> None:
-        if not hasattr(self, "viewer"):
+        if not hasattr(self, "who"):
             return
         await self.channel_layer.group_discard(broadcast.group_name(self.game_id), self.channel_name)
         for agent in self.human_agents:
@@ -71,7 +71,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     # client -> server
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not hasattr(self, "viewer"):
+        if not hasattr(self, "who"):
             return
         message = self._parse(text_data, bytes_data)
         if isinstance(message, str):
@@ -83,11 +83,11 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self._act(message)
             elif kind == "chat":
                 await db(services.post_chat)(
-                    self.game_id, text=message.get("text", ""), by=self.scope["user"], agent=self.viewer.agent
+                    self.game_id, text=message.get("text", ""), by=self.scope["user"], agent=self.who.agent
                 )
                 await self._push()
             elif kind in ("pause", "resume"):
-                if not self.viewer.can_control:
+                if not self.who.can_control:
                     await self._send_error(
                         "only researchers (or the program that created the game) pause and resume it", code="forbidden"
                     )
@@ -110,14 +110,14 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._send_error(str(error), code=_error_code(error))
 
     async def _act(self, message: dict[str, Any]) -> None:
-        if not self.viewer.agents:
+        if not self.who.agents:
             await self._send_error("you are watching this game; you have no seat to act in", code="forbidden")
             return
-        agent = message.get("agent", self.viewer.agent)
+        agent = message.get("agent", self.who.agent)
         if isinstance(agent, str) and agent.isdigit():
             agent = int(agent)  # html forms send strings
-        if agent not in self.viewer.agents:
-            await self._send_error(f"you may act only for agent {_list(self.viewer.agents)}", code="forbidden")
+        if agent not in self.who.agents:
+            await self._send_error(f"you may act only for agent {_list(self.who.agents)}", code="forbidden")
             return
         action = message.get("action")
         if message["type"] != "wait" and not isinstance(action, str):
@@ -127,11 +127,11 @@ class GameConsumer(AsyncWebsocketConsumer):
 
         def act_and_read() -> tuple[services.ActionResult, viewer.Update]:
             # one trip to the database thread for the action and what this viewer sees after it
-            if message["type"] == "wait":
-                result = services.pass_turn(self.game_id, agent=agent, by=user)
-            else:
+            if isinstance(action, str) and message["type"] == "act":
                 result = services.apply_action(self.game_id, agent=agent, action=action, by=user)
-            return result, viewer.load_update(self.game_id, self.viewer, since)
+            else:
+                result = services.pass_turn(self.game_id, agent=agent, by=user)
+            return result, viewer.load_update(self.game_id, self.who, since)
 
         result, update = await db(act_and_read)()
         await self._deliver(update)
@@ -165,7 +165,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _push(self, *, full: bool = False) -> None:
         """Send the entries this connection has not sent yet, then the viewer's state."""
-        update = await db(viewer.load_update)(self.game_id, self.viewer, self.sent_seq or 0)
+        update = await db(viewer.load_update)(self.game_id, self.who, self.sent_seq or 0)
         await self._deliver(update, full=full)
 
     async def _deliver(self, update: viewer.Update, *, full: bool = False) -> None:
@@ -175,7 +175,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         events = update.events if since is not None else []
         self.sent_seq = update.seq
         if self.html:
-            await self.send(text_data=await db(_render_update)(update, self.viewer, full))
+            await self.send(text_data=await db(_render_update)(update, self.who, full))
             return
         for event in events:
             await self._send_json(event)
@@ -219,7 +219,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if game is None or not permissions.can_watch(user, game):
             return f"there is no game {self.game_id} you may see"
         seats = permissions.seats_of(user, game)
-        self.viewer = viewer.Viewer(agents=[s.agent for s in seats], can_control=permissions.can_control(user, game))
+        self.who = viewer.Viewer(agents=[s.agent for s in seats], can_control=permissions.can_control(user, game))
         self.human_agents = [s.agent for s in seats if s.kind == SeatKind.HUMAN]
         return None
 

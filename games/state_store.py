@@ -1,10 +1,11 @@
 """Where a game's current state comes from: a per-process cache of immutable states keyed by
 ``(game, seq)``, else the last stored snapshot plus the log entries after it.
 
-The log is the authority. The snapshot (``GameSnapshot``) is written every ``SNAPSHOT_EVERY``
-entries and when a game ends, so a restart replays at most that many inputs; the cache spares the
-hot path (an action, then each viewer's state) from decoding and rebuilding big states. A state is
-cached only after its transaction commits, so a rolled-back change is never served.
+The log is the authority. The snapshot (``GameSnapshot``) is rewritten with every change, in the
+same transaction (other apps read it as "the state after entry ``seq``"); the cache spares the hot
+path (an action, then each viewer's state) from decoding and rebuilding big states. A state is
+cached only after its transaction commits, so a rolled-back change is never served; a cache that
+is behind (another process moved the game on) catches up by replaying the log entries after it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from django.db import transaction
 from games.engine.rules import RuleSet
 from games.models import GameEvent, GameSnapshot
 
-SNAPSHOT_EVERY = 25
+# Entries between snapshot writes. 1 = every change; the snapshot's contract (the state after
+# its ``seq``) is read directly by the NPC runner, so raise it only together with that reader.
+SNAPSHOT_EVERY = 1
 CACHE_SIZE = 2_000
 INPUTS = ("action", "clock")
 
@@ -56,7 +59,7 @@ def replay_inputs(rules: RuleSet[Any], state: Any, game_id: int, *, after: int, 
         entries = entries.filter(seq__lte=upto)
     for category, agent, time, data in entries.values_list("category", "agent", "time", "data"):
         if category == "action":
-            state = rules.act(state, agent, data["action"], time).state
+            state = rules.act(state, agent or 0, data["action"], time).state
         else:
             state = rules.advance(state, data["until"]).state
     return state

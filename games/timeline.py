@@ -71,11 +71,11 @@ def build(entries: Iterable[Any], agent_labels: Sequence[str], *, now: float, li
             open_bars[(entry.agent, action)] = bar
             latest = max(latest, bar.end or start)
         elif entry.kind == "completed":
-            bar = open_bars.pop((entry.agent, action), None)
-            if bar is not None:
-                bar.done = True
-                if bar.end is None:
-                    bar.end = float(details.get("end", entry.time))
+            finished = open_bars.pop((entry.agent, action)) if (entry.agent, action) in open_bars else None
+            if finished is not None:
+                finished.done = True
+                if finished.end is None:
+                    finished.end = float(details.get("end", entry.time))
         elif entry.kind == "waited":
             row.bars.append(Bar(label="wait", start=entry.time, end=entry.time + 1, kind="wait", done=True))
         elif entry.kind == "rejected":

@@ -44,7 +44,7 @@ def test_create_game_stores_seats_snapshot_and_created_entry(lockstep_game, part
     seat = Seat.objects.get(game=game)
     assert (seat.agent, seat.kind, seat.user) == (0, "human", participant)
     assert kinds(game) == [("control", "created")]
-    assert game.snapshot.seq == 0  # the initial state; later ones every few entries
+    assert game.snapshot.seq == 1
 
 
 def test_bad_seat_plans_are_refused_with_a_message(toy_scenario, participant):
