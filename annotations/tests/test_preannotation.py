@@ -166,3 +166,23 @@ def test_the_page_starts_a_run_and_shows_its_progress(client, researcher):
     assert 'hx-trigger="every 1s"' in fragment and "0 of 1 recipes" in fragment
     again = client.post(reverse("annotations:preannotate", args=[project.pk]), follow=True).content.decode()
     assert "is under way; wait for it to finish" in again
+
+
+@pytest.mark.django_db
+def test_the_celery_task_runs_a_run(settings, researcher):
+    from annotations.tasks import preannotate
+
+    project = services.create_project(
+        name="Task",
+        recipes=[make_recipe("Cobbler")],
+        properties=PROPS,
+        annotators=[make_annotator("amy")],
+        annotators_per_item=1,
+    )
+    replies = [json.dumps([{"step": s, "concurrency": "continuous", "resource": "none"} for s in STEPS])]
+    with standin_server(replies) as server:
+        settings.LLM_BASE_URL = server["base_url"]
+        with mock.patch.object(preannotation, "dispatch"):
+            run = preannotation.start(project=project, user=researcher)
+        assert preannotate.apply(args=[run.pk]).get() == "done"
+    assert Label.objects.filter(annotator__is_model=True).count() == 10

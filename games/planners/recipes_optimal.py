@@ -155,7 +155,12 @@ def solve(
     # there afterwards, see _split_at_starts.)
     continuous = [(ref, chunk) for ref, step in steps.items() if not step.spec.autonomous for chunk in step.chunks]
     model.add_no_overlap([chunk.interval for _, chunk in continuous])
-    solid = [(ref, chunk) for ref, chunk in continuous if not steps[ref].spec.interruptible]
+    # A chunk cut late would start after its window closes: windowed steps stay solid.
+    solid = [
+        (ref, chunk)
+        for ref, chunk in continuous
+        if not steps[ref].spec.interruptible or (time_constraints and steps[ref].spec.time_constraints)
+    ]
     for ref, step in steps.items():
         if not step.spec.autonomous:
             continue
@@ -212,11 +217,11 @@ def solve(
                 if size > 0:
                     items.append((ref[1], kitchen.recipes[ref[0]].name, size * unit, solver.value(chunk.start) * unit))
     state = initial_state(definition, options={"time_constraints": time_constraints})
-    items = _split_at_starts(kitchen, items)
+    items = _split_at_starts(kitchen, items, time_constraints)
     return OptimalResult(order(state, items), value, optimal, round(gap, 6), bound, elapsed, name)
 
 
-def _split_at_starts(kitchen: Kitchen, items: list[PlanItem]) -> list[PlanItem]:
+def _split_at_starts(kitchen: Kitchen, items: list[PlanItem], time_constraints: bool) -> list[PlanItem]:
     """Cut interruptible continuous chunks where an autonomous step starts inside them: the cook
     pauses, starts it, and carries on (the rules let nothing start while the cook is busy)."""
     starts = sorted(
@@ -225,7 +230,7 @@ def _split_at_starts(kitchen: Kitchen, items: list[PlanItem]) -> list[PlanItem]:
     cut: list[PlanItem] = []
     for step, recipe, duration, start in items:
         spec = kitchen.step(kitchen.recipe_index(recipe) or 0, step)
-        if spec.autonomous or not spec.interruptible:
+        if spec.autonomous or not spec.interruptible or (time_constraints and spec.time_constraints):
             cut.append((step, recipe, duration, start))
             continue
         edges = [start, *(t for t in starts if start < t < start + duration), start + duration]

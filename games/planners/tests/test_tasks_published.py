@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from games.domains.tasks.definition import compile_definition, compose
+from games.domains.tasks.definition import compile_definition
 from games.domains.tasks.timearena import combinations, read
 from games.planners import tasks_greedy
 from games.planners.tasks_planning import run
@@ -129,15 +129,8 @@ def test_greedy_reproduces_the_published_oracle_on_every_single_task(published, 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("combo", [n for n in PUBLISHED_GREEDY if "," in n])
-def test_greedy_reproduces_the_published_oracle_on_every_combination(published, combo):
-    scenario = compile_definition(compose([published[n] for n in combo.split(",")]))
-    assert tasks_greedy.plan(scenario).makespan == PUBLISHED_GREEDY[combo]
-
-
-@pytest.mark.slow
 @pytest.mark.parametrize("constrained", [False, True], ids=["shared", "constrained"])
-def test_every_combination_is_solvable_and_the_optimum_never_exceeds_a_feasible_greedy(published, constrained, capsys):
+def test_every_combination_solvable_greedy_as_published_optimum_never_above_it(published, constrained, capsys):
     infeasible = []
     for combo in combinations(list(published)):
         result = run([published[n] for n in combo], planner="optimal", constrained=constrained)
@@ -146,7 +139,7 @@ def test_every_combination_is_solvable_and_the_optimum_never_exceeds_a_feasible_
         assert result["feasible"], f"{name}: the optimal plan breaks the rules: {result['problems']}"
         assert result["makespan"] <= result["time_limit"], f"{name}: over the time limit"
         greedy = result["greedy"]
-        assert greedy["makespan"] == PUBLISHED_GREEDY[name]
+        assert greedy["makespan"] == PUBLISHED_GREEDY[name], f"{name}: greedy differs from the published oracle"
         if greedy["feasible"]:
             assert result["makespan"] <= greedy["makespan"], name
         else:
