@@ -11,7 +11,9 @@ Definitions we chose (docs/decisions.md, "Annotations"):
   averaged over items, in percent (for complete data this is Fleiss' observed agreement x 100);
 - Fleiss' kappa: over the items labelled by every annotator who labelled anything;
 - Krippendorff's alpha (nominal): over all items, missing labels allowed;
-- Cohen's kappa: per annotator pair, over the items both labelled; pairs named "a|b", a < b.
+- Cohen's kappa: per annotator pair, over the items both labelled; pairs named "a|b", a < b;
+- overall: the mean over properties of each figure (properties have different label sets, so
+  this is the usual summary rather than one pooled variable).
 """
 
 from __future__ import annotations
@@ -20,13 +22,15 @@ import math
 import warnings
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
 from typing import Any
 
 import krippendorff
 import numpy as np
 from sklearn.metrics import cohen_kappa_score, precision_recall_fscore_support
-from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+from statsmodels.stats.inter_rater import fleiss_kappa
 
 Ratings = Mapping[str, Mapping[str, str]]
 
@@ -34,6 +38,53 @@ Ratings = Mapping[str, Mapping[str, str]]
 def _clean(value: Any) -> float | None:
     number = float(value)
     return number if math.isfinite(number) else None
+
+
+@dataclass(frozen=True)
+class Coded:
+    """Ratings as integer codes: ``matrix[a, i]`` is annotator a's category index on item i, -1 if missing.
+
+    Every statistic below reads this one array, so a report over tens of thousands of labels stays
+    vectorised (numpy) instead of looping over Python dicts per annotator pair.
+    """
+
+    items: list[str]
+    annotators: list[str]
+    categories: list[str]
+    matrix: np.ndarray
+
+    @classmethod
+    def of(cls, ratings: Ratings) -> Coded:
+        items = sorted(ratings)
+        annotators = sorted({a for labels in ratings.values() for a in labels})
+        categories = sorted({label for labels in ratings.values() for label in labels.values()})
+        row = {a: k for k, a in enumerate(annotators)}
+        code = {c: k for k, c in enumerate(categories)}
+        matrix = np.full((len(annotators), len(items)), -1, dtype=np.int64)
+        for col, item in enumerate(items):
+            for annotator, label in ratings[item].items():
+                matrix[row[annotator], col] = code[label]
+        return cls(items, annotators, categories, matrix)
+
+    @cached_property
+    def counts(self) -> np.ndarray:
+        """items x categories: how many annotators gave each category to each item."""
+        counts = np.zeros((len(self.items), len(self.categories)), dtype=np.int64)
+        rows, cols = np.nonzero(self.matrix.T >= 0)
+        np.add.at(counts, (rows, self.matrix.T[rows, cols]), 1)
+        return counts
+
+    @cached_property
+    def per_item(self) -> np.ndarray:
+        return self.counts.sum(axis=1)
+
+    @cached_property
+    def agreeing_share(self) -> np.ndarray:
+        """Per item, the share of annotator pairs that agree (NaN where fewer than two labels)."""
+        n = self.per_item.astype(float)
+        agreeing = (self.counts * (self.counts - 1)).sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(n >= 2, agreeing / (n * (n - 1)), np.nan)
 
 
 def annotators_of(ratings: Ratings) -> list[str]:
@@ -44,15 +95,13 @@ def categories_of(ratings: Ratings) -> list[str]:
     return sorted({label for labels in ratings.values() for label in labels.values()})
 
 
-def _agreeing_pair_share(labels: list[str]) -> float:
-    n = len(labels)
-    agreeing = sum(c * (c - 1) for c in Counter(labels).values())
-    return agreeing / (n * (n - 1))
+def _percent(coded: Coded) -> float | None:
+    shares = coded.agreeing_share[~np.isnan(coded.agreeing_share)]
+    return float(100.0 * shares.mean()) if shares.size else None
 
 
 def percent_agreement(ratings: Ratings) -> float | None:
-    shares = [_agreeing_pair_share(list(labels.values())) for labels in ratings.values() if len(labels) >= 2]
-    return 100.0 * sum(shares) / len(shares) if shares else None
+    return _percent(Coded.of(ratings))
 
 
 def pair_name(a: str, b: str) -> str:
@@ -60,141 +109,171 @@ def pair_name(a: str, b: str) -> str:
     return f"{first}|{second}"
 
 
-def cohen_kappa(ratings: Ratings, a: str, b: str) -> float | None:
-    shared = [(labels[a], labels[b]) for labels in ratings.values() if a in labels and b in labels]
-    if len(shared) < 2:
+def _cohen(coded: Coded, a: int, b: int) -> float | None:
+    x, y = coded.matrix[a], coded.matrix[b]
+    both = (x >= 0) & (y >= 0)
+    if both.sum() < 2:
         return None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        kappa = cohen_kappa_score([x for x, _ in shared], [y for _, y in shared], replace_undefined_by=np.nan)
+        kappa = cohen_kappa_score(
+            x[both], y[both], labels=list(range(len(coded.categories))), replace_undefined_by=np.nan
+        )
     return _clean(kappa)
 
 
+def cohen_kappa(ratings: Ratings, a: str, b: str) -> float | None:
+    coded = Coded.of(ratings)
+    if a not in coded.annotators or b not in coded.annotators:
+        return None
+    return _cohen(coded, coded.annotators.index(a), coded.annotators.index(b))
+
+
+def _cohens(coded: Coded) -> dict[str, float | None]:
+    names = coded.annotators
+    return {pair_name(names[a], names[b]): _cohen(coded, a, b) for a, b in combinations(range(len(names)), 2)}
+
+
 def cohen_kappas(ratings: Ratings) -> dict[str, float | None]:
-    return {pair_name(a, b): cohen_kappa(ratings, a, b) for a, b in combinations(annotators_of(ratings), 2)}
+    return _cohens(Coded.of(ratings))
 
 
 def complete_items(ratings: Ratings) -> list[str]:
     """Items labelled by every annotator who labelled anything (the items Fleiss' kappa uses)."""
-    everyone = set(annotators_of(ratings))
-    return sorted(item for item, labels in ratings.items() if everyone and set(labels) == everyone)
+    coded = Coded.of(ratings)
+    return [item for item, n in zip(coded.items, coded.per_item, strict=True) if n and n == len(coded.annotators)]
+
+
+def _fleiss(coded: Coded) -> float | None:
+    complete = coded.per_item == len(coded.annotators)
+    if len(coded.annotators) < 2 or not complete.any():
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _clean(fleiss_kappa(coded.counts[complete], method="fleiss"))
 
 
 def fleiss(ratings: Ratings) -> float | None:
-    items = complete_items(ratings)
-    if len(annotators_of(ratings)) < 2 or not items:
+    return _fleiss(Coded.of(ratings))
+
+
+def _alpha(coded: Coded) -> float | None:
+    pairable = coded.counts[coded.per_item >= 2]  # units with one label carry no comparison
+    if len(coded.categories) < 2 or not len(pairable):
         return None
-    index = {c: i for i, c in enumerate(categories_of(ratings))}
-    annotators = annotators_of(ratings)
-    data = np.array([[index[ratings[item][a]] for a in annotators] for item in items])
-    table, _ = aggregate_raters(data, n_cat=len(index))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return _clean(fleiss_kappa(table, method="fleiss"))
+        try:
+            alpha = krippendorff.alpha(value_counts=pairable, level_of_measurement="nominal")
+        except ValueError:  # e.g. every pairable unit uses one category only
+            return None
+    return _clean(alpha)
 
 
 def krippendorff_alpha(ratings: Ratings) -> float | None:
-    categories = categories_of(ratings)
-    annotators = annotators_of(ratings)
-    if len(categories) < 2 or len(annotators) < 2:
-        return None
-    index = {c: float(i) for i, c in enumerate(categories)}
-    items = sorted(ratings)
-    matrix = np.full((len(annotators), len(items)), np.nan)
-    for col, item in enumerate(items):
-        for row, annotator in enumerate(annotators):
-            label = ratings[item].get(annotator)
-            if label is not None:
-                matrix[row, col] = index[label]
-    if not any(np.count_nonzero(~np.isnan(matrix[:, col])) >= 2 for col in range(len(items))):
-        return None  # no item has two labels: nothing to compare
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        alpha = krippendorff.alpha(reliability_data=matrix, level_of_measurement="nominal")
-    return _clean(alpha)
+    return _alpha(Coded.of(ratings))
+
+
+def _confusion(coded: Coded, a: int, b: int) -> dict[str, Any]:
+    x, y = coded.matrix[a], coded.matrix[b]
+    both = (x >= 0) & (y >= 0)
+    size = len(coded.categories)
+    matrix = np.bincount(x[both] * size + y[both], minlength=size * size).reshape(size, size)
+    return {
+        "rows": coded.annotators[a],
+        "columns": coded.annotators[b],
+        "labels": coded.categories,
+        "matrix": matrix.tolist(),
+    }
 
 
 def confusion(ratings: Ratings, a: str, b: str) -> dict[str, Any]:
     """Counts of (a's label, b's label) over the items both labelled: rows are a, columns b."""
-    labels = categories_of(ratings)
-    index = {c: i for i, c in enumerate(labels)}
-    matrix = [[0] * len(labels) for _ in labels]
-    for item_labels in ratings.values():
-        if a in item_labels and b in item_labels:
-            matrix[index[item_labels[a]]][index[item_labels[b]]] += 1
-    return {"rows": a, "columns": b, "labels": labels, "matrix": matrix}
+    coded = Coded.of(ratings)
+    return _confusion(coded, coded.annotators.index(a), coded.annotators.index(b))
+
+
+def _pooled_confusion(coded: Coded) -> dict[str, Any]:
+    counts = coded.counts
+    matrix = counts.T @ counts - np.diag(counts.sum(axis=0))  # ordered pairs of different annotators
+    return {"labels": coded.categories, "matrix": matrix.tolist()}
 
 
 def pooled_confusion(ratings: Ratings) -> dict[str, Any]:
     """Every ordered annotator pair on every item pooled (symmetric): where labels get confused."""
-    labels = categories_of(ratings)
-    index = {c: i for i, c in enumerate(labels)}
-    matrix = [[0] * len(labels) for _ in labels]
-    for item_labels in ratings.values():
-        values = list(item_labels.values())
-        for i, x in enumerate(values):
-            for j, y in enumerate(values):
-                if i != j:
-                    matrix[index[x]][index[y]] += 1
-    return {"labels": labels, "matrix": matrix}
+    return _pooled_confusion(Coded.of(ratings))
 
 
-def disputed_items(ratings: Ratings, limit: int = 10) -> list[dict[str, Any]]:
-    """Items whose annotators disagree most (share of disagreeing pairs), most disputed first."""
+def _disputed(coded: Coded, limit: int | None) -> list[dict[str, Any]]:
+    disagreement = 1.0 - coded.agreeing_share
     rows = []
-    for item, labels in ratings.items():
-        if len(labels) < 2:
-            continue
-        disagreement = 1.0 - _agreeing_pair_share(list(labels.values()))
-        if disagreement > 0:
-            counts = Counter(labels.values())
-            rows.append({"item": item, "disagreement": disagreement, "labels": dict(sorted(counts.items()))})
+    for index in np.flatnonzero(np.nan_to_num(disagreement) > 0):
+        labels = {coded.categories[c]: int(n) for c, n in enumerate(coded.counts[index]) if n}
+        rows.append({"item": coded.items[index], "disagreement": float(disagreement[index]), "labels": labels})
     rows.sort(key=lambda r: (-r["disagreement"], -len(r["labels"]), r["item"]))
-    return rows[:limit]
+    return rows if limit is None else rows[:limit]
 
 
-def property_report(ratings: Ratings, disputed_limit: int = 10) -> dict[str, Any]:
-    annotators = annotators_of(ratings)
+def disputed_items(ratings: Ratings, limit: int | None = 10) -> list[dict[str, Any]]:
+    """Items whose annotators disagree most (share of disagreeing pairs), most disputed first."""
+    return _disputed(Coded.of(ratings), limit)
+
+
+def property_report(ratings: Ratings, disputed_limit: int | None = 10) -> dict[str, Any]:
+    coded = Coded.of(ratings)
+    pairs = list(combinations(range(len(coded.annotators)), 2))
     return {
-        "fleiss_kappa": fleiss(ratings),
-        "krippendorff_alpha": krippendorff_alpha(ratings),
-        "percent_agreement": percent_agreement(ratings),
-        "cohen_kappa": cohen_kappas(ratings),
-        "items": len(ratings),
-        "fleiss_items": len(complete_items(ratings)),
-        "labels": sum(len(labels) for labels in ratings.values()),
-        "annotators": annotators,
-        "confusion": {pair_name(a, b): confusion(ratings, a, b) for a, b in combinations(annotators, 2)},
-        "pooled_confusion": pooled_confusion(ratings),
-        "disputed": disputed_items(ratings, disputed_limit),
+        "fleiss_kappa": _fleiss(coded),
+        "krippendorff_alpha": _alpha(coded),
+        "percent_agreement": _percent(coded),
+        "cohen_kappa": _cohens(coded),
+        "items": len(coded.items),
+        "fleiss_items": int((coded.per_item == len(coded.annotators)).sum()) if coded.annotators else 0,
+        "labels": int(coded.per_item.sum()),
+        "annotators": coded.annotators,
+        "confusion": {pair_name(coded.annotators[a], coded.annotators[b]): _confusion(coded, a, b) for a, b in pairs},
+        "pooled_confusion": _pooled_confusion(coded),
+        "disputed": _disputed(coded, disputed_limit),
     }
 
 
-def pooled_ratings(by_property: Mapping[str, Ratings]) -> dict[str, dict[str, str]]:
-    """All properties as one nominal variable: units are (item, property), labels kept apart by name."""
+def _mean(values: list[float | None]) -> float | None:
+    defined = [v for v in values if v is not None]
+    return sum(defined) / len(defined) if defined else None
+
+
+def overall(properties: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """Overall figures: the mean over properties of each coefficient (undefined ones left out)."""
+    rows = list(properties.values())
+    pairs = sorted({pair for row in rows for pair in row["cohen_kappa"]})
     return {
-        f"{item} {prop}": {a: f"{prop}={label}" for a, label in labels.items()}
-        for prop, ratings in by_property.items()
-        for item, labels in ratings.items()
+        "fleiss_kappa": _mean([row["fleiss_kappa"] for row in rows]),
+        "krippendorff_alpha": _mean([row["krippendorff_alpha"] for row in rows]),
+        "percent_agreement": _mean([row["percent_agreement"] for row in rows]),
+        "cohen_kappa": {pair: _mean([row["cohen_kappa"].get(pair) for row in rows]) for pair in pairs},
+        "items": max([row["items"] for row in rows] or [0]),
+        "labels": sum(row["labels"] for row in rows),
+        "properties": len(rows),
     }
 
 
 def report(by_property: Mapping[str, Ratings], disputed_limit: int = 10) -> dict[str, Any]:
-    """The whole agreement report: per property, overall (pooled), and the most disputed items overall."""
-    properties = {prop: property_report(ratings, disputed_limit) for prop, ratings in by_property.items()}
-    overall = property_report(pooled_ratings(by_property), disputed_limit=0)
-    del overall["confusion"], overall["pooled_confusion"], overall["disputed"]
-    return {"properties": properties, "overall": overall, "disputed": disputed_overall(by_property, disputed_limit)}
+    """The whole agreement report: per property, overall (means), and the most disputed items overall."""
+    properties = {prop: property_report(ratings, disputed_limit=None) for prop, ratings in by_property.items()}
+    disputed = disputed_overall(properties, disputed_limit)
+    for row in properties.values():
+        row["disputed"] = row["disputed"][:disputed_limit]
+    return {"properties": properties, "overall": overall(properties), "disputed": disputed}
 
 
-def disputed_overall(by_property: Mapping[str, Ratings], limit: int = 10) -> list[dict[str, Any]]:
+def disputed_overall(properties: Mapping[str, Mapping[str, Any]], limit: int = 10) -> list[dict[str, Any]]:
     """Items ranked by their disagreement summed over properties, with the disputed properties named."""
     totals: dict[str, float] = {}
     detail: dict[str, dict[str, dict[str, int]]] = {}
-    for prop, ratings in by_property.items():
-        for row in disputed_items(ratings, limit=len(ratings)):
-            totals[row["item"]] = totals.get(row["item"], 0.0) + row["disagreement"]
-            detail.setdefault(row["item"], {})[prop] = row["labels"]
+    for prop, row in properties.items():
+        for entry in row["disputed"]:
+            totals[entry["item"]] = totals.get(entry["item"], 0.0) + entry["disagreement"]
+            detail.setdefault(entry["item"], {})[prop] = entry["labels"]
     ranked = sorted(totals, key=lambda item: (-totals[item], item))[:limit]
     return [{"item": item, "disagreement": totals[item], "properties": detail[item]} for item in ranked]
 

@@ -157,14 +157,16 @@ def import_labels(project_name: str, lines: Iterable[str], created_by: Any = Non
 
     annotators = {name: _annotator(name) for name in sorted({r.annotator for r in rows})}
     now = timezone.now()
-    pairs = {(r.recipe, r.annotator) for r in rows}
-    for recipe_name, annotator_name in sorted(pairs):
-        assignment, _ = Assignment.objects.get_or_create(
-            recipe=units[recipe_name], annotator=annotators[annotator_name], defaults={"submitted_at": now}
-        )
-        if assignment.submitted_at is None:
-            assignment.submitted_at = now
-            assignment.save(update_fields=["submitted_at"])
+    pairs = {(units[r.recipe].pk, annotators[r.annotator].pk) for r in rows}
+    existing = Assignment.objects.filter(recipe__project=project, annotator__in=annotators.values())
+    have = set(existing.values_list("recipe_id", "annotator_id"))
+    Assignment.objects.bulk_create(
+        Assignment(recipe_id=recipe, annotator_id=annotator, submitted_at=now)
+        for recipe, annotator in sorted(pairs - have)
+    )
+    # An open assignment the import fills counts as submitted: the labels come finished from elsewhere.
+    for recipe, annotator in pairs & have:
+        Assignment.objects.filter(recipe_id=recipe, annotator_id=annotator, submitted_at=None).update(submitted_at=now)
     # One row per (item, annotator, property): Postgres refuses to upsert the same row twice in one statement.
     unique = {(r.key, r.annotator, r.prop): r for r in rows}.values()
     Label.objects.bulk_create(

@@ -23,7 +23,9 @@ def model_report(project: Project) -> list[dict[str, Any]]:
     for annotator in selectors.model_annotators(project):
         predicted = selectors.model_labels(project, annotator)
         scores = {
-            prop: agreement.model_scores(gold.get(prop, {}), predicted.get(prop, {})) for prop in project.properties
+            prop: agreement.model_scores(gold.get(prop, {}), predicted.get(prop, {}))
+            | {"labelled": len(predicted.get(prop, {}))}
+            for prop in project.properties
         }
-        out.append({"annotator": annotator.name, "properties": scores})
+        out.append({"annotator": annotator.name, "properties": scores, "gold": sum(len(v) for v in gold.values())})
     return out

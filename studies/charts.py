@@ -59,6 +59,19 @@ def _wrap(text: str, width: int) -> list[str]:
     return [lines[0], " ".join(lines[1:])] if len(lines) > 2 else lines
 
 
+def _legend_layout(conditions: Sequence[str], start: float, end: float) -> tuple[list[tuple[float, int]], int]:
+    """(x, row) of each legend entry (about 7 px per character) and the number of rows."""
+    placed: list[tuple[float, int]] = []
+    x, row = start, 0
+    for condition in conditions:
+        entry = 24 + 7 * len(condition)
+        if x > start and x + entry > end:
+            x, row = start, row + 1
+        placed.append((x, row))
+        x += entry
+    return placed, row + 1
+
+
 def bar_chart(
     groups: Sequence[Group],
     conditions: Sequence[str],
@@ -74,7 +87,10 @@ def bar_chart(
     tops = [(b.mean or 0) + (b.se or 0) for g in groups for b in g.bars if b.mean is not None]
     top = y_max if y_max is not None else nice_ceiling(max(tops, default=1.0))
     top = max(top, y_min + 1e-9)
-    left, right, upper, lower = 52, 12, 16, 64
+    left, right, upper = 52, 12, 16
+    legend_positions, rows = _legend_layout(conditions, left, width - right)
+    labels_h = 44 if len(groups) > 1 else 8
+    lower = labels_h + 20 * rows + 8
     plot_w, plot_h = width - left - right, height - upper - lower
     colour = {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(conditions)}
 
@@ -86,10 +102,11 @@ def bar_chart(
         f'class="chart" aria-labelledby="t{id(groups)}">',
         f'<title id="t{id(groups)}">{escape(title)}</title>',
     ]
-    # Horizontal grid lines and y labels.
-    ticks = 5
+    # Horizontal grid lines and y labels at a round step (1 for Likert scales, 0.2 for rates ...).
+    step = nice_ceiling((top - y_min) / 5)
+    ticks = max(1, round((top - y_min) / step))
     for k in range(ticks + 1):
-        value = y_min + (top - y_min) * k / ticks
+        value = y_min + step * k
         yy = y(value)
         parts.append(f'<line x1="{left}" x2="{width - right}" y1="{yy:.1f}" y2="{yy:.1f}" class="grid-line"/>')
         parts.append(f'<text x="{left - 6}" y="{yy + 4:.1f}" class="tick" text-anchor="end">{_fmt(value)}</text>')
@@ -121,6 +138,8 @@ def bar_chart(
                 hi, lo = y(bar.mean + bar.se), y(bar.mean - bar.se)
                 whiskers = f"M{cx:.1f} {hi:.1f}V{lo:.1f}M{cx - 5:.1f} {hi:.1f}h10M{cx - 5:.1f} {lo:.1f}h10"
                 parts.append(f'<path d="{whiskers}" class="error-bar"/>')
+        if len(groups) == 1:
+            continue  # the chart's heading names its only measure
         label_x = left + g_index * group_w + group_w / 2
         lines = _wrap(group.label, max(6, int(group_w / 7)))
         spans = "".join(
@@ -131,12 +150,11 @@ def bar_chart(
             f'<text x="{label_x:.1f}" y="{upper + plot_h + 16:.1f}" class="group-label" '
             f'text-anchor="middle">{spans}</text>'
         )
-    # Legend under the axis.
-    lx = left
-    for condition in conditions:
-        parts.append(f'<rect x="{lx}" y="{height - 24}" width="12" height="12" fill="{colour[condition]}"/>')
-        parts.append(f'<text x="{lx + 16}" y="{height - 14}" class="legend">{escape(condition)}</text>')
-        lx += 24 + 7 * len(condition)
+    # Legend under the axis, wrapped into rows that fit the width.
+    for condition, (lx, row) in zip(conditions, legend_positions, strict=True):
+        ly = height - 8 - 20 * (rows - row)
+        parts.append(f'<rect x="{lx}" y="{ly}" width="12" height="12" fill="{colour[condition]}"/>')
+        parts.append(f'<text x="{lx + 16}" y="{ly + 10}" class="legend">{escape(condition)}</text>')
     parts.append(f'<line x1="{left}" x2="{left}" y1="{upper}" y2="{upper + plot_h}" class="axis"/>')
     parts.append("</svg>")
     return mark_safe("".join(parts))  # every text above is escaped

@@ -69,16 +69,19 @@ def _reader(*keys: str) -> Callable[[Mapping[str, Any]], float | None]:
 
 OBJECTIVE_MEASURES: dict[str, list[ObjectiveMeasure]] = {
     "kitchen": [
-        ObjectiveMeasure("cos", "CoS (collaboration score)", "", _reader("cos", "CoS", "collaboration_score")),
+        # One game runs at one α, so its CoS is that α's completed / (completed + failed) orders;
+        # the study's CoS per condition is the mean over its games (MindAgent averages over α).
+        ObjectiveMeasure("cos", "CoS (collaboration score)", "", _reader("cos", "CoS", "success_rate")),
+        ObjectiveMeasure("orders", "Orders completed", "", _reader("completed")),
     ],
     "tasks": [
         ObjectiveMeasure("cr", "CR (completion rate)", "%", _tasks_completed),
         ObjectiveMeasure("ct", "CT (completion time)", "min", _tasks_completion_time, higher_is_better=False),
-        ObjectiveMeasure("progress", "Progress score", "%", _reader("max_progress", "progress", "progress_score")),
+        ObjectiveMeasure("progress", "Progress score (AS)", "%", _reader("max_progress", "progress", "progress_score")),
     ],
     "recipes": [
         ObjectiveMeasure("success", "Success rate", "%", _percent_flag(["success", "successful"])),
-        ObjectiveMeasure("sxe", "S×E", "%", _reader("sxe", "s_x_e", "success_x_efficiency", "SxE")),
+        ObjectiveMeasure("sxe", "S×E", "%", _reader("se", "sxe", "s_x_e", "SxE")),
     ],
     "itinerary": [
         ObjectiveMeasure("score", "Itinerary score", "points", _reader("score", "total", "total_score")),

@@ -21,6 +21,7 @@ from studies.models import (
     ParticipantStatus,
     Response,
     Study,
+    participant_code,
 )
 
 IDLE_AFTER = timedelta(minutes=5)
@@ -199,9 +200,9 @@ def study_analysis(study: Study, include_dropped: bool = False, include_pilots: 
         episode_info[episode_id] = (str(participant_id), condition)
     construct_obs: dict[str, list[Observation]] = defaultdict(list)
     for episode_id, answers in per_episode.items():
-        participant_id, condition = episode_info[episode_id]
+        subject, condition = episode_info[episode_id]
         for construct, score in construct_scores(answers).items():
-            construct_obs[construct].append(Observation(participant_id, condition, score))
+            construct_obs[construct].append(Observation(subject, condition, score))
     constructs = [
         analyse(construct, label, construct_obs.get(construct, []), conditions, within)
         for construct, label in _ordered_constructs(study, construct_labels)
@@ -231,9 +232,34 @@ def participant_for(study: Study, user: Any) -> Participant | None:
 
 
 def npc_errors(study: Study, limit: int = 20) -> list[dict[str, Any]]:
-    """The latest failed NPC calls in this study's games (empty until the NPC app is installed)."""
+    """The latest failed NPC model calls in this study's games (none when the npc app is absent)."""
     from django.apps import apps
 
-    if not apps.is_installed("npc"):
+    if not apps.is_installed("games.npc"):
         return []
-    return []
+    from games.npc.models import LlmCall
+
+    episodes = {
+        game_id: (participant_code(pid), index + 1, condition)
+        for game_id, pid, index, condition in Episode.objects.filter(
+            participant__study=study, game__isnull=False
+        ).values_list("game_id", "participant_id", "index", "condition__name")
+    }
+    calls = (
+        LlmCall.objects.filter(game_id__in=list(episodes))
+        .exclude(error="")
+        .order_by("-id")
+        .values("game_id", "created_at", "error", "model", "agent")[:limit]
+    )
+    rows = []
+    for call in calls:
+        participant, position, condition = episodes[call["game_id"]]
+        rows.append(
+            {
+                "at": call["created_at"],
+                "participant": participant,
+                "game": f"game {position} ({condition})",
+                "message": f"{call['agent']} · {call['model']}: {call['error']}",
+            }
+        )
+    return rows

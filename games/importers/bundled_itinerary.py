@@ -3,84 +3,20 @@
 ``world.json`` holds four fictional towns (places with opening hours, in-city transfer minutes) and
 daily train services, expanded into dated runs numbered ``<service>-<MMDD>``; ``briefs.json`` holds
 the briefs, written in the published samples' shape so they become scenarios (``bundled/<name>``)
-exactly as ItineraryBench samples do. Format: docs/scenarios.md, section itinerary.
+exactly as ItineraryBench samples do (reading them: ``itinerary_content``). Format: docs/scenarios.md.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from datetime import datetime, timedelta
-from pathlib import Path
-from typing import Any
 
 from django.db import transaction
 
-from games.bundled import CONTENT_DIR
-from games.domains.itinerary.samples import Tables, definition_from_sample
-from games.domains.itinerary.world import TIME_FORMAT
 from games.importers import ImportSummary
+from games.importers.itinerary_content import FOLDER, SOURCE, definitions, read_world
 from games.importers.itinerary_world import save_brief, save_world
 
-SOURCE = "bundled"
-FOLDER = CONTENT_DIR / "itinerary"
-
-
-def read_world(path: Path) -> Tables:
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    places: list[tuple[str, str, str, int, int]] = []
-    transfers: list[tuple[str, str, int, str]] = []
-    for city, data in raw["cities"].items():
-        for name, kind, opens, closes in data["places"]:
-            places.append((name, city, kind, opens, closes))
-        for a, b, minutes in data["transfers"]:
-            # Authored once per pair; the way back takes as long.
-            transfers.extend([(a, b, minutes, city), (b, a, minutes, city)])
-    first = datetime.strptime(raw["first_day"], "%Y-%m-%d")
-    trains: list[tuple[str, str, str, str, str, int, float]] = []
-    for day in range(int(raw["days_running"])):
-        date = first + timedelta(days=day)
-        for service, origin, destination, departs, minutes, price in raw["services"]:
-            hour, minute = (int(part) for part in departs.split(":"))
-            dep = date.replace(hour=hour, minute=minute)
-            arr = dep + timedelta(minutes=minutes)
-            trains.append(
-                (
-                    f"{service}-{date:%m%d}",
-                    origin,
-                    destination,
-                    dep.strftime(TIME_FORMAT),
-                    arr.strftime(TIME_FORMAT),
-                    minutes,
-                    float(price),
-                )
-            )
-    return Tables(places=places, transfers=transfers, trains=trains)
-
-
-def as_sample(brief: dict[str, Any]) -> dict[str, Any]:
-    """A brief in the published sample shape (so one converter serves both)."""
-    constraints: dict[str, Any] = {}
-    if brief.get("cities"):
-        constraints["CityDurationConstraint"] = [{"city": c, "days": d} for c, d in brief["cities"].items()]
-    if brief.get("spots"):
-        constraints["SpotDurationConstraint"] = [{"spot": s, "minutes": m} for s, m in brief["spots"].items()]
-    return {
-        "question": brief["question"],
-        "demands": {"TravelSimulator": brief["settings"], "Constraints": constraints},
-    }
-
-
-def definitions(folder: Path = FOLDER) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """(brief, definition) for every bundled brief; pure apart from reading the two files."""
-    tables = read_world(folder / "world.json")
-    briefs = json.loads((folder / "briefs.json").read_text(encoding="utf-8"))
-    result = []
-    for brief in briefs:
-        definition = definition_from_sample(int(brief["kind"]), 0, as_sample(brief), tables)
-        definition["source"] = {"dataset": "bundled", "sample": brief["name"], "settings": brief["settings"]}
-        result.append((brief, definition))
-    return result
+__all__ = ["definitions", "load"]
 
 
 def load(log: Callable[[str], None] = print) -> int:

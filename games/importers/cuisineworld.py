@@ -1,134 +1,40 @@
 """Import CuisineWorld (MindAgent): ``recipe.json`` and ``tasks_level_final.json``.
 
 ``manage.py import_dataset cuisineworld ../shared/datasets/cuisineworld`` stores the recipe book in
-the kitchen catalogue and each level as scenario ``cuisineworld/<level>``.
-
-Known faults of the data, and what we do (SPEC section 4):
-
-- ``task_interval`` and ``task_lifetime`` are placeholders: ignored; the rules derive them from α.
-- A level that orders a dish its kitchen cannot make (level_12 orders frenchFries without a
-  fryer) is **repaired**: the missing tool kinds are added to its kitchen, one of each, and the
-  repair is logged, kept in the level's notes and the scenario's description. A level whose dish
-  has no recipe at all cannot be repaired and is **refused** (skipped, with the reason logged).
-- ``num_agents`` is only a default; the number of agents is chosen per game.
+the kitchen catalogue and each level as scenario ``cuisineworld/<level>``. Reading and repairing
+the files is pure (``games.domains.kitchen.cuisineworld_format``: what is repaired or refused, and
+why); this module stores the result and reports every repair and refusal.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from games.domains.kitchen.world import (
-    SERVING_TABLE,
-    STORAGE,
-    TOOL_KINDS,
-    LevelError,
-    Recipe,
-    parse_recipes,
-    recipe_closure,
-    tools_needed,
-    unmakeable,
-)
+from games.domains.kitchen.cuisineworld_format import Converted, folder_of, load_recipes, read_cuisineworld
+from games.domains.kitchen.world import LevelError
 from games.importers import ImportProblem, ImportSummary
 
-RECIPES_FILE = "recipe.json"
-LEVELS_FILE = "tasks_level_final.json"
 SOURCE = "cuisineworld"
 
 
-def read_json(path: Path) -> Any:
+def levels(path: Path) -> Converted:
+    """Every level under ``path``; raises ImportProblem naming the file at fault."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ImportProblem(
-            f"{path} is missing; the CuisineWorld folder holds {RECIPES_FILE} and {LEVELS_FILE}"
-        ) from None
-    except json.JSONDecodeError as error:
-        raise ImportProblem(f"{path}: not valid JSON (line {error.lineno}: {error.msg})") from None
-
-
-def load_recipes(folder: Path) -> dict[str, Recipe]:
-    raw = read_json(folder / RECIPES_FILE)
-    if not isinstance(raw, dict):
-        raise ImportProblem(f"{folder / RECIPES_FILE}: expected an object of recipes")
-    try:
-        return parse_recipes(raw)
+        return read_cuisineworld(path)
     except LevelError as error:
-        raise ImportProblem(f"{folder / RECIPES_FILE}: {error}") from None
-
-
-def convert_level(name: str, raw: Mapping[str, Any], recipes: Mapping[str, Recipe]) -> tuple[dict[str, Any], list[str]]:
-    """Our scenario definition for one CuisineWorld level and the repairs made to it.
-
-    Raises LevelError when the level cannot be played even after repair.
-    """
-    kitchen = raw.get("kitchen")
-    task_list = raw.get("task_list")
-    if not isinstance(kitchen, list) or not isinstance(task_list, dict) or not task_list:
-        raise LevelError(f"{name}: needs a 'kitchen' list and a non-empty 'task_list'")
-    unknown = [kind for kind in kitchen if kind not in TOOL_KINDS]
-    if unknown:
-        raise LevelError(f"{name}: unknown tools {unknown}")
-    dishes = list(task_list)
-    for dish, task in task_list.items():
-        if task.get("ingredients") != [dish] or task.get("location") != SERVING_TABLE:
-            raise LevelError(f"{name}: task {dish!r} must be that one dish on the serving table")
-    kitchen = list(kitchen)
-    repairs: list[str] = []
-    for required in (STORAGE, SERVING_TABLE):
-        if required not in kitchen:
-            kitchen.append(required)
-            repairs.append(f"added the missing {required}")
-    problems = unmakeable(dishes, kitchen, recipes)
-    for dish, missing in problems.items():
-        if any(kind not in TOOL_KINDS for kind in missing):
-            raise LevelError(f"{name}: cannot make {dish}: {'; '.join(missing)}")
-    for dish in problems:
-        for kind in sorted(tools_needed(dish, recipes) - set(kitchen)):
-            kitchen.append(kind)
-            repairs.append(f"{dish} needs a {kind}, which the kitchen lacked: added {kind}0")
-    definition = {
-        "name": name,
-        "kitchen": kitchen,
-        "dishes": dishes,
-        "recipes": {product: recipe.to_json() for product, recipe in recipe_closure(dishes, recipes).items()},
-        "agents": int(raw.get("num_agents", 2)),
-        "max_steps": 60,
-    }
-    return definition, repairs
-
-
-def levels(folder: Path) -> dict[str, tuple[dict[str, Any] | None, list[str]]]:
-    """Every level of the folder: (definition or None when refused, repairs or the refusal reason)."""
-    recipes = load_recipes(folder)
-    raw_levels = read_json(folder / LEVELS_FILE)
-    if not isinstance(raw_levels, dict):
-        raise ImportProblem(f"{folder / LEVELS_FILE}: expected an object of levels")
-    converted: dict[str, tuple[dict[str, Any] | None, list[str]]] = {}
-    for name, raw in raw_levels.items():
-        try:
-            converted[name] = convert_level(name, raw, recipes)
-        except LevelError as error:
-            converted[name] = (None, [str(error)])
-    return converted
-
-
-def folder_of(path: Path) -> Path:
-    return path.parent if path.is_file() else path
+        raise ImportProblem(str(error)) from None
 
 
 def import_dataset(path: Path, log: Callable[[str], None] = print) -> ImportSummary:
     from games.importers.kitchen_store import store_level, store_recipes
 
-    folder = folder_of(path)
+    converted = levels(path)  # checks both files before anything is stored
     summary = ImportSummary()
-    recipes = load_recipes(folder)
-    changed_recipes = store_recipes(SOURCE, recipes)
+    changed_recipes = store_recipes(SOURCE, load_recipes(folder_of(path)))
     if changed_recipes:
-        summary.notes.append(f"{changed_recipes} of {len(recipes)} recipes stored or changed")
-    for name, (definition, remarks) in levels(folder).items():
+        summary.notes.append(f"{changed_recipes} recipes stored or changed")
+    for name, (definition, remarks) in converted.items():
         if definition is None:
             message = f"{name} refused: {'; '.join(remarks)}"
             log(message)
@@ -139,14 +45,13 @@ def import_dataset(path: Path, log: Callable[[str], None] = print) -> ImportSumm
             notes = f"Repaired on import: {'; '.join(remarks)}."
             log(f"{name} repaired: {'; '.join(remarks)}")
             summary.notes.append(f"{name} repaired: {'; '.join(remarks)}")
-        dishes = ", ".join(definition["dishes"])
         status = store_level(
             slug=f"cuisineworld/{name}",
             name=name,
             title=f"CuisineWorld {name.replace('_', ' ')}",
             source=SOURCE,
             definition=definition,
-            description=f"Orders {dishes}. {notes}".strip(),
+            description=f"Orders {', '.join(definition['dishes'])}. {notes}".strip(),
             notes=notes,
         )
         setattr(summary, status, getattr(summary, status) + 1)

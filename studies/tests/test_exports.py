@@ -151,3 +151,29 @@ def test_unknown_tables_and_formats_are_404(client, researcher, study):
 def test_exports_are_for_researchers_only(client, participant, study):
     client.force_login(participant)
     assert client.get(reverse("studies:export", args=[study.pk, "participants", "csv"])).status_code == 403
+
+
+def test_npc_calls_export_and_failed_calls_show_on_the_monitor(client, researcher, make_study):
+    from games.npc.models import LlmCall
+
+    study = make_study(pages=False)
+    participant = services.give_consent(services.join(study, external_id="NPCS"))
+    episode = services.start_episode(participant, participant.episodes.get(index=0))
+    LlmCall.objects.create(
+        game_id=episode.game_id,
+        agent="dispatcher",
+        model="smollm2",
+        messages=[{"role": "user", "content": "state"}],
+        reply="do sweep",
+        parsed=["do sweep"],
+    )
+    LlmCall.objects.create(game_id=episode.game_id, agent="dispatcher", model="smollm2", error="timed out after 20 s")
+    client.force_login(researcher)
+    text = body(client.get(reverse("studies:export", args=[study.pk, "npc_calls", "jsonl"])))
+    rows = [json.loads(line) for line in text.splitlines()]
+    assert [r["reply"] for r in rows] == ["do sweep", ""]
+    assert rows[0]["prompt"] == [{"role": "user", "content": "state"}]
+    assert rows[1]["error"] == "timed out after 20 s"
+    assert {r["participant"] for r in rows} == {participant.code}
+    monitor = client.get(reverse("studies:monitor", args=[study.pk])).content.decode()
+    assert "timed out after 20 s" in monitor

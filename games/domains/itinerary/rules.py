@@ -72,10 +72,10 @@ class ItineraryRules:
         return frozenset() if state.over else frozenset(range(state.agents))
 
     def next_deadline(self, state: ItineraryState) -> float | None:
-        # Nothing happens by itself except the trip window closing.
-        if state.over or state.clock >= state.world.end:
-            return None
-        return state.world.end
+        # Nothing happens by itself: the traveller is free again as soon as an action is taken (the
+        # clock jumps to its end). A real-time clock moves time with ``advance`` (a wait where the
+        # traveller is), and reaching the end time ends the trip.
+        return None
 
     def outcome(self, state: ItineraryState) -> Outcome:
         if state.over == GOALS_MET:

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from games.domains.itinerary.checks import MEALS, REST_FROM, REST_UNTIL
 from games.domains.itinerary.scoring import derived_range, published_range
-from games.domains.itinerary.world import TIME_FORMAT, parse_clock
+from games.domains.itinerary.world import DAY, TIME_FORMAT, parse_clock
 
 NO_BUDGET = 99999
 KINDS = {1: "inter-city", 2: "day-plan", 3: "combined"}
@@ -109,6 +110,9 @@ def definition_from_sample(kind: int, index: int, sample: Mapping[str, Any], tab
     range_keys = ("money_min", "money_max") if objective == "money" else ("time_min", "time_max")
     if limit == objective and all(key in settings for key in range_keys):
         efficiency = published_range(objective, settings)
+        if objective == "time" and kind != 1:
+            meals = bool(settings.get("check_meal", False))
+            efficiency = _lift_to_rest_bound(efficiency, begin_at, spot_minutes, transfers, meals)
     else:
 
         def to_minutes(text: str) -> int:
@@ -145,6 +149,54 @@ def definition_from_sample(kind: int, index: int, sample: Mapping[str, Any], tab
         "efficiency": efficiency,
         "world": {"places": places, "transfers": transfers, "trains": trains},
         "source": {"dataset": "itinerarybench", "sample": f"type{kind}:{index}", "settings": dict(settings)},
+    }
+
+
+def rest_lower_bound(begin_at: datetime, minutes_needed: int, meals: bool = False) -> int:
+    """The earliest minute (since begin) by which ``minutes_needed`` of going out can be done when
+    going out is allowed only 07:00-22:00 (and, with meals, not 12:00-13:00 or 18:30-19:30)."""
+    closed = [(0, REST_UNTIL), (REST_FROM, DAY)]
+    if meals:
+        closed += [(start, end) for _name, start, end in MEALS]
+    start = begin_at.hour * 60 + begin_at.minute
+    t, left = 0, minutes_needed
+    while left > 0:
+        day_minute = (start + t) % DAY
+        blocked = next((end for begin, end in closed if begin <= day_minute < end), None)
+        if blocked is not None:
+            t += blocked - day_minute
+            continue
+        next_closed = min(begin for begin, _end in closed if begin > day_minute)
+        step = min(left, next_closed - day_minute)
+        t += step
+        left -= step
+    return t
+
+
+def _lift_to_rest_bound(
+    efficiency: dict[str, Any],
+    begin_at: datetime,
+    spots: list[dict[str, Any]],
+    transfers: list[list[Any]],
+    meals: bool,
+) -> dict[str, Any]:
+    """Published day-plan time ranges come from a simulator that let visits run through the night
+    (its rest check looked only at a visit's start and end); where the range lies below what any
+    plan keeping the rest hours can reach, move it up by the difference, keeping its width."""
+    into: dict[str, int] = {}
+    for _origin, destination, minutes in transfers:
+        into[destination] = min(into.get(destination, minutes), minutes)
+    needed = sum(s["minutes"] + into.get(s["spot"], 0) for s in spots)
+    bound = rest_lower_bound(begin_at, needed, meals)
+    if efficiency["min"] >= bound:
+        return efficiency
+    shift = bound - efficiency["min"]
+    return {
+        **efficiency,
+        "min": efficiency["min"] + shift,
+        "max": efficiency["max"] + shift,
+        "source": "published, lifted to the rest-hours bound",
+        "published": {"min": efficiency["min"], "max": efficiency["max"]},
     }
 
 

@@ -54,8 +54,8 @@ class Work:
         )
 
 
-def recipes_in(state: KitchenState, kind: str) -> list[Recipe]:
-    return [recipe for recipe in state.level.recipes.values() if recipe.tool == kind]
+def recipes_in(state: KitchenState, kind: str) -> tuple[Recipe, ...]:
+    return state.level.recipes_by_tool.get(kind, ())
 
 
 def can_become_recipe(state: KitchenState, kind: str, contents: tuple[str, ...]) -> bool:

@@ -108,7 +108,9 @@ class KitchenRules:
 
     def advance(self, state: KitchenState, until: float) -> Transition[KitchenState]:
         events: list[Event] = []
-        while state.step < until and state.step < state.level.max_steps:
+        # Step s runs when its time is over (until >= s + 1); a fractional ``until`` (real-time
+        # play mid-step) leaves the current step open for commands.
+        while state.step + 1 <= until and state.step < state.level.max_steps:
             state, step_events = execute_step(state)
             events.extend(step_events)
         return Transition(state, tuple(events))

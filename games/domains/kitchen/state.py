@@ -42,10 +42,16 @@ class Level:
     lifetimes: Mapping[str, int]
     max_steps: int
     seed: int
+    # Derived lookups (not serialised): location name -> kind, tool kind -> its recipes.
+    kinds: Mapping[str, str] = field(init=False, compare=False, repr=False)
+    recipes_by_tool: Mapping[str, tuple[Recipe, ...]] = field(init=False, compare=False, repr=False)
 
-    @property
-    def kinds(self) -> dict[str, str]:
-        return dict(self.locations)
+    def __post_init__(self) -> None:
+        by_tool: dict[str, list[Recipe]] = {}
+        for recipe in self.recipes.values():
+            by_tool.setdefault(recipe.tool, []).append(recipe)
+        object.__setattr__(self, "kinds", dict(self.locations))
+        object.__setattr__(self, "recipes_by_tool", {tool: tuple(found) for tool, found in by_tool.items()})
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -83,9 +83,10 @@ class Task:
     actions: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Compiled:
-    """A definition indexed for play. Immutable and shared by every state of an episode."""
+    """A definition indexed for play. Immutable and shared by every state of an episode; compared
+    and hashed by identity (the rules cache one per definition), so planners can cache per scenario."""
 
     definition: Mapping[str, Any]
     constrained: bool

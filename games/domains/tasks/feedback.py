@@ -21,14 +21,21 @@ GAME_OVER = "game_over"
 
 def startable(state: TasksState) -> list[Action]:
     """Actions whose prerequisites are complete and whose objects are free, in definition order."""
+    scenario = state.scenario
     running = {run.action for run in state.running}
+    # Count the uses of each object once, rather than rescanning the running actions per candidate.
+    in_use: dict[str, int] = {}
+    for run in state.running:
+        for name in scenario.actions[run.action].objects:
+            in_use[name] = in_use.get(name, 0) + 1
+    capacity = scenario.object_index
     return [
         action
-        for action in state.scenario.actions
+        for action in scenario.actions
         if action.index not in state.done
         and action.index not in running
         and all(r in state.done for r in action.requires)
-        and not busy_objects(state, action)
+        and all(in_use.get(name, 0) < capacity[name].capacity for name in action.objects)
     ]
 
 
@@ -116,5 +123,6 @@ def cannot_start(state: TasksState, action: Action) -> Feedback | None:
                 parts.append(f"all {len(holders)} {name}s are in use ({uses})")
             else:
                 parts.append(f"{name} is in use by {uses}")
-        return Feedback(OBJECT_BUSY, "; ".join(parts).capitalize() + ". Do something else or wait.")
+        text = "; ".join(parts)
+        return Feedback(OBJECT_BUSY, text[0].upper() + text[1:] + ". Do something else or wait.")
     return None

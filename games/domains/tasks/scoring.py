@@ -7,7 +7,6 @@ its final progress, first reached at its last completion.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -22,7 +21,7 @@ def episode_result(state: TasksState) -> dict[str, Any]:
     counts: dict[str, int] = {}
     per_agent = []
     for agent_counts in state.counts:
-        row = {f.name: getattr(agent_counts, f.name) for f in fields(agent_counts)}
+        row = agent_counts._asdict()
         per_agent.append(row)
         for name, value in row.items():
             counts[name] = counts.get(name, 0) + value

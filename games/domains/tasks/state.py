@@ -7,24 +7,10 @@ changes); ``dump_state`` stores the definition with the state so a state restore
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, NamedTuple
 
 from games.domains.tasks.definition import Compiled, compile_definition
-
-# Outcome counters kept per agent (SPEC section 2's action-outcome counts, plus two kinds of ours).
-COUNTERS = (
-    "valid",
-    "wait",
-    "necessary_wait",
-    "unnecessary_wait",
-    "invalid",
-    "unknown_object",
-    "wrong_object",
-    "dependency",
-    "repeated",
-    "object_busy",
-)
 
 # Why an episode ended (``TasksState.ended``).
 ALL_DONE = "all tasks complete"
@@ -58,8 +44,9 @@ class Agent:
     rejected_in_row: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Counts:
+class Counts(NamedTuple):
+    """One agent's action-outcome counts (a tuple: bumped on every action, so it must be cheap)."""
+
     valid: int = 0
     wait: int = 0
     necessary_wait: int = 0
@@ -72,7 +59,13 @@ class Counts:
     object_busy: int = 0
 
     def bump(self, name: str) -> Counts:
-        return replace(self, **{name: getattr(self, name) + 1})
+        values = list(self)
+        values[self._fields.index(name)] += 1
+        return Counts(*values)
+
+
+# Outcome counters kept per agent: SPEC section 2's action-outcome counts, plus two kinds of ours.
+COUNTERS: tuple[str, ...] = Counts._fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +97,7 @@ def dump(state: TasksState) -> dict[str, Any]:
         "seed": state.seed,
         "time": state.time,
         "agents": [[a.busy_until, a.doing, a.rejected_in_row] for a in state.agents],
-        "counts": [[getattr(c, name) for name in COUNTERS] for c in state.counts],
+        "counts": [list(c) for c in state.counts],
         "running": [[r.action, r.agent, r.start, r.end] for r in state.running],
         "finished": [[r.action, r.agent, r.start, r.end] for r in state.finished],
         "done_minutes": state.done_minutes,
@@ -124,7 +117,7 @@ def load(raw: Mapping[str, Any], compiled: Compiled | None = None) -> TasksState
         seed=raw["seed"],
         time=raw["time"],
         agents=tuple(Agent(*row) for row in raw["agents"]),
-        counts=tuple(Counts(**dict(zip(COUNTERS, row, strict=True))) for row in raw["counts"]),
+        counts=tuple(Counts(*row) for row in raw["counts"]),
         running=tuple(Run(*row) for row in raw["running"]),
         finished=finished,
         done=frozenset(run.action for run in finished),

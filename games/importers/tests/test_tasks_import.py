@@ -31,7 +31,7 @@ def test_import_timearena_is_idempotent_and_corrects_two_names(datasets_dir, cap
     call_command("import_dataset", "timearena", str(path))
     first = capsys.readouterr()
     assert "30 created" in first.out
-    assert "fruit_tree" in first.err and "beaker" in first.err
+    assert "fruit_tree" in first.out and "beaker" in first.out
     counts = (Scenario.objects.count(), Task.objects.count(), Action.objects.count(), Prerequisite.objects.count())
     call_command("import_dataset", "timearena", str(path))
     assert "30 unchanged" in capsys.readouterr().out
@@ -66,3 +66,12 @@ def test_a_malformed_file_is_refused_naming_the_fault_and_nothing_is_imported(tm
         call_command("import_dataset", "timearena", str(path))
     assert says in str(error.value) and "nothing imported" in str(error.value)
     assert not Scenario.objects.exists() and not Task.objects.exists()
+
+
+def test_the_catalogue_is_browsable_in_the_admin(admin_client):
+    load(log=lambda line: None)
+    record = Task.objects.get(scenario__slug="bundled/make-tea")
+    listing = admin_client.get("/admin/catalog_tasks/task/?q=tea")
+    assert listing.status_code == 200 and "Make tea" in listing.content.decode()
+    page = admin_client.get(f"/admin/catalog_tasks/task/{record.pk}/change/")
+    assert page.status_code == 200 and "boil kettle" in page.content.decode()

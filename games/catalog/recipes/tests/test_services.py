@@ -65,3 +65,16 @@ def test_rebuilding_makes_gold_labels_playable_and_keeps_old_versions():
     assert not old.is_current and old.definition["recipes"][0]["steps"][0]["interruptible"] is True
     assert rebuild_scenarios("Toast") == []
     assert Scenario.objects.filter(slug="bundled/Toast_Tea").count() == 2
+
+
+def test_reimporting_keeps_an_annotated_version_current():
+    from games.catalog.recipes.services import import_recipe
+
+    _, status = import_recipe("Toast", TOAST, "bundled")
+    assert status == "created"
+    gold = save_recipe_version("Toast", [dict(TOAST[0], interruptible=False), *TOAST[1:]], "gold:demo")
+    current, status = import_recipe("Toast", TOAST, "bundled")
+    assert status == "kept" and current.pk == gold.pk
+    changed_source = [dict(TOAST[0], duration_seconds=90), *TOAST[1:]]
+    current, status = import_recipe("Toast", changed_source, "bundled")
+    assert status == "updated" and current.version == 3 and current.source == "bundled"

@@ -254,3 +254,10 @@ def test_a_level_whose_dish_cannot_be_made_is_refused():
     broken = dict(SUSHI, kitchen=["storage", "servingtable", "chopboard", "mixer"])
     with pytest.raises(LevelError, match="salmonSushi: needs pot"):
         RULES.initial_state(broken)
+
+
+def test_advance_runs_only_the_steps_whose_time_is_over():
+    state = RULES.act(fresh(), 0, "goto pot0", 0).state
+    assert RULES.advance(state, 0.9).state == state  # mid-step: commands may still come
+    later = RULES.advance(state, 3.5).state
+    assert later.step == 3 and later.agents[0].location == "pot0"

@@ -1,0 +1,184 @@
+"""The labelling page's per-step controls: what each shows, which key sets it, and reading a save.
+
+Kept apart from the views so the page, the save endpoint and the adjudication page render the
+same controls from the same description, and the key map documented on the page is the one the
+script uses (it reads ``data-key`` attributes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from django.http import QueryDict
+
+from annotations.schema import (
+    CONCURRENCY,
+    DEPENDENCY,
+    INTERRUPTIBILITY,
+    NONE,
+    PROPERTY_TITLES,
+    RESOURCE,
+    TIME_CONSTRAINT,
+    join_resources,
+    join_steps,
+    split_constraints,
+    split_resources,
+    split_steps,
+)
+
+# (value, label, key) per closed property, in display order.
+RADIO_CHOICES: dict[str, list[tuple[str, str, str]]] = {
+    CONCURRENCY: [("autonomous", "Autonomous", "a"), ("continuous", "Continuous", "c")],
+    INTERRUPTIBILITY: [("interruptible", "Interruptible", "i"), ("not_interruptible", "Not interruptible", "n")],
+}
+RESOURCE_CHOICES = [
+    (NONE, "None", "0"),
+    ("oven", "Oven", "o"),
+    ("microwave", "Microwave", "m"),
+    ("stove", "Stove", "s"),
+]
+FOCUS_KEYS = {TIME_CONSTRAINT: "t", DEPENDENCY: "d"}
+
+SHORTCUTS: list[tuple[str, str]] = [
+    ("j / ↓", "next step"),
+    ("k / ↑", "previous step"),
+    ("a / c", "autonomous / continuous"),
+    ("i / n", "interruptible / not interruptible"),
+    ("o / m / s", "toggle oven / microwave / stove"),
+    ("0", "no resource"),
+    ("x", "no time constraint"),
+    ("t", "time constraint: pick the step, then type the minutes"),
+    ("d", "dependencies: Space toggles a step, Esc goes back"),
+    ("Esc", "back to the step (leave a field)"),
+    ("?", "show or hide these shortcuts"),
+]
+
+
+@dataclass
+class Choice:
+    value: str
+    label: str
+    key: str = ""
+    checked: bool = False
+
+
+@dataclass
+class Control:
+    """One property's control on one step."""
+
+    prop: str
+    value: str
+    kind: str  # "radio" | "multi" | "constraint"
+    choices: list[Choice] = field(default_factory=list)
+    constraint_step: str = ""
+    constraint_minutes: str = ""
+    suggestion: str = ""
+    error: str = ""
+    focus_key: str = ""
+
+    @property
+    def title(self) -> str:
+        return PROPERTY_TITLES[self.prop]
+
+    @property
+    def done(self) -> bool:
+        return bool(self.value)
+
+
+def build_control(
+    prop: str,
+    value: str,
+    *,
+    step: int,
+    steps: Sequence[tuple[int, str]],
+    suggestion: str = "",
+    error: str = "",
+    pending_step: str = "",
+) -> Control:
+    """``steps`` lists the recipe's (index, text) so constraints and dependencies name real steps."""
+    others = [(index, text) for index, text in steps if index != step]
+    if prop in RADIO_CHOICES:
+        choices = [Choice(v, label, key, v == value) for v, label, key in RADIO_CHOICES[prop]]
+        return Control(prop, value, "radio", choices, suggestion=suggestion, error=error)
+    if prop == RESOURCE:
+        chosen = set(split_resources(value)) if value else set()
+        choices = [
+            Choice(v, label, key, (v == NONE and value == NONE) or v in chosen) for v, label, key in RESOURCE_CHOICES
+        ]
+        return Control(prop, value, "multi", choices, suggestion=suggestion, error=error)
+    if prop == DEPENDENCY:
+        chosen_steps = set(split_steps(value)) if value else set()
+        choices = [Choice(NONE, "None", "", value == NONE)]
+        choices += [Choice(str(index), str(index), "", index in chosen_steps) for index, _ in others]
+        return Control(prop, value, "multi", choices, suggestion=suggestion, error=error, focus_key="d")
+    # TIME_CONSTRAINT: one (step, minutes) pair picked from the recipe's steps; none is a label too.
+    constraint_step, minutes = pending_step, ""
+    if value and value != NONE:
+        k, n = next(iter(split_constraints(value).items()))
+        constraint_step, minutes = str(k), str(n)
+    elif value == NONE:
+        constraint_step = NONE
+    choices = [Choice(str(index), f"step {index}: {text[:60]}") for index, text in others]
+    return Control(
+        prop,
+        value,
+        "constraint",
+        choices,
+        constraint_step=constraint_step,
+        constraint_minutes=minutes,
+        suggestion=suggestion,
+        error=error,
+        focus_key="t",
+    )
+
+
+def duration_text(seconds: int | None) -> str:
+    if not seconds:
+        return ""
+    if seconds % 3600 == 0:
+        return f"{seconds // 3600} h"
+    return (
+        f"{seconds // 60} min" if seconds % 60 == 0 else f"{seconds // 60} min {seconds % 60} s".replace("0 min ", "")
+    )
+
+
+class IncompleteInput(ValueError):
+    """The user is half-way (a constraint step without minutes yet): nothing to save, say what's next."""
+
+
+def value_from_post(prop: str, data: QueryDict | Mapping[str, list[str]]) -> str:
+    """The label a control's form posted ("" clears it); ValueError says what is wrong."""
+    values = [v for v in _getlist(data, "value") if v != ""]
+    if prop in RADIO_CHOICES:
+        return values[-1] if values else ""
+    if prop in (RESOURCE, DEPENDENCY):
+        if NONE in values and len(values) > 1:
+            raise ValueError("choose none or some steps/appliances, not both")
+        if not values:
+            return ""
+        if values == [NONE]:
+            return NONE
+        if prop == RESOURCE:
+            return join_resources(values)
+        try:
+            return join_steps(int(v) for v in values)
+        except ValueError:
+            raise ValueError("dependencies are step numbers") from None
+    step = (_getlist(data, "k") or [""])[-1].strip()
+    minutes = (_getlist(data, "n") or [""])[-1].strip()
+    if step == "":
+        return ""
+    if step == NONE:
+        return NONE
+    if minutes == "":
+        raise IncompleteInput(f"now enter within how many minutes after step {step} this step must start")
+    if not minutes.isdigit() or int(minutes) <= 0:
+        raise ValueError("the minutes must be a whole number above 0")
+    return f"{int(step)}:{int(minutes)}"
+
+
+def _getlist(data: QueryDict | Mapping[str, list[str]], key: str) -> list[str]:
+    if isinstance(data, QueryDict):
+        return data.getlist(key)
+    return list(data.get(key, []))

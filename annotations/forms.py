@@ -1,0 +1,74 @@
+"""The project creation form (researchers): recipes, properties, annotators, guidelines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Q, QuerySet
+
+from accounts.roles import GROUP_FOR_ROLE, Role
+from annotations.models import Project
+from annotations.schema import DEFAULT_GUIDELINES, DEFAULT_PROPERTIES, PROPERTIES, PROPERTY_TITLES
+from games.catalog.recipes.models import Recipe
+
+
+def annotator_users() -> QuerySet[Any]:
+    """Users who may label: annotators and researchers (researchers pilot projects)."""
+    users = get_user_model().objects.filter(is_active=True)
+    return (
+        users.filter(Q(groups__name=GROUP_FOR_ROLE[Role.ANNOTATOR]) | Q(is_staff=True)).distinct().order_by("username")
+    )
+
+
+class RecipeChoice(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.name} (v{obj.version}, {obj.n_steps} steps, {obj.source})"
+
+
+class UserChoice(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return obj.get_username()
+
+
+class ProjectForm(forms.Form):
+    name = forms.CharField(max_length=200, help_text="Shown to annotators; used by the commands' --project.")
+    description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    recipes = RecipeChoice(
+        queryset=Recipe.objects.none(), widget=forms.CheckboxSelectMultiple, help_text="Current version of each recipe."
+    )
+    properties = forms.MultipleChoiceField(
+        choices=[(p, PROPERTY_TITLES[p]) for p in PROPERTIES],
+        initial=list(DEFAULT_PROPERTIES),
+        widget=forms.CheckboxSelectMultiple,
+    )
+    annotators_per_item = forms.IntegerField(min_value=1, max_value=20, initial=3)
+    annotators = UserChoice(queryset=get_user_model().objects.none(), widget=forms.CheckboxSelectMultiple)
+    guidelines = forms.CharField(initial=DEFAULT_GUIDELINES, widget=forms.Textarea(attrs={"rows": 14}))
+    show_suggestions = forms.BooleanField(
+        required=False, help_text="Annotators see the model's pre-annotation as suggestions (off keeps them blind)."
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        recipes = Recipe.objects.filter(is_current=True).annotate(n_steps=Count("steps")).order_by("name")
+        self.fields["recipes"].queryset = recipes  # type: ignore[attr-defined]
+        self.fields["annotators"].queryset = annotator_users()  # type: ignore[attr-defined]
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if Project.objects.filter(name=name).exists():
+            raise forms.ValidationError("A project with this name exists already; choose another name.")
+        return name
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        people, per_item = data.get("annotators"), data.get("annotators_per_item")
+        if people is not None and per_item and len(people) < per_item:
+            self.add_error(
+                "annotators",
+                f"{per_item} annotators per item needs at least {per_item} annotators: "
+                "choose more or lower the number.",
+            )
+        return data

@@ -1,0 +1,105 @@
+"""A real browser labels a recipe with the keyboard only (Playwright + Debian's chromium)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from annotations import services
+from annotations.models import Label
+from annotations.tests.factories import make_annotator, make_recipe
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not at /usr/bin/chromium"),
+]
+
+
+@pytest.fixture
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    # Playwright's sync API refuses to start inside a running asyncio loop; Django's async-unsafe
+    # guard would also trip on the ORM calls the test makes between browser steps.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_api.sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_label_a_recipe_with_the_keyboard(live_server, browser):
+    amy = make_annotator("amy", password="pw-annotator-1")
+    project = services.create_project(
+        name="Keyboard",
+        recipes=[
+            make_recipe(
+                "Tea",
+                steps=[
+                    ("Boil the water.", 180, [], {}, False, True, {"stove": {"require": {}, "update": {}}}),
+                    ("Pour it over the tea.", 30, [0], {"0": 2}, False, False, {}),
+                ],
+            )
+        ],
+        properties=["concurrency", "interruptibility", "resource", "time_constraint"],
+        annotators=[amy],
+        annotators_per_item=1,
+    )
+    unit = project.recipes.get()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "amy")
+    page.fill("input[name=password]", "pw-annotator-1")
+    page.click("button[type=submit]")
+    page.goto(f"{live_server.url}/annotate/recipes/{unit.pk}/")
+    assert page.locator("#shortcuts").is_visible()  # the shortcuts are documented on the page
+
+    # Step 0: autonomous, not interruptible, stove, no time constraint.
+    for key in ("a", "n", "s", "x"):
+        page.keyboard.press(key)
+    page.wait_for_function("document.querySelector('#label-progress .hint').textContent.startsWith('4 of 8')")
+    # Step 1: continuous, not interruptible, no resource, within 2 min after step 0.
+    page.keyboard.press("j")
+    for key in ("c", "n", "0"):
+        page.keyboard.press(key)
+    page.keyboard.press("t")
+    page.keyboard.press("ArrowDown")  # "(not labelled)" -> "No time constraint"
+    page.keyboard.press("ArrowDown")  # -> "After step 0"
+    status = page.locator("#step-1 .control-time_constraint .save-status")
+    status.filter(has_text="now enter within how many minutes").wait_for()
+    page.keyboard.press("Tab")  # into the minutes
+    page.keyboard.type("2")
+    page.keyboard.press("Enter")
+    status.filter(has_text="Saved").wait_for()
+    page.wait_for_function("document.querySelector('#label-progress .hint').textContent.startsWith('8 of 8')")
+
+    page.reload()  # nothing lost on reload
+    assert page.locator("#label-progress .hint").inner_text().startswith("8 of 8")
+    mine = {(lab.item.step, lab.property): lab.value for lab in Label.objects.select_related("item")}
+    assert mine == {
+        (0, "concurrency"): "autonomous",
+        (0, "interruptibility"): "not_interruptible",
+        (0, "resource"): "stove",
+        (0, "time_constraint"): "none",
+        (1, "concurrency"): "continuous",
+        (1, "interruptibility"): "not_interruptible",
+        (1, "resource"): "none",
+        (1, "time_constraint"): "0:2",
+    }
+    page.click("#submit-recipe")
+    assert "Submitted Tea" in page.content()
+    page.close()

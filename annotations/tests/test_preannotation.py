@@ -1,0 +1,188 @@
+"""LLM pre-annotation against a scripted OpenAI-compatible server on loopback: strict parsing,
+model labels kept apart from people's, precision/recall/F1 against gold, suggestions only when allowed."""
+
+from __future__ import annotations
+
+import json
+from unittest import mock
+
+import pytest
+from django.urls import reverse
+
+from annotations import preannotation, selectors, services
+from annotations.models import Label, PreannotationRun
+from annotations.preannotation import ReplyError, parse_reply
+from annotations.reports import model_report
+from annotations.tests.factories import make_annotator, make_recipe
+from annotations.tests.llm_standin import standin_server
+
+STEPS = [0, 1, 2, 3, 4]
+PROPS = ["concurrency", "resource"]
+
+
+def test_parse_reply_accepts_a_fenced_json_list():
+    text = '```json\n[{"step": 0, "concurrency": "autonomous", "resource": "oven"}]\n```'
+    labels, problems = parse_reply(text, [0], PROPS)
+    assert labels == [(0, "concurrency", "autonomous"), (0, "resource", "oven")]
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Sure! Step 0 is autonomous.", '{"step": 0}', "[1, 2]", "rm -rf /", ""],
+)
+def test_parse_reply_refuses_anything_but_a_list_of_steps(text):
+    with pytest.raises(ReplyError):
+        parse_reply(text, STEPS, PROPS)
+
+
+def test_parse_reply_drops_bad_parts_and_says_which():
+    text = json.dumps(
+        [
+            {"step": 0, "concurrency": "autonomous", "resource": "oven"},
+            {"step": 1, "concurrency": "parallel", "resource": "stove+oven"},
+            {"step": 9, "concurrency": "autonomous", "resource": "none"},
+            {"step": 0, "concurrency": "continuous", "resource": "none"},
+            {"step": 2, "resource": "none"},
+        ]
+    )
+    labels, problems = parse_reply(text, STEPS, PROPS)
+    assert labels == [(0, "concurrency", "autonomous"), (0, "resource", "oven"), (2, "resource", "none")]
+    assert any("step 1: concurrency label 'parallel'" in p for p in problems)
+    assert any("'oven+stove'" in p for p in problems)
+    assert any("'step' 9 is not a step" in p for p in problems)
+    assert any("step 0: labelled twice" in p for p in problems)
+    assert any("step 2: no concurrency label" in p for p in problems)
+    assert problems[-1] == "no answer for steps 3, 4"
+
+
+def _reply_for(truth: dict[int, tuple[str, str]]):
+    def reply(body):
+        user = body["messages"][-1]["content"]
+        if "Recipe: Broken" in user:
+            return "I think the first step is autonomous, the others are not."
+        return json.dumps([{"step": s, "concurrency": c, "resource": r} for s, (c, r) in truth.items()])
+
+    return reply
+
+
+@pytest.mark.django_db
+def test_run_stores_model_labels_apart_and_scores_them_against_gold(settings, researcher):
+    amy = make_annotator("amy")
+    project = services.create_project(
+        name="Pre",
+        recipes=[make_recipe("Cobbler"), make_recipe("Broken")],
+        properties=PROPS,
+        annotators=[amy],
+        annotators_per_item=1,
+    )
+    model_says = {
+        0: ("autonomous", "oven"),
+        1: ("autonomous", "microwave"),
+        2: ("autonomous", "none"),
+        3: ("continuous", "none"),
+        4: ("autonomous", "oven"),
+    }
+    with standin_server(_reply_for(model_says)) as server:
+        settings.LLM_BASE_URL = server["base_url"]
+        settings.LLM_MODEL = "standin-1"
+        with mock.patch.object(preannotation, "dispatch") as dispatch:
+            run = preannotation.start(project=project, user=researcher)
+        run = preannotation.run(run.pk)
+    assert run.status == PreannotationRun.Status.DONE and (run.done, run.total) == (2, 2)
+    assert [e["recipe"] for e in run.errors] == ["Broken"] and run.errors[0]["fatal"]
+    assert "not JSON" in run.errors[0]["message"] and "autonomous" in run.errors[0]["reply"]
+    assert server["requests"][0]["model"] == "standin-1"
+    assert "Step 2: Pour the butter in the pan." in server["requests"][0]["messages"][-1]["content"]
+    model = run.annotator
+    assert model.name == "model:standin-1" and model.is_model
+    assert Label.objects.filter(annotator=model).count() == 10  # Cobbler only; nothing from the bad reply
+    assert selectors.ratings(project) == {"concurrency": {}, "resource": {}}  # kept out of agreement
+    # Gold: the recipe's truth. Concurrency: model right on 4 of 5 (step 2 is continuous).
+    truth = {0: "autonomous", 1: "autonomous", 2: "continuous", 3: "continuous", 4: "autonomous"}
+    for item in project.items.filter(recipe__name="Cobbler"):
+        services.set_gold(user=researcher, item=item, prop="concurrency", value=truth[item.step])
+    (scores,) = model_report(project)
+    concurrency = scores["properties"]["concurrency"]
+    # autonomous: P 3/4, R 1; continuous: P 1, R 1/2 -> macro P .875, R .75, F1 (6/7 + 2/3) / 2
+    assert concurrency["precision"] == pytest.approx(0.875)
+    assert concurrency["recall"] == pytest.approx(0.75)
+    assert concurrency["f1"] == pytest.approx((6 / 7 + 2 / 3) / 2)
+    dispatch.assert_not_called()  # on_commit never fires inside the test transaction
+
+
+@pytest.mark.django_db
+def test_an_unreachable_endpoint_is_an_error_entry_not_a_crash(settings, researcher):
+    project = services.create_project(
+        name="Down",
+        recipes=[make_recipe("Cobbler")],
+        properties=PROPS,
+        annotators=[make_annotator("amy")],
+        annotators_per_item=1,
+    )
+    settings.LLM_BASE_URL = "http://127.0.0.1:9/v1"  # discard port: nothing listens
+    settings.LLM_TIMEOUT_SECONDS = 2
+    run = preannotation.run(preannotation.start(project=project, user=researcher).pk)
+    assert run.status == PreannotationRun.Status.DONE
+    assert run.errors[0]["message"].startswith("no answer: cannot reach")
+    assert not Label.objects.exists()
+
+
+@pytest.mark.django_db
+def test_suggestions_reach_annotators_only_when_the_project_allows(client, settings, researcher):
+    amy = make_annotator("amy")
+    project = services.create_project(
+        name="Hints", recipes=[make_recipe("Cobbler")], properties=PROPS, annotators=[amy], annotators_per_item=1
+    )
+    replies = [json.dumps([{"step": s, "concurrency": "autonomous", "resource": "microwave"} for s in STEPS])]
+    with standin_server(replies) as server:
+        settings.LLM_BASE_URL = server["base_url"]
+        preannotation.run(preannotation.start(project=project, user=researcher).pk)
+    url = reverse("annotations:label", args=[project.recipes.get().pk])
+    client.force_login(amy)
+    assert "Model suggests" not in client.get(url).content.decode()
+    client.force_login(researcher)
+    client.post(reverse("annotations:suggestions", args=[project.pk]), {"show": "1"})
+    client.force_login(amy)
+    page = client.get(url).content.decode()
+    assert page.count("Model suggests: <strong>microwave</strong>") == 5
+
+
+@pytest.mark.django_db
+def test_the_page_starts_a_run_and_shows_its_progress(client, researcher):
+    project = services.create_project(
+        name="Page",
+        recipes=[make_recipe("Cobbler")],
+        properties=PROPS,
+        annotators=[make_annotator("amy")],
+        annotators_per_item=1,
+    )
+    client.force_login(researcher)
+    with mock.patch.object(preannotation, "dispatch"):
+        response = client.post(reverse("annotations:preannotate", args=[project.pk]), follow=True)
+    assert "Pre-annotation with" in response.content.decode()
+    run = PreannotationRun.objects.get()
+    fragment = client.get(reverse("annotations:run", args=[run.pk])).content.decode()
+    assert 'hx-trigger="every 1s"' in fragment and "0 of 1 recipes" in fragment
+    again = client.post(reverse("annotations:preannotate", args=[project.pk]), follow=True).content.decode()
+    assert "is under way; wait for it to finish" in again
+
+
+@pytest.mark.django_db
+def test_the_celery_task_runs_a_run(settings, researcher):
+    from annotations.tasks import preannotate
+
+    project = services.create_project(
+        name="Task",
+        recipes=[make_recipe("Cobbler")],
+        properties=PROPS,
+        annotators=[make_annotator("amy")],
+        annotators_per_item=1,
+    )
+    replies = [json.dumps([{"step": s, "concurrency": "continuous", "resource": "none"} for s in STEPS])]
+    with standin_server(replies) as server:
+        settings.LLM_BASE_URL = server["base_url"]
+        with mock.patch.object(preannotation, "dispatch"):
+            run = preannotation.start(project=project, user=researcher)
+        assert preannotate.apply(args=[run.pk]).get() == "done"
+    assert Label.objects.filter(annotator__is_model=True).count() == 10

@@ -1,0 +1,201 @@
+"""The pages through the test client: roles, blindness, save-as-you-go over HTTP, submit, report, gold."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from annotations import services
+from annotations.models import GoldLabel, Label, Project
+from annotations.tests.factories import make_annotator, make_recipe
+from games.catalog.recipes.models import Recipe
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def setup(researcher):
+    amy, bob = make_annotator("amy"), make_annotator("bob")
+    project = services.create_project(
+        name="Views",
+        recipes=[make_recipe("Cobbler")],
+        properties=["concurrency", "resource", "time_constraint"],
+        annotators=[amy, bob],
+        annotators_per_item=2,
+        created_by=researcher,
+    )
+    unit = project.recipes.get()
+    return project, unit, amy, bob
+
+
+def _save(client, item, prop, **data):
+    return client.post(reverse("annotations:save", args=[item.pk]), {"prop": prop, **data}, HTTP_HX_REQUEST="true")
+
+
+def _checked(html: str) -> list[str]:
+    return re.findall(r'name="value" value="([^"]+)"[^>]*checked', html) + re.findall(
+        r'<option value="([^"]+)" selected>', html
+    )
+
+
+def test_save_as_you_go_survives_a_reload(client, setup):
+    _, unit, amy, _ = setup
+    client.force_login(amy)
+    item = unit.items.get(step=2)
+    response = _save(client, item, "resource", value=["stove", "oven"])
+    assert response.status_code == 200 and "Saved" in response.content.decode()
+    assert 'id="label-progress" hx-swap-oob="true"' in response.content.decode()
+    _save(client, item, "time_constraint", k="1", n="2")
+    page = client.get(reverse("annotations:label", args=[unit.pk])).content.decode()
+    assert Label.objects.get(item=item, property="resource").value == "oven+stove"
+    assert Label.objects.get(item=item, property="time_constraint").value == "1:2"
+    assert "2 of 15 labels" in page
+    assert 'value="2"' in page  # the minutes are shown again
+
+
+def test_a_refused_value_shows_why_and_changes_nothing(client, setup):
+    _, unit, amy, _ = setup
+    client.force_login(amy)
+    item = unit.items.get(step=2)
+    response = _save(client, item, "resource", value=["none", "oven"])
+    assert response["HX-Retarget"] == f"#control-{item.pk}-resource"
+    assert "Not saved: choose none or some steps/appliances, not both" in response.content.decode()
+    pending = _save(client, item, "time_constraint", k="1")
+    assert "now enter within how many minutes" in pending.content.decode()
+    assert not Label.objects.exists()
+
+
+def test_blind_an_annotator_never_sees_others_labels_or_gold(client, setup, researcher):
+    project, unit, amy, bob = setup
+    item = unit.items.get(step=0)
+    services.save_label(user=amy, item=item, prop="concurrency", value="autonomous")
+    services.save_label(user=amy, item=item, prop="resource", value="oven")
+    services.set_gold(user=researcher, item=item, prop="time_constraint", value="none")
+    client.force_login(bob)
+    page = client.get(reverse("annotations:label", args=[unit.pk])).content.decode()
+    assert _checked(page) == []  # nothing pre-selected: neither amy's labels nor the gold
+    assert "0 of 15 labels" in page
+    answer = _save(client, item, "concurrency", value="continuous").content.decode()
+    assert "autonomous" not in answer and "oven" not in answer
+    # Bob's own label is all he gets back; amy's is untouched.
+    assert Label.objects.get(item=item, annotator__name="amy", property="concurrency").value == "autonomous"
+    for name in ("annotations:report", "annotations:adjudicate", "annotations:project", "annotations:export"):
+        assert client.get(reverse(name, args=[project.pk])).status_code == 403
+
+
+def test_an_annotator_cannot_open_or_write_a_recipe_not_in_their_queue(client, setup):
+    _, unit, _, _ = setup
+    outsider = make_annotator("zed")
+    client.force_login(outsider)
+    assert client.get(reverse("annotations:label", args=[unit.pk])).status_code == 404
+    assert _save(client, unit.items.first(), "concurrency", value="autonomous").status_code == 404
+    assert not Label.objects.exists()
+
+
+def test_submit_needs_every_label_then_locks(client, setup):
+    _, unit, amy, _ = setup
+    client.force_login(amy)
+    response = client.post(reverse("annotations:submit", args=[unit.pk]), follow=True)
+    assert "Not submitted: label every step before submitting; missing step 0: concurrency" in response.content.decode()
+    for item in unit.items.all():
+        _save(client, item, "concurrency", value="continuous")
+        _save(client, item, "resource", value="none")
+        _save(client, item, "time_constraint", k="none")
+    response = client.post(reverse("annotations:submit", args=[unit.pk]), follow=True)
+    assert "Submitted Cobbler" in response.content.decode()
+    page = client.get(reverse("annotations:label", args=[unit.pk])).content.decode()
+    assert "labels are final" in page and "<fieldset disabled>" in page
+    assert (
+        "you submitted Cobbler already" in _save(client, unit.items.first(), "resource", value="oven").content.decode()
+    )
+
+
+def test_queue_and_dashboard_panel(client, setup):
+    _, _, amy, _ = setup
+    client.force_login(amy)
+    page = client.get(reverse("annotations:queue")).content.decode()
+    assert "Continue with Cobbler" in page and "0 of 1 recipes submitted" in page
+    home = client.get(reverse("home")).content.decode()
+    assert "1 of 1 recipes to label; next: Cobbler" in home
+
+
+def test_researcher_creates_a_project_from_the_form(client, researcher):
+    recipe = make_recipe("Tea")
+    people = [make_annotator(n) for n in ("amy", "bob", "cat")]
+    client.force_login(researcher)
+    form = client.get(reverse("annotations:project_new")).content.decode()
+    assert "Label every step of the recipe" in form  # guidelines default (SPEC 9)
+    data = {
+        "name": "Tea study",
+        "recipes": [recipe.pk],
+        "properties": ["concurrency", "interruptibility"],
+        "annotators_per_item": 3,
+        "annotators": [p.pk for p in people[:2]],
+        "guidelines": "Be careful.",
+    }
+    refused = client.post(reverse("annotations:project_new"), data).content.decode()
+    assert "3 annotators per item needs at least 3 annotators" in refused
+    assert not Project.objects.exists()
+    data["annotators"] = [p.pk for p in people]
+    response = client.post(reverse("annotations:project_new"), data)
+    project = Project.objects.get(name="Tea study")
+    assert response.status_code == 302 and project.guidelines == "Be careful."
+    assert project.recipes.get().assignments.count() == 3
+
+
+def test_report_page_and_json_agree(client, setup, researcher):
+    project, unit, amy, bob = setup
+    for user, value in ((amy, "autonomous"), (bob, "continuous")):
+        for item in unit.items.all():
+            services.save_label(user=user, item=item, prop="concurrency", value=value if item.step else "autonomous")
+            services.save_label(user=user, item=item, prop="resource", value="none")
+            services.save_label(user=user, item=item, prop="time_constraint", value="none")
+        services.submit(user=user, unit=unit)
+    client.force_login(researcher)
+    page = client.get(reverse("annotations:report", args=[project.pk])).content.decode()
+    assert "<svg" in page and "Cohen's kappa per pair" in page
+    assert "amy · bob" in page
+    assert "20.0%" in page  # concurrency: they agree on 1 of 5 steps
+
+
+def test_adjudication_prefills_majority_and_saves_gold_then_applies_it(client, researcher):
+    people = [make_annotator(n) for n in ("amy", "bob", "cat")]
+    project = services.create_project(
+        name="Gold", recipes=[make_recipe("Cobbler")], properties=["concurrency"], annotators=people
+    )
+    unit = project.recipes.get()
+    votes = {"amy": "continuous", "bob": "continuous", "cat": "autonomous"}
+    for user in people:
+        for item in unit.items.all():
+            value = (
+                votes[user.username] if item.step == 2 else ("autonomous" if item.step in (0, 1, 4) else "continuous")
+            )
+            services.save_label(user=user, item=item, prop="concurrency", value=value)
+        services.submit(user=user, unit=unit)
+    client.force_login(researcher)
+    url = reverse("annotations:adjudicate", args=[project.pk])
+    page = client.get(url, {"filter": "disputed"}).content.decode()
+    assert "Cobbler/2" in page and '<option value="continuous" selected>' in page
+    client.post(reverse("annotations:save_gold", args=[project.pk]), {"item": "Cobbler/2", "concurrency": "autonomous"})
+    assert GoldLabel.objects.get(item__key="Cobbler/2").value == "autonomous"
+    client.post(reverse("annotations:accept_unanimous", args=[project.pk]))
+    assert GoldLabel.objects.filter(item__project=project).count() == 5
+    # Step 2 ("Pour the butter") becomes autonomous in the recipe's next version; v1 stays.
+    response = client.post(reverse("annotations:apply_gold", args=[project.pk]), follow=True)
+    assert "New recipe versions: Cobbler v2" in response.content.decode()
+    v1, v2 = Recipe.objects.filter(name="Cobbler").order_by("version")
+    assert not v1.is_current and v2.is_current and v2.source == "gold:Gold"
+    assert v1.steps.get(index=2).autonomous is False and v2.steps.get(index=2).autonomous is True
+    assert v2.steps.get(index=0).physical == v1.steps.get(index=0).physical
+
+
+def test_streamed_exports(client, setup, researcher):
+    project, unit, amy, _ = setup
+    services.save_label(user=amy, item=unit.items.first(), prop="concurrency", value="autonomous")
+    client.force_login(researcher)
+    response = client.get(reverse("annotations:export", args=[project.pk]), {"format": "csv"})
+    assert response.streaming and response["Content-Type"].startswith("text/csv")
+    assert b"".join(response.streaming_content).decode() == "item_id,annotator,property,label\n"  # not submitted yet
+    assert client.get(reverse("annotations:export", args=[project.pk]), {"format": "xml"}).status_code == 400

@@ -1,0 +1,147 @@
+"""Adjudication: a researcher turns the annotators' labels into gold, item by item; applies gold."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from annotations import gold as gold_service
+from annotations import selectors
+from annotations.agreement import disputed_items
+from annotations.controls import RADIO_CHOICES, RESOURCE_CHOICES
+from annotations.models import Item, Project
+from annotations.schema import NONE, PROPERTY_TITLES, RESOURCE
+from annotations.services import AnnotationError
+from annotations.views.projects import manager_required
+
+FILTERS = {"open": "without gold", "disputed": "disputed", "all": "all items"}
+
+
+def _queue(project: Project, ratings: dict[str, dict[str, dict[str, str]]], which: str) -> list[str]:
+    keys = list(Item.objects.filter(project=project).values_list("key", flat=True))
+    if which == "disputed":
+        disputed = {row["item"] for r in ratings.values() for row in disputed_items(r, limit=len(r))}
+        return [k for k in keys if k in disputed]
+    if which == "open":
+        gold = selectors.gold_of(project)
+        return [k for k in keys if any(k not in gold.get(p, {}) for p in project.properties)]
+    return keys
+
+
+def _options(prop: str, votes: dict[str, str], value: str) -> list[str]:
+    """Voted labels first (most votes first), then the schema's standard values."""
+    counts: dict[str, int] = {}
+    for label in votes.values():
+        counts[label] = counts.get(label, 0) + 1
+    ordered = sorted(counts, key=lambda label: (-counts[label], label))
+    standard = [v for v, _, _ in RADIO_CHOICES.get(prop, [])] or (
+        [v for v, _, _ in RESOURCE_CHOICES] if prop == RESOURCE else [NONE]
+    )
+    return list(dict.fromkeys([*ordered, *([value] if value else []), *standard]))
+
+
+@manager_required
+def adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
+    project = get_object_or_404(Project, pk=pk)
+    which = request.GET.get("filter", "open")
+    if which not in FILTERS:
+        which = "open"
+    ratings = selectors.ratings(project)
+    keys = _queue(project, ratings, which)
+    key = request.GET.get("item") or (keys[0] if keys else "")
+    item = Item.objects.filter(project=project, key=key).select_related("recipe").first()
+    context: dict[str, Any] = {
+        "project": project,
+        "filter": which,
+        "filters": FILTERS,
+        "remaining": len(keys),
+        "progress": selectors.project_progress(project),
+        "item": item,
+    }
+    if item is not None:
+        gold = selectors.gold_of(project)
+        models = {a.name: selectors.model_labels(project, a) for a in selectors.model_annotators(project)}
+        fields = []
+        for prop in project.properties:
+            votes = ratings.get(prop, {}).get(item.key, {})
+            decided = gold.get(prop, {}).get(item.key)
+            value = gold_service.prefill(votes, decided)
+            counts: dict[str, int] = {}
+            for label in votes.values():
+                counts[label] = counts.get(label, 0) + 1
+            fields.append(
+                {
+                    "prop": prop,
+                    "title": PROPERTY_TITLES[prop],
+                    "votes": sorted(votes.items()),
+                    "counts": sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])),
+                    "tie": len(counts) > 1 and sorted(counts.values())[-1] == sorted(counts.values())[-2],
+                    "value": value,
+                    "gold": decided,
+                    "options": _options(prop, votes, value),
+                    "models": [(name, labels.get(prop, {}).get(item.key)) for name, labels in models.items()],
+                }
+            )
+        position = keys.index(item.key) if item.key in keys else -1
+        context |= {
+            "fields": fields,
+            "steps": item.recipe.items.order_by("step"),
+            "next_key": keys[position + 1]
+            if 0 <= position < len(keys) - 1
+            else (keys[0] if position < 0 and keys else ""),
+            "previous_key": keys[position - 1] if position > 0 else "",
+        }
+    return render(request, "annotations/adjudicate.html", context)
+
+
+@manager_required
+@require_POST
+def save_gold(request: HttpRequest, pk: int) -> HttpResponse:
+    project = get_object_or_404(Project, pk=pk)
+    item = get_object_or_404(Item, project=project, key=request.POST.get("item", ""))
+    which = request.POST.get("filter", "open")
+    labels = {}
+    for prop in project.properties:
+        typed = request.POST.get(f"{prop}-other", "").strip()
+        labels[prop] = typed or request.POST.get(prop, "")
+    try:
+        saved = gold_service.set_gold_labels(user=request.user, item=item, labels=labels)
+    except AnnotationError as exc:
+        messages.error(request, f"Gold for {item.key} not saved: {exc}.")
+        return redirect(f"{reverse('annotations:adjudicate', args=[pk])}?filter={which}&item={item.key}")
+    messages.success(request, f"Saved {saved} gold labels for {item.key}.")
+    following = request.POST.get("next", "")
+    target = f"{reverse('annotations:adjudicate', args=[pk])}?filter={which}"
+    return redirect(f"{target}&item={following}" if following and following != item.key else target)
+
+
+@manager_required
+@require_POST
+def accept_unanimous(request: HttpRequest, pk: int) -> HttpResponse:
+    project = get_object_or_404(Project, pk=pk)
+    count = gold_service.accept_unanimous(user=request.user, project=project)
+    messages.success(request, f"{count} unanimous labels became gold; the disputed ones are left for you.")
+    return redirect(f"{reverse('annotations:adjudicate', args=[pk])}?filter=open")
+
+
+@manager_required
+@require_POST
+def apply_gold(request: HttpRequest, pk: int) -> HttpResponse:
+    project = get_object_or_404(Project, pk=pk)
+    try:
+        applications = gold_service.apply_gold(user=request.user, project=project)
+    except AnnotationError as exc:
+        messages.error(request, f"Gold not applied: {exc}.")
+    else:
+        changed = [a.recipe for a in applications if a.changed]
+        if changed:
+            names = ", ".join(f"{r.name} v{r.version}" for r in changed)
+            messages.success(request, f"New recipe versions: {names}. New games use them; played games keep theirs.")
+        else:
+            messages.info(request, "The recipes already say what the gold labels say; nothing changed.")
+    return redirect("annotations:project", pk=pk)

@@ -1,0 +1,166 @@
+"""The annotator's pages: the queue, the labelling page of one recipe, save-as-you-go, submit.
+
+Blind by construction: these views only ever read the signed-in annotator's own labels (and the
+model's suggestions when the project allows them); gold and other people's labels never reach
+them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from accounts.permissions import annotator_required
+from annotations import selectors, services
+from annotations.controls import SHORTCUTS, IncompleteInput, build_control, duration_text, value_from_post
+from annotations.models import Annotator, Assignment, Item, ProjectRecipe
+from annotations.services import AnnotationError
+
+
+@annotator_required
+def queue(request: HttpRequest) -> HttpResponse:
+    annotator = services.annotator_for_user(request.user)
+    entries = selectors.queue(annotator)
+    open_entries = [e for e in entries if e.assignment.submitted_at is None]
+    done = len(entries) - len(open_entries)
+    context = {
+        "entries": entries,
+        "next_entry": open_entries[0] if open_entries else None,
+        "done": done,
+        "total": len(entries),
+        "percent": round(100 * done / len(entries)) if entries else 0,
+    }
+    return render(request, "annotations/queue.html", context)
+
+
+def _assignment(request: HttpRequest, unit: ProjectRecipe) -> tuple[Annotator, Assignment]:
+    annotator = services.annotator_for_user(request.user)
+    assignment = Assignment.objects.filter(recipe=unit, annotator=annotator).first()
+    if assignment is None:
+        raise Http404("This recipe is not in your queue.")
+    return annotator, assignment
+
+
+def _progress(unit: ProjectRecipe, annotator: Annotator) -> dict[str, Any]:
+    needed = unit.items.count() * len(unit.project.properties)
+    missing = len(services.missing_labels(unit, annotator))
+    done = needed - missing
+    return {"done": done, "needed": needed, "percent": round(100 * done / needed) if needed else 100}
+
+
+def _step_rows(unit: ProjectRecipe, annotator: Annotator) -> list[dict[str, Any]]:
+    items = list(unit.items.order_by("step"))
+    steps = [(item.step, item.text) for item in items]
+    mine = selectors.labels_of(annotator, unit)
+    suggested = selectors.suggestions_for(unit)
+    rows = []
+    for item in items:
+        labels = mine.get(item.step, {})
+        controls = [
+            build_control(
+                prop,
+                labels.get(prop, ""),
+                step=item.step,
+                steps=steps,
+                suggestion=suggested.get(item.step, {}).get(prop, ""),
+            )
+            for prop in unit.project.properties
+        ]
+        complete = all(c.done for c in controls)
+        rows.append(
+            {"item": item, "controls": controls, "complete": complete, "duration": duration_text(item.duration_seconds)}
+        )
+    return rows
+
+
+@annotator_required
+def label(request: HttpRequest, pk: int) -> HttpResponse:
+    unit = get_object_or_404(ProjectRecipe.objects.select_related("project"), pk=pk)
+    annotator, assignment = _assignment(request, unit)
+    rows = _step_rows(unit, annotator)
+    first_open = next((r["item"].step for r in rows if not r["complete"]), rows[0]["item"].step if rows else 0)
+    context = {
+        "unit": unit,
+        "project": unit.project,
+        "assignment": assignment,
+        "rows": rows,
+        "readonly": assignment.submitted_at is not None,
+        "progress": _progress(unit, annotator),
+        "shortcuts": SHORTCUTS,
+        "first_open": first_open,
+        "suggestions": unit.project.show_suggestions,
+    }
+    return render(request, "annotations/label.html", context)
+
+
+@annotator_required
+@require_POST
+def save(request: HttpRequest, pk: int) -> HttpResponse:
+    """Save one property of one step (HTMX).
+
+    Success answers with a small "saved" status (the control the user touched stays as it is, so
+    quick successive changes are never undone by a late answer) plus the progress; a refused value
+    re-renders the whole control from what is stored, with the reason.
+    """
+    item = get_object_or_404(Item.objects.select_related("recipe__project", "project"), pk=pk)
+    annotator, assignment = _assignment(request, item.recipe)
+    prop = request.POST.get("prop", "")
+    if prop not in item.project.properties:
+        return HttpResponse(f"This project does not label {prop!r}.", status=400)
+    try:
+        value = value_from_post(prop, request.POST)
+        services.save_label(user=request.user, item=item, prop=prop, value=value)
+    except IncompleteInput as exc:
+        return render(request, "annotations/_save_status.html", {"status": str(exc), "kind": "warn"})
+    except (ValueError, AnnotationError) as exc:
+        return _refused(
+            request, item, annotator, prop, f"Not saved: {exc}.", readonly=assignment.submitted_at is not None
+        )
+    current = selectors.labels_of(annotator, item.recipe).get(item.step, {})
+    context = {
+        "item": item,
+        "status": "Saved" if value else "Cleared",
+        "kind": "ok",
+        "progress": _progress(item.recipe, annotator),
+        "complete": all(p in current for p in item.project.properties),
+        "oob": True,
+    }
+    return render(request, "annotations/_saved.html", context)
+
+
+def _refused(
+    request: HttpRequest, item: Item, annotator: Annotator, prop: str, error: str, *, readonly: bool
+) -> HttpResponse:
+    current = selectors.labels_of(annotator, item.recipe).get(item.step, {})
+    steps = list(item.recipe.items.order_by("step").values_list("step", "text"))
+    suggested = selectors.suggestions_for(item.recipe).get(item.step, {})
+    control = build_control(
+        prop, current.get(prop, ""), step=item.step, steps=steps, suggestion=suggested.get(prop, ""), error=error
+    )
+    response = render(request, "annotations/_control.html", {"item": item, "control": control, "readonly": readonly})
+    response["HX-Retarget"] = f"#control-{item.pk}-{prop}"
+    response["HX-Reswap"] = "outerHTML"
+    return response
+
+
+@annotator_required
+@require_POST
+def submit(request: HttpRequest, pk: int) -> HttpResponse:
+    unit = get_object_or_404(ProjectRecipe.objects.select_related("project"), pk=pk)
+    annotator, _ = _assignment(request, unit)
+    try:
+        services.submit(user=request.user, unit=unit)
+    except AnnotationError as exc:
+        messages.error(request, f"Not submitted: {exc}.")
+        return redirect("annotations:label", pk=unit.pk)
+    messages.success(request, f"Submitted {unit.name}. Thank you: your labels are final.")
+    following = next((e for e in selectors.queue(annotator) if e.assignment.submitted_at is None), None)
+    if following is not None:
+        return redirect(reverse("annotations:label", kwargs={"pk": following.assignment.recipe_id}))
+    messages.info(request, "Your queue is done.")
+    return redirect("annotations:queue")

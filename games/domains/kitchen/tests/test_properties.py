@@ -1,0 +1,99 @@
+"""Property tests: whatever agents command, items are only created or lost by recipes, storage
+and serving, and no tool ever holds more than its capacity."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.bundled import CONTENT_DIR
+from games.domains.kitchen.levels import read_levels
+from games.domains.kitchen.rules import RULES
+from games.domains.kitchen.state import KitchenState
+from games.domains.kitchen.world import BASE_INGREDIENTS, TOOL_KINDS
+from games.engine.types import COMPLETED
+
+LEVELS = read_levels(CONTENT_DIR / "kitchen")
+
+
+def world_items(state: KitchenState) -> Counter[str]:
+    items: Counter[str] = Counter(agent.holding for agent in state.agents if agent.holding)
+    for tool in state.tools:
+        items.update(tool.contents)
+    return items
+
+
+def expected_change(state: KitchenState, events) -> Counter[str]:
+    """What the step's accepted commands may add (+) or remove (−), from their events."""
+    kinds = state.level.kinds
+    change: Counter[str] = Counter()
+    for event in events:
+        if event.kind != COMPLETED:
+            continue
+        verb = event.data["command"].split("(")[0]
+        location = event.data["command"].split(",")[1].strip(" )") if verb != "noop" else None
+        if verb == "get" and kinds[location] == "storage":
+            change[event.data["item"]] += 1
+        elif verb == "put" and kinds[location] in ("storage", "servingtable"):
+            change[event.data["item"]] -= 1
+        elif verb == "activate":
+            change.subtract(Counter(event.data["ingredients"]))
+            change[event.data["product"]] += 1
+    return change
+
+
+def any_command(level_state: KitchenState):
+    """Commands that are often illegal: to exercise every refusal."""
+    names = [name for name, _ in level_state.level.locations]
+    items = list(BASE_INGREDIENTS[:6]) + list(level_state.level.recipes)
+    return st.one_of(
+        st.just("noop"),
+        st.sampled_from(names).map(lambda n: f"goto {n}"),
+        st.sampled_from(names).map(lambda n: f"put {n}"),
+        st.sampled_from(names).map(lambda n: f"activate {n}"),
+        st.sampled_from(names).map(lambda n: f"get {n}"),
+        st.sampled_from(items).map(lambda i: f"get storage0 {i}"),
+    )
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), name=st.sampled_from(sorted(LEVELS)), agents=st.integers(1, 4), seed=st.integers(0, 50))
+def test_items_are_conserved_and_capacities_hold(data, name, agents, seed):
+    state = RULES.initial_state(LEVELS[name], seed=seed, agents=agents, options={"max_steps": 30})
+    for _ in range(30):
+        for agent in data.draw(st.permutations(range(agents))):
+            legal = RULES.legal_actions(state, agent)
+            # Mostly legal commands (so recipes really get cooked), sometimes anything at all.
+            if legal and data.draw(st.integers(0, 3)) > 0:
+                command = data.draw(st.sampled_from(legal))
+            else:
+                command = data.draw(any_command(state))
+            state = RULES.act(state, agent, command, state.step).state
+        before = world_items(state)
+        transition = RULES.advance(state, state.step + 1)
+        state = transition.state
+        expected = before.copy()
+        expected.update(expected_change(state, transition.events))
+        assert world_items(state) == +expected
+        assert all(count >= 0 for count in expected.values())
+        for tool in state.tools:
+            capacity = TOOL_KINDS[tool.kind].capacity
+            assert capacity is None or len(tool.contents) <= capacity
+        assert state.completed + state.failed + len(state.orders) == state.orders_made
+        if state.step >= state.level.max_steps:
+            break
+
+
+@settings(max_examples=25, deadline=None)
+@given(name=st.sampled_from(sorted(LEVELS)), seed=st.integers(0, 1000), steps=st.integers(0, 30))
+def test_states_round_trip_through_json_at_any_point(name, seed, steps):
+    from games.planners.kitchen_dispatcher import random_dispatcher
+
+    state = RULES.initial_state(LEVELS[name], seed=seed, agents=3)
+    for _ in range(steps):
+        for agent, command in random_dispatcher(state, [0, 1, 2]).items():
+            state = RULES.act(state, agent, command, state.step).state
+        assert RULES.load_state(RULES.dump_state(state)) == state
+        state = RULES.advance(state, state.step + 1).state

@@ -1,0 +1,82 @@
+"""Property tests: whatever agents try, the rules keep their invariants (hypothesis)."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.domains.recipes.rules import RULES
+from games.domains.recipes.tests.kitchens import BAKE, MUFFINS, ROAST, SOUP, kitchen
+from games.engine.episode import LoggedAction, replay
+
+DEFINITION = kitchen(BAKE, SOUP, MUFFINS, ROAST)
+NAMES = ["Bake", "Soup", "Muffins", "Roast"]
+
+step_actions = st.builds(
+    lambda recipe, step, minutes, wait: (f"Step({step}, {recipe}, 00:{minutes:02d}:00)", wait),
+    st.sampled_from(NAMES),
+    st.integers(0, 3),
+    st.integers(0, 20),
+    st.integers(0, 600),
+)
+other_actions = st.builds(
+    lambda recipe, step, wait: (f"Pause({step}, {recipe})", wait),
+    st.sampled_from(NAMES),
+    st.integers(0, 3),
+    st.integers(0, 300),
+)
+whole_steps = st.builds(
+    lambda recipe, step, wait: (f"Step({step}, {recipe})", wait),
+    st.sampled_from(NAMES),
+    st.integers(0, 3),
+    st.integers(0, 900),
+)
+scripts = st.lists(
+    st.tuples(st.integers(0, 1), st.one_of(whole_steps, whole_steps, step_actions, other_actions)), max_size=25
+)
+
+
+def overlaps(a, b):
+    return a.start < b.end and b.start < a.end
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scripts, st.booleans())
+def test_invariants_hold_for_any_actions(script, constraints):
+    options = {"time_constraints": constraints, "max_rejections": 0, "max_repeats": 0}
+    state = RULES.initial_state(DEFINITION, agents=2, options=options)
+    log = []
+    for agent, (action, wait) in script:
+        if state.over:
+            break
+        before = RULES.now(state)
+        transition = RULES.act(state, agent, action, before)
+        log.append(LoggedAction(agent, action, before))
+        if transition.rejection is not None:
+            assert RULES.now(transition.state) == before  # a rejected action never moves the clock
+            assert transition.rejection.message
+        state = transition.state
+        state = RULES.advance(state, RULES.now(state) + wait).state
+
+    chunks = state.chunks
+    for i, a in enumerate(chunks):
+        spec_a = state.spec(a)
+        assert a.end > a.start
+        for b in chunks[i + 1 :]:
+            spec_b = state.spec(b)
+            if a.agent == b.agent and not spec_a.autonomous and not spec_b.autonomous:
+                assert not overlaps(a, b), "one cook did two continuous steps at once"
+            shared = {u.appliance for u in spec_a.uses} & {u.appliance for u in spec_b.uses}
+            if shared and overlaps(a, b):
+                assert (a.start, a.end) == (b.start, b.end) and a.recipe != b.recipe  # only a shared preheat
+    for recipe, spec in ((c.recipe, state.spec(c)) for c in chunks):
+        assert state.executed(recipe, spec.index) <= spec.duration
+        for prerequisite in spec.prerequisites:
+            first = min(c.start for c in state.step_chunks(recipe, spec.index))
+            assert (state.finished_at(recipe, prerequisite) or 10**9) <= first
+    raw = json.loads(json.dumps(RULES.dump_state(state)))
+    assert RULES.dump_state(RULES.load_state(raw)) == RULES.dump_state(state)
+    rebuilt = replay(RULES, DEFINITION, log, agents=2, options=options)
+    assert rebuilt.state.chunks == state.chunks

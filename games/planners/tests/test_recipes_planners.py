@@ -1,0 +1,154 @@
+"""The recipes planners: heuristic and CP-SAT plans replay as feasible through the rules."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games.domains.recipes.dataset import read_instances
+from games.domains.recipes.plan import execute_plan
+from games.domains.recipes.tests.kitchens import BAKE, MUFFINS, ROAST, SOUP, kitchen
+from games.planners import recipes_heuristic, recipes_optimal
+
+
+def replays(definition, plan, constraints):
+    run = execute_plan(definition, plan, time_constraints=constraints)
+    return run.feasible and run.state.status == "success", run
+
+
+@pytest.mark.parametrize("constraints", [True, False])
+def test_heuristic_plan_replays(constraints):
+    definition = kitchen(BAKE, SOUP, MUFFINS)
+    found = recipes_heuristic.plan(definition, time_constraints=constraints)
+    ok, run = replays(definition, found.plan, constraints)
+    assert ok, run.error
+    assert found.makespan == max(start + duration for _, _, duration, start in found.plan)
+
+
+def test_heuristic_lists_long_autonomous_steps_first_with_their_prerequisites():
+    state = recipes_heuristic.initial_state(kitchen(BAKE, SOUP))
+    listed = recipes_heuristic.priority_list(state.kitchen)
+    # longest autonomous step is Bake's 20-minute bake, preceded by its unplaced prerequisites
+    assert listed[:4] == [(0, 0), (0, 1), (0, 2), (0, 3)]
+    assert listed.index((1, 0)) < listed.index((1, 1)) < listed.index((1, 2))
+
+
+def test_heuristic_delays_the_step_a_constraint_runs_from():
+    # Soup's stir must start within a minute of the heat ending, and the cook is busy mixing:
+    # the heuristic starts the heat late enough rather than spoiling the soup.
+    found = recipes_heuristic.plan(kitchen(BAKE, SOUP), time_constraints=True)
+    ok, _ = replays(kitchen(BAKE, SOUP), found.plan, True)
+    assert ok
+    starts = {(recipe, step): (start, start + duration) for step, recipe, duration, start in found.plan}
+    assert starts[("Soup", 2)][0] - starts[("Soup", 1)][1] <= 60
+
+
+def test_heuristic_does_not_reset_a_preheated_oven():
+    definition = kitchen(MUFFINS, ROAST)
+    found = recipes_heuristic.plan(definition, time_constraints=False)
+    ok, run = replays(definition, found.plan, False)
+    assert ok, run.error
+
+
+@pytest.mark.parametrize("constraints", [True, False])
+def test_optimal_beats_or_ties_the_heuristic_and_proves_it(constraints):
+    definition = kitchen(BAKE, SOUP, MUFFINS, ROAST)
+    heuristic = recipes_heuristic.plan(definition, time_constraints=constraints)
+    solved = recipes_optimal.solve(definition, time_constraints=constraints, time_limit=20)
+    assert solved.optimal and solved.gap == 0.0 and solved.bound == solved.makespan
+    assert solved.makespan <= heuristic.makespan
+    ok, run = replays(definition, solved.plan, constraints)
+    assert ok, run.error
+    assert run.state.chunks and max(c.end for c in run.state.chunks) == solved.makespan
+
+
+def test_optimal_shares_one_preheat_between_two_recipes():
+    definition = kitchen(BAKE, MUFFINS)
+    solved = recipes_optimal.solve(definition, time_constraints=True, time_limit=20)
+    preheats = [start for step, recipe, _, start in solved.plan if step == 0 and recipe in {"Bake", "Muffins"}]
+    assert len(preheats) == 2
+    ok, _ = replays(definition, solved.plan, True)
+    assert ok
+    # Both bakes (20 and 15 min) need the oven after one 10-minute preheat; mixing and pouring fit
+    # inside the preheat, so the optimum is 10 + 15 + 20 minutes only if the preheat is shared.
+    assert preheats[0] == preheats[1]
+    assert solved.makespan == (10 + 15 + 20) * 60
+
+
+def test_optimal_pauses_an_interruptible_step_to_start_the_oven():
+    # The cook pauses the filling for an instant to put the base in as soon as the oven is hot
+    # (nothing can be started while the cook is busy): the plan cuts the filling in two.
+    tart = kitchen(
+        {
+            "name": "Tart",
+            "steps": [
+                {
+                    "index": 0,
+                    "text": "Preheat",
+                    "duration": 300,
+                    "autonomous": True,
+                    "physical": {"oven": {"update": {"temperature": 350}}},
+                },
+                {
+                    "index": 1,
+                    "text": "Bake the base",
+                    "duration": 600,
+                    "autonomous": True,
+                    "prerequisites": [0],
+                    "physical": {"oven": {"require": {"temperature": 350}}},
+                },
+                {"index": 2, "text": "Make the filling", "duration": 900, "interruptible": True},
+            ],
+        }
+    )
+    solved = recipes_optimal.solve(tart, time_limit=20)
+    assert solved.optimal and solved.makespan == 900
+    assert sorted((start, duration) for step, _, duration, start in solved.plan if step == 2) == [(0, 300), (300, 600)]
+    ok, run = replays(tart, solved.plan, True)
+    assert ok, run.error
+
+
+def test_optimal_uses_a_second_chunk_to_fit_a_tight_window():
+    # Oiling, heating and searing must follow each other without a second's wait; the chopping
+    # (interruptible) fills the heating time only if it can be split around them.
+    pan = {
+        "name": "Pan",
+        "steps": [
+            {"index": 0, "text": "Oil the pan", "duration": 60},
+            {
+                "index": 1,
+                "text": "Heat it",
+                "duration": 120,
+                "autonomous": True,
+                "prerequisites": [0],
+                "time_constraints": {"0": 0},
+            },
+            {"index": 2, "text": "Sear", "duration": 60, "prerequisites": [1], "time_constraints": {"1": 0}},
+        ],
+    }
+    chop = {"name": "Chop", "steps": [{"index": 0, "text": "Chop", "duration": 600, "interruptible": True}]}
+    definition = kitchen(pan, chop)
+    whole = recipes_optimal.solve(definition, chunks=1, time_limit=20)
+    split = recipes_optimal.solve(definition, chunks=2, time_limit=20)
+    assert (whole.makespan, split.makespan) == (840, 720) and split.optimal
+    for solved in (whole, split):
+        ok, run = replays(definition, solved.plan, True)
+        assert ok, run.error
+
+
+@pytest.mark.datasets
+@pytest.mark.slow
+@pytest.mark.parametrize("constraints", [True, False], ids=["constraints-on", "constraints-off"])
+def test_all_65_instances_optimal_plans_replay_feasible(datasets_dir, constraints):
+    instances = read_instances(json.loads((datasets_dir / "recipe2plan" / "cooking.json").read_text()))
+    assert len(instances) == 65
+    for name, definition in instances.items():
+        heuristic = recipes_heuristic.plan(definition, time_constraints=constraints)
+        ok, run = replays(definition, heuristic.plan, constraints)
+        assert ok, (name, "heuristic", run.error)
+        solved = recipes_optimal.solve(definition, time_constraints=constraints, time_limit=3)
+        ok, run = replays(definition, solved.plan, constraints)
+        assert ok, (name, "optimal", run.error)
+        assert solved.makespan <= heuristic.makespan, name
+        assert solved.optimal or solved.gap is not None, name

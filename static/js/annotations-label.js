@@ -1,0 +1,131 @@
+// The labelling page's keyboard: keys act on the highlighted step (see the shortcuts on the page).
+// Setting a control dispatches a normal "change" event, so HTMX saves it exactly as a click would.
+(() => {
+  "use strict";
+  const stepsRoot = document.getElementById("steps");
+  if (!stepsRoot) return;
+  const steps = () => Array.from(stepsRoot.querySelectorAll(".step[data-step]"));
+  let current = null;
+
+  function highlight(section) {
+    if (!section || section === current) return;
+    if (current) current.classList.remove("active");
+    current = section;
+    current.classList.add("active");
+  }
+
+  function go(section) {
+    if (!section) return;
+    highlight(section);
+    section.focus({ preventScroll: true });
+    section.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }
+
+  function move(delta) {
+    const all = steps();
+    const index = Math.max(0, all.indexOf(current));
+    go(all[Math.min(all.length - 1, Math.max(0, index + delta))]);
+  }
+
+  function changed(input) {
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  // "None" excludes the other choices of a multi-choice control (resources, dependencies).
+  function exclusive(input) {
+    const form = input.closest(".control-multi");
+    if (!form || !input.checked) return;
+    form.querySelectorAll("input[type=checkbox]").forEach((box) => {
+      if (box === input) return;
+      if (input.value === "none" || box.value === "none") box.checked = false;
+    });
+  }
+  document.addEventListener("change", (event) => {
+    if (event.target.matches(".control-multi input[type=checkbox]")) exclusive(event.target);
+  }, true);
+
+  function press(key) {
+    if (!current) return false;
+    if (key === "x") {
+      const select = current.querySelector("select[name=k]:not(:disabled)");
+      if (!select) return false;
+      if (select.value !== "none") {
+        select.value = "none";
+        const minutes = current.querySelector("input[name=n]");
+        if (minutes) minutes.value = "";
+        changed(select);
+      }
+      return true;
+    }
+    const input = current.querySelector(`input[data-key="${CSS.escape(key)}"]:not(:disabled)`);
+    if (input) {
+      if (input.type === "radio") {
+        if (input.checked) return true;
+        input.checked = true;
+      } else if (input.value === "none") {
+        input.checked = true;
+      } else {
+        input.checked = !input.checked;
+      }
+      exclusive(input);
+      changed(input);
+      return true;
+    }
+    const field = current.querySelector(`[data-focus-key="${CSS.escape(key)}"]:not(:disabled)`);
+    if (field) {
+      field.focus();
+      return true;
+    }
+    return false;
+  }
+
+  document.addEventListener("focusin", (event) => {
+    const section = event.target.closest && event.target.closest(".step[data-step]");
+    if (section) highlight(section);
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    const inField = target.matches && target.matches("select, textarea, input[type=number], input[type=text]");
+    if (event.key === "Escape") {
+      if (current) current.focus();
+      return;
+    }
+    if (inField) return;
+    const onChoice = target.matches && target.matches("input[type=radio], input[type=checkbox]");
+    let handled = false;
+    if (event.key === "j" || (event.key === "ArrowDown" && !onChoice)) { move(1); handled = true; }
+    else if (event.key === "k" || (event.key === "ArrowUp" && !onChoice)) { move(-1); handled = true; }
+    else if (event.key === "?") {
+      const help = document.getElementById("shortcuts");
+      if (help) help.open = !help.open;
+      handled = true;
+    } else if (event.key.length === 1) {
+      handled = press(event.key.toLowerCase());
+    }
+    if (handled) event.preventDefault();
+  });
+
+  // A failed request (connection lost, server down) must not look saved.
+  document.body.addEventListener("htmx:sendError", (event) => {
+    const status = event.detail.elt.querySelector(".save-status");
+    if (status) {
+      status.textContent = "Not saved: the server cannot be reached. Change the field again when you are back online.";
+      status.className = "save-status error";
+    }
+  });
+  document.body.addEventListener("htmx:responseError", (event) => {
+    const status = event.detail.elt.querySelector(".save-status");
+    if (status) {
+      status.textContent = `Not saved (${event.detail.xhr.status}). Reload the page; your earlier changes are kept.`;
+      status.className = "save-status error";
+    }
+  });
+
+  const first = document.getElementById(`step-${stepsRoot.dataset.first}`) || steps()[0];
+  if (first) {
+    highlight(first);
+    if (stepsRoot.dataset.first !== "0") first.scrollIntoView({ block: "center" });
+  }
+})();

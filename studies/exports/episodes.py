@@ -1,0 +1,183 @@
+"""Export tables about play: episodes with their metrics, game event logs, NPC model calls."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from django.db.models import TextField
+from django.db.models.functions import Cast
+
+from studies.exports.base import CHUNK, Column, Options, episodes_by_game, iso, participants_of
+from studies.exports.writers import RawJSON
+from studies.measures import OBJECTIVE_MEASURES
+from studies.models import Episode, Study
+
+
+def _study_domains(study: Study) -> list[str]:
+    return sorted(set(study.study_scenarios.values_list("scenario__domain", flat=True)))
+
+
+def _objective_columns(study: Study) -> list[tuple[str, Any]]:
+    columns = []
+    for domain in _study_domains(study):
+        for measure in OBJECTIVE_MEASURES.get(domain, []):
+            columns.append((f"{domain}_{measure.key}", measure))
+    return columns
+
+
+def episode_columns(study: Study) -> list[Column]:
+    columns = [
+        Column("participant", "Anonymous participant code."),
+        Column("episode", "Position of the episode in the participant's order, from 1."),
+        Column("condition", "Condition name."),
+        Column("npc_kind", "Teammates in this condition: none, llm, random or planner."),
+        Column("npc_count", "Number of NPC teammates."),
+        Column("domain", "Game domain: tasks, recipes, kitchen or itinerary."),
+        Column("scenario", "Scenario slug."),
+        Column("scenario_version", "Scenario version played."),
+        Column("status", "pending, playing, survey (game over, questionnaire open) or done."),
+        Column("game_id", "Id of the game (links to the events table)."),
+        Column("started_at", "Game start (ISO 8601, UTC)."),
+        Column("played_at", "Game end (ISO 8601, UTC)."),
+        Column("surveyed_at", "Questionnaire submitted (ISO 8601, UTC)."),
+    ]
+    for name, measure in _objective_columns(study):
+        unit = f" in {measure.unit}" if measure.unit else ""
+        columns.append(Column(name, f"{measure.label}{unit}, read from the game's result (empty if not applicable)."))
+    columns.append(Column("metrics", "The game's full result as JSON (every metric the domain reports)."))
+    return columns
+
+
+def episode_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
+    objective = _objective_columns(study)
+    queryset = (
+        Episode.objects.filter(participant__in=participants_of(study, options))
+        .select_related("participant", "condition", "scenario")
+        .order_by("participant_id", "index")
+    )
+    for e in queryset.iterator(chunk_size=CHUNK):
+        row = {
+            "participant": e.participant.code,
+            "episode": e.index + 1,
+            "condition": e.condition.name,
+            "npc_kind": e.condition.npc_kind,
+            "npc_count": e.condition.npc_count,
+            "domain": e.scenario.domain,
+            "scenario": e.scenario.slug,
+            "scenario_version": e.scenario.version,
+            "status": e.status,
+            "game_id": e.game_id or "",
+            "started_at": iso(e.started_at),
+            "played_at": iso(e.played_at),
+            "surveyed_at": iso(e.surveyed_at),
+        }
+        for name, measure in objective:
+            value = measure.read(e.metrics or {}) if name.startswith(e.scenario.domain + "_") else None
+            row[name] = "" if value is None else value
+        row["metrics"] = e.metrics or {}
+        yield row
+
+
+EVENT_COLUMNS = [
+    Column("participant", "Anonymous participant code."),
+    Column("episode", "Episode position, from 1."),
+    Column("condition", "Condition of the episode."),
+    Column("game_id", "Id of the game."),
+    Column("seq", "Position of the entry in the game's log, from 1."),
+    Column("category", "action (an input), clock (time advanced), engine (what the rules answered), chat or control."),
+    Column("kind", "What happened (started, completed, rejected, order_arrived, paused ...)."),
+    Column("agent", "Agent number (0 is the participant, 1+ NPCs); empty for events nobody caused."),
+    Column("time", "Game time in the domain's unit (tasks: minutes, recipes: seconds, kitchen: steps)."),
+    Column("created_at", "Wall-clock time it was stored (ISO 8601, UTC)."),
+    Column("data", "Details as JSON (the action text, feedback, message ...)."),
+]
+
+
+def event_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
+    from games.models import GameEvent
+
+    episodes = episodes_by_game(study, options)
+    games = Episode.objects.filter(participant__in=participants_of(study, options)).values("game_id")
+    queryset = (
+        GameEvent.objects.filter(game_id__in=games)
+        .order_by("game_id", "seq")
+        # The details stay JSON text: decoding and re-encoding them per row was most of the cost.
+        .annotate(data_text=Cast("data", output_field=TextField()))
+        .values_list("game_id", "seq", "category", "kind", "agent", "time", "created_at", "data_text")
+    )
+    for game_id, seq, category, kind, agent, time, created_at, data in queryset.iterator(chunk_size=CHUNK):
+        participant, episode, condition = episodes[game_id]
+        yield {
+            "participant": participant,
+            "episode": episode,
+            "condition": condition,
+            "game_id": game_id,
+            "seq": seq,
+            "category": category,
+            "kind": kind,
+            "agent": "" if agent is None else agent,
+            "time": time,
+            "created_at": iso(created_at),
+            "data": RawJSON(data),
+        }
+
+
+# --- NPC model calls -----------------------------------------------------------------------------
+
+NPC_CALL_COLUMNS = [
+    Column("participant", "Anonymous participant code."),
+    Column("episode", "Episode position, from 1."),
+    Column("condition", "Condition of the episode."),
+    Column("game_id", "Id of the game."),
+    Column("call_id", "Id of the model call."),
+    Column("agent", "Who asked: the dispatcher (or another agent role)."),
+    Column("seats", "Agent numbers the call commanded (JSON list)."),
+    Column("game_time", "Game time when the dispatcher read the state."),
+    Column("after_seq", "Last log entry (seq) the dispatcher had seen."),
+    Column("action_seqs", "Log entries (seq) of the actions the call caused (JSON list)."),
+    Column("model", "Model name."),
+    Column("base_url", "OpenAI-compatible endpoint called."),
+    Column("prompt", "The messages sent, as JSON [{role, content}, ...]."),
+    Column("reply", "The model's reply text."),
+    Column("parsed", "Commands taken from the reply (JSON list)."),
+    Column("problems", "What was refused and fed back next turn (JSON list)."),
+    Column("latency_seconds", "Wall-clock seconds the call took."),
+    Column("prompt_tokens", "Prompt tokens reported by the endpoint."),
+    Column("completion_tokens", "Completion tokens reported by the endpoint."),
+    Column("error", "Why the call failed (timeout, HTTP error ...); empty when it succeeded."),
+    Column("created_at", "When the call was logged (ISO 8601, UTC)."),
+]
+
+
+def npc_call_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
+    from games.npc.models import LlmCall
+
+    episodes = episodes_by_game(study, options)
+    games = Episode.objects.filter(participant__in=participants_of(study, options)).values("game_id")
+    queryset = LlmCall.objects.filter(game_id__in=games).order_by("game_id", "id")
+    for call in queryset.iterator(chunk_size=CHUNK):
+        participant, episode, condition = episodes[int(call.game_id or 0)]
+        yield {
+            "participant": participant,
+            "episode": episode,
+            "condition": condition,
+            "game_id": call.game_id,
+            "call_id": call.pk,
+            "agent": call.agent,
+            "seats": call.seats,
+            "game_time": "" if call.game_time is None else call.game_time,
+            "after_seq": "" if call.after_seq is None else call.after_seq,
+            "action_seqs": call.action_seqs,
+            "model": call.model,
+            "base_url": call.base_url,
+            "prompt": call.messages,
+            "reply": call.reply,
+            "parsed": call.parsed,
+            "problems": call.problems,
+            "latency_seconds": call.latency_seconds,
+            "prompt_tokens": call.prompt_tokens,
+            "completion_tokens": call.completion_tokens,
+            "error": call.error,
+            "created_at": iso(call.created_at),
+        }
