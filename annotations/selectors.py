@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
 from annotations.models import Annotator, Assignment, GoldLabel, Item, Label, Project, ProjectRecipe
 
@@ -98,7 +98,8 @@ def queue(annotator: Annotator) -> list[QueueEntry]:
         Assignment.objects.filter(annotator=annotator)
         .select_related("recipe__project")
         .annotate(steps=Count("recipe__items", distinct=True))
-        .order_by("submitted_at", "recipe__project__created_at", "recipe__position")
+        # Open ones first on every database (Postgres sorts NULL last by default, SQLite first).
+        .order_by(F("submitted_at").asc(nulls_first=True), "recipe__project__created_at", "recipe__position")
     )
     counts = dict(
         Label.objects.filter(annotator=annotator)
