@@ -15,13 +15,17 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from accounts.websocket import OriginCheck, TokenAuthMiddleware  # noqa: E402
 from arena_site.routing import websocket_urlpatterns  # noqa: E402
+from games import scheduler  # noqa: E402
 
 if os.environ.get("ARENA_SKIP_STARTUP_CHECKS") != "1":
     check_services_or_exit()
+    scheduler.start_process()
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": OriginCheck(AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))),
-    }
+application = scheduler.EmbeddedSchedulerMiddleware(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": OriginCheck(AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))),
+        }
+    )
 )

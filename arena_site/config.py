@@ -46,13 +46,21 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+# SQLite with several threads writing (websocket consumers, the game scheduler, NPC workers):
+# IMMEDIATE transactions take the write lock up front and wait for it (up to ``timeout`` seconds)
+# instead of failing with "database is locked" when a reader upgrades; WAL lets reads go on
+# while one transaction writes.
+SQLITE_OPTIONS: dict[str, Any] = {
+    "timeout": 20,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL;",
+}
+
+
 def database_config(url: str | None, default_sqlite_path: str) -> dict[str, Any]:
     """DATABASE_URL (postgres:// or sqlite:///path) as Django's DATABASES['default']."""
     if not url:
-        # IMMEDIATE: a transaction takes the write lock at BEGIN, so two concurrent writers wait for each
-        # other (busy timeout) instead of one failing with "database is locked" on lock upgrade.
-        options = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": default_sqlite_path, "OPTIONS": options}
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": default_sqlite_path, "OPTIONS": dict(SQLITE_OPTIONS)}
     scheme = urlparse(url).scheme
     if scheme not in {"postgres", "postgresql", "pgsql", "sqlite"}:
         raise ImproperlyConfigured(
@@ -64,7 +72,7 @@ def database_config(url: str | None, default_sqlite_path: str) -> dict[str, Any]
         raise ImproperlyConfigured(f"DATABASE_URL is not a valid database URL: {error}") from None
     if config["ENGINE"].endswith("sqlite3"):
         config["CONN_MAX_AGE"] = 0
-        config.setdefault("OPTIONS", {}).update(timeout=20, transaction_mode="IMMEDIATE")
+        config.setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
     elif not config.get("NAME"):
         raise ImproperlyConfigured("DATABASE_URL names no database: add /NAME at the end")
     return config

@@ -19,6 +19,7 @@ BENCHMARKS = [
     "bench.planner_itinerary",
     "bench.websocket_load",
     "bench.dispatcher",
+    "bench.study_exports",
     "bench.annotations",
 ]
 

@@ -91,7 +91,9 @@ def run(report: Report) -> None:
         started = time.perf_counter()
         agreement_report(project)
         report("agreement_report end to end", time.perf_counter() - started, "s")
-        report("  Fleiss' kappa, concurrency (15% noise per label)", data["properties"]["concurrency"]["fleiss_kappa"], "")
+        report(
+            "  Fleiss' kappa, concurrency (15% noise per label)", data["properties"]["concurrency"]["fleiss_kappa"], ""
+        )
 
         tracemalloc.start()
         started = time.perf_counter()

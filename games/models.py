@@ -101,6 +101,12 @@ class Game(models.Model):
         max_length=10, choices=DisconnectPolicy.choices, default=DisconnectPolicy.PAUSE
     )
     last_seq = models.PositiveIntegerField(default=0)
+    passed_agents = models.JSONField(
+        default=list, blank=True, help_text="Lockstep: agents that let time pass at the current time."
+    )
+    progress_points = models.JSONField(
+        default=list, blank=True, help_text="[game time, headline score] each time the score changed (charts)."
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="created_games"
     )

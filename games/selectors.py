@@ -8,7 +8,7 @@ from django.db.models import Count, QuerySet
 
 from games.engine import registry
 from games.engine.rules import RuleSet
-from games.models import Game, GameEvent, GameSnapshot, Scenario
+from games.models import Game, GameEvent, Scenario
 
 
 def current_scenarios(domain: str | None = None, search: str = "") -> QuerySet[Scenario]:
@@ -34,9 +34,12 @@ def game_rules(game: Game) -> RuleSet[Any]:
 
 
 def current_state(game: Game) -> tuple[int, Any]:
-    """(seq, state) from the game's snapshot (as of the last committed change)."""
-    snapshot = GameSnapshot.objects.get(game=game)
-    return snapshot.seq, game_rules(game).load_state(snapshot.state)
+    """(seq, state) as of the last committed change, however old ``game`` is (cache, or the
+    snapshot plus the log after it)."""
+    from games import state_store
+
+    seq = Game.objects.values_list("last_seq", flat=True).get(pk=game.pk)
+    return seq, state_store.state_at(game_rules(game), game, seq)
 
 
 def events_since(game_id: int, seq: int, *, limit: int | None = None) -> list[GameEvent]:
@@ -64,7 +67,7 @@ def rebuild_state(game: Game, *, upto_seq: int | None = None) -> Any:
         entries = entries.filter(seq__lte=upto_seq)
     for entry in entries:
         if entry.category == "action":
-            state = rules.act(state, entry.agent, entry.data["action"], entry.time).state
+            state = rules.act(state, int(entry.agent or 0), entry.data["action"], entry.time).state
         else:
             state = rules.advance(state, entry.data["until"]).state
     return state

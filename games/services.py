@@ -1,8 +1,9 @@
 """Every state change of a game, one function each, used by every entry point (pages, the
 websocket consumer, the REST API, the scheduler, the NPC runner and the study flow).
 
-Each function locks the game row, loads the last snapshot, asks the rules, appends the resulting
-log entries and the new snapshot in one transaction, and announces the change only after commit.
+Each function locks the game row, takes the current state (``games.state_store``), asks the
+rules, appends the resulting log entries (and, every so often, a snapshot) in one transaction, and
+announces the change only after commit.
 Time is computed from the game's stored anchor (``games.clock``); pass ``now`` to control it.
 
 Errors a caller should show to the user are ``GameError`` subclasses with a message saying what to
@@ -12,6 +13,7 @@ Stable signatures (other apps build on them):
 
 - ``create_game(scenarios, seats, *, clock, speed, seed, options, disconnect_policy, created_by, now) -> Game``
 - ``apply_action(game_id, *, agent, action, by=None, now=None) -> ActionResult``
+- ``pass_turn(game_id, *, agent, by=None, now=None) -> ActionResult`` (the websocket's ``wait``)
 - ``advance(game_id, *, now=None) -> int`` and ``advance_due(*, now=None, limit=200) -> list[int]``
 - ``pause(game_id, *, reason, by=None, now=None)`` / ``resume(game_id, *, by=None, now=None)``
 - ``finish(game_id, *, reason, by=None, now=None)``
@@ -24,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from importlib import import_module
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -31,7 +34,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import broadcast, clock, hooks
+from games import broadcast, clock, hooks, metrics, state_store
 from games.codec import Entry, entry_from_event
 from games.engine import registry
 from games.engine.rules import RuleSet
@@ -227,13 +230,22 @@ def scenario_definition(rules: RuleSet[Any], versions: Sequence[Scenario]) -> Ma
     (a rule set that plays several at once provides ``combine(definitions)``)."""
     if len(versions) == 1:
         return versions[0].definition
-    combine = getattr(rules, "combine", None)
+    combine = getattr(rules, "combine", None) or _domain_compose(rules.domain)
     if combine is None:
         raise InvalidInput(f"the {rules.domain} rules play one scenario at a time; name just one")
     try:
         return combine([v.definition for v in versions])
-    except (KeyError, ValueError, TypeError) as error:
+    except (KeyError, ValueError, TypeError) as error:  # a domain's DefinitionError is a ValueError
         raise InvalidInput(f"these scenarios cannot be played together: {error}") from None
+
+
+def _domain_compose(domain: str) -> Any:
+    """A domain's ``definition.compose(definitions)``, where it has one (tasks does)."""
+    try:
+        module = import_module(f"games.domains.{domain}.definition")
+    except ImportError:
+        return None
+    return getattr(module, "compose", None)
 
 
 def _scenario_versions(scenarios: Scenario | str | Sequence[Scenario | str]) -> list[Scenario]:
@@ -335,6 +347,34 @@ def apply_action(game_id: int, *, agent: int, action: str, by: Any = None, now: 
     if ended:
         raise GameOver(f"game {game_id} is over ({ctx.game.outcome}); your action came too late")
     return result
+
+
+def pass_turn(game_id: int, *, agent: int, by: Any = None, now: datetime | None = None) -> ActionResult:
+    """Agent ``agent`` lets time pass (the websocket's ``wait``).
+
+    Where the agent's legal actions include ``wait`` (tasks), that action is taken. Otherwise, in
+    lockstep the agent passes until time next moves (time moves once every free agent has acted
+    or passed); in real time the clock runs anyway and nothing is stored.
+    """
+    with transaction.atomic():
+        ctx = _load(game_id, now)
+        game = ctx.game
+        if game.is_finished:
+            raise GameOver(f"game {game_id} is over ({game.outcome})")
+        if game.paused:
+            raise GamePaused("the game is paused; send wait again after it resumes")
+        if not 0 <= agent < len(_seat_kinds(ctx)):
+            raise UnknownSeat(f"game {game_id} has no agent {agent}")
+        has_wait = "wait" in ctx.rules.legal_actions(ctx.state, agent)
+        if not has_wait:
+            if game.clock != ClockMode.REAL_TIME and agent not in game.passed_agents:
+                game.passed_agents = sorted({*game.passed_agents, agent})
+                time = float(ctx.rules.now(ctx.state))
+                ctx.append(Entry("control", "passed", time, agent, {"message": "lets time pass", "by": _name(by)}))
+                _catch_up(ctx)
+            _save(ctx)
+            return ActionResult(seq=game.last_seq, entries=ctx.entries, rejection=None, finished=game.is_finished)
+    return apply_action(game_id, agent=agent, action="wait", by=by, now=now)
 
 
 def advance(game_id: int, *, now: datetime | None = None) -> int:
@@ -484,7 +524,7 @@ def _humans_missing(game_id: int) -> bool:
 
 
 def _load(game_id: int, now: datetime | None, *, skip_locked: bool = False) -> Any:
-    query = Game.objects.select_for_update(of=("self",), skip_locked=skip_locked).select_related("snapshot")
+    query = Game.objects.select_for_update(skip_locked=skip_locked)
     try:
         game = query.get(pk=game_id)
     except Game.DoesNotExist:
@@ -492,7 +532,7 @@ def _load(game_id: int, now: datetime | None, *, skip_locked: bool = False) -> A
             return None
         raise GameError(f"there is no game {game_id}") from None
     rules = registry.get(game.rule_set_id)
-    state = rules.load_state(game.snapshot.state)
+    state = state_store.state_at(rules, game, game.last_seq)
     return _Context(game=game, rules=rules, state=state, now=now or timezone.now())
 
 
@@ -522,7 +562,7 @@ def _catch_up(ctx: _Context, *, before_action: bool = False) -> None:
                     _advance(ctx, target)
     else:
         for _ in range(MAX_JUMPS):
-            if rules.outcome(ctx.state).over or rules.awaiting(ctx.state):
+            if rules.outcome(ctx.state).over or _deciding(ctx):
                 break
             deadline = rules.next_deadline(ctx.state)
             if deadline is None or deadline <= rules.now(ctx.state):
@@ -536,7 +576,14 @@ def _catch_up(ctx: _Context, *, before_action: bool = False) -> None:
         _end(ctx, outcome.reason or ("terminated" if outcome.terminated else "truncated"))
 
 
+def _deciding(ctx: _Context) -> set[int]:
+    """Lockstep: the agents time waits for: free, with something they could do, and not passed."""
+    passed = set(ctx.game.passed_agents)
+    return {a for a in ctx.rules.awaiting(ctx.state) if a not in passed and ctx.rules.legal_actions(ctx.state, a)}
+
+
 def _advance(ctx: _Context, until: float) -> None:
+    ctx.game.passed_agents = []  # a pass holds until time moves
     start = ctx.rules.now(ctx.state)
     ctx.append(Entry("clock", "advance", float(until), data={"from": float(start), "until": float(until)}))
     ctx.apply(ctx.rules.advance(ctx.state, until))
@@ -570,6 +617,7 @@ def _save(ctx: _Context) -> None:
     if not ctx.changed:
         return  # nothing happened: leave the row (and its anchor) alone
     game = ctx.game
+    _track_progress(ctx)
     if game.is_finished or game.paused or game.clock != ClockMode.REAL_TIME:
         game.next_deadline_at = None
     else:
@@ -587,16 +635,26 @@ def _save(ctx: _Context) -> None:
             "result",
             "finished_at",
             "last_seq",
+            "progress_points",
+            "passed_agents",
         ]
     )
     GameEvent.objects.bulk_create(ctx.entries)
-    GameSnapshot.objects.filter(game=game).update(seq=game.last_seq, state=ctx.rules.dump_state(ctx.state))
+    state_store.save_snapshot_if_due(ctx.rules, game.pk, game.last_seq, ctx.state, force=game.is_finished)
+    state_store.remember_on_commit(game, game.last_seq, ctx.state)
     broadcast.announce_on_commit(game.pk, game.last_seq)
     game_id, seq, finished = game.pk, game.last_seq, game.is_finished
     if not finished and SeatKind.NPC in _seat_kinds(ctx):
         transaction.on_commit(lambda: hooks.call(hooks.NPC_TURN, game_id, seq))
-    if finished and any(e.kind == "finished" for e in ctx.entries):
+    if finished and any(e.category == "control" and e.kind == "finished" for e in ctx.entries):
         transaction.on_commit(lambda: hooks.call(hooks.GAME_FINISHED, game_id))
+
+
+def _track_progress(ctx: _Context) -> None:
+    value = metrics.headline(ctx.game.domain, ctx.rules.result(ctx.state))
+    points = ctx.game.progress_points
+    if value is not None and (not points or points[-1][1] != value):
+        points.append([float(ctx.rules.now(ctx.state)), value])
 
 
 def _name(user: Any) -> str:

@@ -1,14 +1,24 @@
-"""Pages for browsing scenarios (games, replays and benchmarks join with their issues)."""
+"""Pages: scenarios, game lists, creating a game, playing/watching it live, replay and results.
+
+Entry points only: they authorise with ``games.permissions``, call ``games.services`` for changes
+and render ``games.presenters`` contexts (the same ones the websocket pushes).
+"""
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
-from games import selectors
-from games.models import Domain, Scenario
+from games import permissions, presenters, replays, selectors, services
+from games.forms import GameForm
+from games.models import Domain, Game, GameStatus, Scenario
+from games.viewer import Viewer, load_update
 
 
 @researcher_required
@@ -34,3 +44,106 @@ def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = get_object_or_404(Scenario, pk=pk)
     versions = Scenario.objects.filter(slug=scenario.slug).order_by("-version")
     return render(request, "games/scenario_detail.html", {"scenario": scenario, "versions": versions})
+
+
+@researcher_required
+def game_list(request: HttpRequest) -> HttpResponse:
+    status = request.GET.get("status", "")
+    status = status if status in GameStatus.values else ""
+    domain = request.GET.get("domain", "")
+    domain = domain if domain in Domain.values else ""
+    games = selectors.all_games(status=status, domain=domain).prefetch_related("seats__user")
+    page = Paginator(games, 50).get_page(request.GET.get("page"))
+    context = {
+        "page": page,
+        "status": status,
+        "domain": domain,
+        "domains": Domain.choices,
+        "statuses": GameStatus.choices,
+    }
+    return render(request, "games/game_list.html", context)
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    games = selectors.games_for_user(request.user).prefetch_related("seats__user")
+    page = Paginator(games, 50).get_page(request.GET.get("page"))
+    return render(request, "games/my_games.html", {"page": page})
+
+
+@researcher_required
+def game_create(request: HttpRequest) -> HttpResponse:
+    form = GameForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        plan = form.seat_plan()
+        if form.is_valid():  # seat_plan may add errors
+            data = form.cleaned_data
+            try:
+                game = services.create_game(
+                    form.scenarios(),
+                    plan,
+                    clock=data["clock"],
+                    speed=1.0 / data["seconds_per_unit"],
+                    seed=data["seed"],
+                    disconnect_policy=data["disconnect_policy"],
+                    created_by=request.user,
+                )
+            except services.GameError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(request, f"Game {game.pk} is running. Its players find it under My games.")
+                return redirect("games:play", pk=game.pk)
+    return render(request, "games/game_create.html", {"form": form})
+
+
+def _game_for(request: HttpRequest, pk: int) -> Game:
+    game = Game.objects.filter(pk=pk).select_related("scenario", "created_by").first()
+    if game is None or not permissions.can_watch(request.user, game):
+        raise Http404("There is no game with that number that you may see.")
+    return game
+
+
+@login_required
+def play(request: HttpRequest, pk: int) -> HttpResponse:
+    """Play (a seated player) or watch live (researchers, the creator): the same page."""
+    game = _game_for(request, pk)
+    if not game.is_finished:
+        services.advance(game.pk)  # apply what came due while nobody looked
+    seats = permissions.seats_of(request.user, game)
+    who = Viewer(agents=[s.agent for s in seats], can_control=permissions.can_control(request.user, game))
+    update = load_update(game.pk, who, 0)
+    context = presenters.live_context(update, who, full=True)
+    context["watching"] = not who.agents
+    context["ws_url"] = f"/ws/games/{game.pk}/?format=html"
+    return render(request, "games/play.html", context)
+
+
+@require_POST
+@login_required
+def control(request: HttpRequest, pk: int) -> HttpResponse:
+    """Pause, resume or stop a game (researchers; the websocket offers pause/resume too)."""
+    game = _game_for(request, pk)
+    if not permissions.can_control(request.user, game):
+        raise PermissionDenied("Only researchers pause, resume or stop games.")
+    operation = request.POST.get("operation", "")
+    try:
+        if operation == "pause":
+            services.pause(game.pk, reason="researcher", by=request.user)
+        elif operation == "resume":
+            services.resume(game.pk, by=request.user)
+        elif operation == "stop":
+            services.finish(game.pk, reason="stopped by a researcher", by=request.user)
+        else:
+            messages.error(request, "Choose pause, resume or stop.")
+    except services.GameError as error:
+        messages.error(request, str(error))
+    return redirect("games:play", pk=game.pk)
+
+
+@login_required
+def replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """The finished (or running) game on its timeline, the board at any moment, the optimal plan."""
+    game = _game_for(request, pk)
+    context = replays.replay_context(game, at=request.GET.get("at"))
+    template = "games/_replay_board.html" if request.htmx else "games/replay.html"
+    return render(request, template, context)

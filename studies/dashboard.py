@@ -17,7 +17,8 @@ def researcher_panel(user: Any) -> dict[str, Any]:
         body = "No studies yet: design one (conditions, scenarios, questionnaire) and share its link."
     else:
         body = f"{len(open_studies)} open of {len(studies)}; " + ", ".join(
-            f"{s.title}: {s.n_completed}/{s.n_participants} completed" for s in (open_studies or studies)[:3]
+            f"{s.title}: {getattr(s, 'n_completed', 0)}/{getattr(s, 'n_participants', 0)} completed"
+            for s in (open_studies or studies)[:3]
         )
     return {
         "title": f"Studies ({len(studies)})",

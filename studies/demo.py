@@ -26,18 +26,23 @@ RULES = (
 )
 
 
-def _pick_scenarios() -> list[Scenario]:
+TUTORIAL_SLUG = "bundled/warm-up"  # the kitchen's smallest level: a fitting practice round
+
+
+def _pick_scenarios() -> tuple[list[Scenario], Scenario | None]:
+    """Two bundled scenarios of the preferred domain, and a practice scenario."""
     for domain in PREFERRED_DOMAINS:
-        found = list(Scenario.objects.current().filter(domain=domain, source="bundled").order_by("slug")[:2])
+        bundled = Scenario.objects.current().filter(domain=domain, source="bundled").order_by("slug")
+        found = list(bundled.exclude(slug=TUTORIAL_SLUG)[:2])
         if found:
-            return found
-    return []
+            return found, bundled.filter(slug=TUTORIAL_SLUG).first() or found[0]
+    return [], None
 
 
 def load_demo(log: Callable[[str], None] = print) -> int:
     if Study.objects.filter(slug=DEMO_SLUG).exists():
         return 0
-    scenarios = _pick_scenarios()
+    scenarios, tutorial = _pick_scenarios()
     if not scenarios:
         log("studies: no bundled scenarios yet, so no demo study")
         return 0
@@ -57,7 +62,7 @@ def load_demo(log: Callable[[str], None] = print) -> int:
             kind=PageKind.TUTORIAL,
             title="Practice",
             body="Try the controls in a practice round. It does not count.",
-            tutorial_scenario=scenarios[0],
+            tutorial_scenario=tutorial,
         )
         services.set_status(study, StudyStatus.OPEN)
     log(f"studies: demo study '{study.title}' at /studies/s/{DEMO_SLUG}/ ({len(scenarios)} scenarios)")

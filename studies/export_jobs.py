@@ -7,6 +7,7 @@ import io
 import logging
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -19,12 +20,13 @@ log = logging.getLogger(__name__)
 
 
 def export_dir() -> Path:
-    path = Path(settings.STORAGES["default"]["OPTIONS"]["location"]) / "study-exports"
+    storages: Any = settings.STORAGES
+    path = Path(storages["default"]["OPTIONS"]["location"]) / "study-exports"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
 
-def request_export(study: Study, *, user: object = None, include_excluded: bool = False) -> ExportJob:
+def request_export(study: Study, *, user: Any = None, include_excluded: bool = False) -> ExportJob:
     """Queue a full export; the task starts once the job row is committed."""
     from studies.tasks import run_export
 

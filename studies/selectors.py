@@ -200,9 +200,9 @@ def study_analysis(study: Study, include_dropped: bool = False, include_pilots: 
         episode_info[episode_id] = (str(participant_id), condition)
     construct_obs: dict[str, list[Observation]] = defaultdict(list)
     for episode_id, answers in per_episode.items():
-        participant_id, condition = episode_info[episode_id]
+        subject, condition = episode_info[episode_id]
         for construct, score in construct_scores(answers).items():
-            construct_obs[construct].append(Observation(participant_id, condition, score))
+            construct_obs[construct].append(Observation(subject, condition, score))
     constructs = [
         analyse(construct, label, construct_obs.get(construct, []), conditions, within)
         for construct, label in _ordered_constructs(study, construct_labels)

@@ -17,6 +17,18 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def npc_turns_inline(settings):
+    # NPC turns run in the caller, so no background thread outlives a test's database
+    settings.NPC_RUN_INLINE = True
+
+
+@pytest.fixture(autouse=True)
+def no_background_scheduler(monkeypatch):
+    # tests drive the scheduler explicitly (services.advance_due with a chosen ``now``)
+    monkeypatch.setenv("GAMES_SCHEDULER", "off")
+
+
+@pytest.fixture(autouse=True)
 def toy_rules(monkeypatch):
     monkeypatch.setitem(registry._RULESETS, "toy", "games.tests.toy:RULES")
     yield

@@ -24,23 +24,27 @@ RESPONSE_LONG_COLUMNS = [
 
 
 def response_long_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
+    items = {item.pk: item for item in _items(study)}
     queryset = (
         Response.objects.filter(episode__participant__in=participants_of(study, options))
-        .select_related("episode__participant", "episode__condition", "item")
         .order_by("episode__participant_id", "episode__index", "item__index")
+        .values_list(
+            "episode__participant_id", "episode__index", "episode__condition__name", "item_id", "value", "answered_at"
+        )
     )
-    for r in queryset.iterator(chunk_size=CHUNK):
+    for participant_id, index, condition, item_id, value, answered_at in queryset.iterator(chunk_size=CHUNK):
+        item = items[item_id]
         yield {
-            "participant": r.episode.participant.code,
-            "episode": r.episode.index + 1,
-            "condition": r.episode.condition.name,
-            "item": r.item.index + 1,
-            "construct": r.item.construct,
-            "item_text": r.item.text,
-            "reverse_scored": r.item.reverse_scored,
-            "answer": r.value,
-            "score": item_score(r.value, r.item.reverse_scored),
-            "answered_at": iso(r.answered_at),
+            "participant": participant_code(participant_id),
+            "episode": index + 1,
+            "condition": condition,
+            "item": item.index + 1,
+            "construct": item.construct,
+            "item_text": item.text,
+            "reverse_scored": item.reverse_scored,
+            "answer": value,
+            "score": item_score(value, item.reverse_scored),
+            "answered_at": iso(answered_at),
         }
 
 

@@ -20,7 +20,20 @@ class _Line:
         self.value = text
 
 
+class RawJSON(str):
+    """JSON text straight from the database, written as is (no decode and re-encode per row)."""
+
+
+_RAW = "\x00raw-json\x00"
+_RAW_QUOTED = json.dumps(_RAW)
+
+
 def _cell(value: Any) -> Any:
+    kind = type(value)
+    if kind is str or kind is int or kind is float:  # most cells: the fast path
+        return value
+    if kind is RawJSON:
+        return str(value)
     if isinstance(value, dict | list):
         return json.dumps(value, sort_keys=True, ensure_ascii=False)
     if isinstance(value, bool):
@@ -42,4 +55,9 @@ def csv_lines(columns: list[Column], rows: Iterable[dict[str, Any]]) -> Iterator
 def jsonl_lines(columns: list[Column], rows: Iterable[dict[str, Any]]) -> Iterator[str]:
     names = [c.name for c in columns]
     for row in rows:
-        yield json.dumps({name: row.get(name, "") for name in names}, ensure_ascii=False, default=str) + "\n"
+        raw = [row[name] for name in names if isinstance(row.get(name), RawJSON)]
+        values = {name: _RAW if isinstance(row.get(name), RawJSON) else row.get(name, "") for name in names}
+        line = json.dumps(values, ensure_ascii=False, default=str)
+        for text in raw:  # in column order, as json.dumps wrote the placeholders
+            line = line.replace(_RAW_QUOTED, text or "null", 1)
+        yield line + "\n"

@@ -37,9 +37,13 @@ def test_a_researcher_builds_a_study_through_the_pages(client, researcher, toy_s
         "trust",
     }
     add = reverse("studies:add_condition", args=[study.pk])
-    client.post(add, {"name": "Alone", "npc_kind": "none", "npc_count": "0"})
-    client.post(add, {"name": "2 LLM", "npc_kind": "llm", "npc_count": "2", "model": "qwen", "temperature": "0.3"})
-    bad = client.post(add, {"name": "Broken", "npc_kind": "llm", "npc_count": "0"})
+
+    def condition(**fields):
+        return {f"condition-{key}": value for key, value in fields.items()}
+
+    client.post(add, condition(name="Alone", npc_kind="none", npc_count="0"))
+    client.post(add, condition(name="2 LLM", npc_kind="llm", npc_count="2", model="qwen", temperature="0.3"))
+    bad = client.post(add, condition(name="Broken", npc_kind="llm", npc_count="0"))
     assert bad.status_code == 400 and "Choose 1 to 4 NPCs" in bad.content.decode()
     assert list(study.conditions.values_list("name", "npc_kind", "npc_count")) == [
         ("Alone", "none", 0),
@@ -49,8 +53,11 @@ def test_a_researcher_builds_a_study_through_the_pages(client, researcher, toy_s
     assert llm.dispatcher == {"model": "qwen", "temperature": 0.3}
     assert llm.seat_plan(human=researcher)[1] == {"kind": "npc", "dispatcher": "llm", "settings": llm.dispatcher}
 
-    client.post(reverse("studies:add_scenario", args=[study.pk]), {"scenario": toy_scenario.pk})
-    client.post(reverse("studies:add_item", args=[study.pk]), {"construct_label": "Trust", "text": "They were honest."})
+    client.post(reverse("studies:add_scenario", args=[study.pk]), {"scenario-scenario": toy_scenario.pk})
+    client.post(
+        reverse("studies:add_item", args=[study.pk]),
+        {"item-construct_label": "Trust", "item-text": "They were honest."},
+    )
     trust = study.items.filter(construct="trust")
     assert trust.count() == 2
     item = trust.first()

@@ -55,10 +55,10 @@ def _design_context(request: HttpRequest, study: Study, **forms: Any) -> dict[st
         "locked": services.design_locked(study),
         "problems": services.readiness_problems(study),
         "basics_form": forms.get("basics_form") or StudyBasicsForm(instance=study),
-        "condition_form": forms.get("condition_form") or ConditionForm(),
-        "scenario_form": forms.get("scenario_form") or ScenarioForm(),
-        "page_form": forms.get("page_form") or OnboardingPageForm(),
-        "item_form": forms.get("item_form") or ItemForm(),
+        "condition_form": forms.get("condition_form") or ConditionForm(prefix="condition"),
+        "scenario_form": forms.get("scenario_form") or ScenarioForm(prefix="scenario"),
+        "page_form": forms.get("page_form") or OnboardingPageForm(prefix="page"),
+        "item_form": forms.get("item_form") or ItemForm(prefix="item"),
         "conditions": study.conditions.order_by("index"),
         "study_scenarios": study.study_scenarios.select_related("scenario").order_by("index"),
         "pages": study.onboarding_pages.select_related("tutorial_scenario").order_by("index"),
@@ -124,7 +124,7 @@ def set_status(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def add_condition(request: HttpRequest, pk: int) -> HttpResponse:
     study = get_object_or_404(Study, pk=pk)
-    form = ConditionForm(request.POST)
+    form = ConditionForm(request.POST, prefix="condition")
     if not form.is_valid():
         return _invalid(request, study, condition_form=form)
     data = form.cleaned_data
@@ -154,7 +154,7 @@ def remove_condition(request: HttpRequest, pk: int, condition_pk: int) -> HttpRe
 @require_POST
 def add_scenario(request: HttpRequest, pk: int) -> HttpResponse:
     study = get_object_or_404(Study, pk=pk)
-    form = ScenarioForm(request.POST)
+    form = ScenarioForm(request.POST, prefix="scenario")
     if not form.is_valid():
         return _invalid(request, study, scenario_form=form)
     scenario = form.chosen()
@@ -174,7 +174,7 @@ def remove_scenario(request: HttpRequest, pk: int, row_pk: int) -> HttpResponse:
 @require_POST
 def add_page(request: HttpRequest, pk: int) -> HttpResponse:
     study = get_object_or_404(Study, pk=pk)
-    form = OnboardingPageForm(request.POST)
+    form = OnboardingPageForm(request.POST, prefix="page")
     if not form.is_valid():
         return _invalid(request, study, page_form=form)
     data = form.cleaned_data
@@ -201,7 +201,7 @@ def remove_page(request: HttpRequest, pk: int, page_pk: int) -> HttpResponse:
 def save_item(request: HttpRequest, pk: int, item_pk: int | None = None) -> HttpResponse:
     study = get_object_or_404(Study, pk=pk)
     item = get_object_or_404(QuestionnaireItem, pk=item_pk, study=study) if item_pk else None
-    form = ItemForm(request.POST)
+    form = ItemForm(request.POST, prefix="item" if item_pk is None else None)
     if not form.is_valid():
         return _invalid(request, study, item_form=form)
     data = form.cleaned_data

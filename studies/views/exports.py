@@ -51,7 +51,7 @@ def start_job(request: HttpRequest, pk: int) -> HttpResponse:
 @researcher_required
 def job_status(request: HttpRequest, pk: int, job_pk: int) -> HttpResponse:
     job = get_object_or_404(ExportJob, pk=job_pk, study_id=pk)
-    template = "studies/_export_job.html" if request.htmx else "studies/export_job.html"
+    template = "studies/_export_job.html" if getattr(request, "htmx", False) else "studies/export_job.html"
     return render(request, template, {"study": job.study, "job": job})
 
 

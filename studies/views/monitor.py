@@ -27,7 +27,7 @@ def monitor(request: HttpRequest, pk: int) -> HttpResponse:
         "running": running,
         "npc_errors": selectors.npc_errors(study),
     }
-    template = "studies/_monitor_body.html" if request.htmx else "studies/monitor.html"
+    template = "studies/_monitor_body.html" if getattr(request, "htmx", False) else "studies/monitor.html"
     return render(request, template, context)
 
 

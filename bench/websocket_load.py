@@ -1,0 +1,152 @@
+"""Websocket load: N concurrent games, one program client each, on loopback against a real Daphne.
+
+Each client plays its own lockstep tasks game (three bundled tasks at once, so it lasts) at a human
+pace: an action every ``THINK`` seconds (with jitter so the clients do not march in step), and
+measures the time from sending ``act`` to receiving the first ``event`` it caused. Printed per N:
+p50/p99 latency, throughput, and failures; with the embedded default (SQLite, in-memory channel
+layer) and with Postgres + Redis (channels-redis), when those answer.
+
+Bounded and self-stopping: every run lasts ``SECONDS`` of measurement at most, then every client
+and the server stop. Loopback only. Env: BENCH_NS="50,200,500", BENCH_SECONDS, BENCH_DATABASE_URL,
+BENCH_REDIS_URL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+NS = [int(n) for n in os.environ.get("BENCH_NS", "50,200,500").split(",") if n.strip()]
+SECONDS = float(os.environ.get("BENCH_SECONDS", "20"))
+THINK = 2.0  # seconds between one client's actions (a brisk human)
+DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena_play")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
+SCENARIOS = ["bundled/make-tea", "bundled/wash-clothes", "bundled/clean-kitchen"]
+
+SETUP = """
+import json
+from accounts.tokens import create_token
+from django.contrib.auth import get_user_model
+from games import services
+from games.importers import bundled_tasks
+bundled_tasks.load(log=lambda line: None)
+bot = get_user_model().objects.create_user("loadbot")
+seats = [{{"kind": "program", "user": bot}}]
+games = [services.create_game({scenarios!r}, seats, clock="lockstep").pk for _ in range({n})]
+print(json.dumps({{"token": create_token(bot), "games": games}}))
+"""
+
+
+def pick(actions: list[str], rng: random.Random) -> str:
+    useful = [a for a in actions if a != "wait"]
+    return rng.choice(useful) if useful else "wait"
+
+
+async def client(url: str, token: str, stop_at: float, latencies: list[float], failures: list[str], seed: int) -> None:
+    import websockets
+
+    rng = random.Random(seed)
+    try:
+        async with websockets.connect(
+            url, additional_headers={"Authorization": f"Token {token}"}, open_timeout=60
+        ) as ws:
+            state = await _next_state(ws)
+            await asyncio.sleep(rng.uniform(0, THINK))
+            while time.monotonic() < stop_at and state["status"] != "finished":
+                sent = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "action": pick(state["legal_actions"], rng)}))
+                while True:  # the first event after our act
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    if message["type"] == "event" and message["seq"] > state["seq"]:
+                        latencies.append(time.perf_counter() - sent)
+                        break
+                    if message["type"] == "error":
+                        failures.append(message["message"])
+                        break
+                state = message if message["type"] == "state" else await _next_state(ws)
+                await asyncio.sleep(THINK * rng.uniform(0.75, 1.25))
+    except Exception as error:  # a refused or dropped connection is a figure, not a crash
+        failures.append(f"{type(error).__name__}: {error}")
+
+
+async def _next_state(ws) -> dict:
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        if message["type"] == "state":
+            return message
+
+
+async def drive(port: int, token: str, games: list[int]) -> tuple[list[float], list[str], float]:
+    latencies: list[float] = []
+    failures: list[str] = []
+    started = time.monotonic()
+    stop_at = started + SECONDS
+    tasks = [client(f"ws://127.0.0.1:{port}/ws/games/{g}/", token, stop_at, latencies, failures, seed=g) for g in games]
+    await asyncio.wait_for(asyncio.gather(*tasks), SECONDS + 90)
+    return latencies, failures, time.monotonic() - started
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def reachable(database_url: str, redis_url: str) -> str | None:
+    try:
+        import psycopg
+        import redis
+
+        psycopg.connect(database_url, connect_timeout=3).close()
+        redis.Redis.from_url(redis_url, socket_connect_timeout=3).ping()
+    except Exception as error:
+        return str(error).splitlines()[0]
+    return None
+
+
+def run(report: Callable[..., None]) -> None:
+    from games.tests.server import Stack
+
+    setups = [("embedded", {})]
+    problem = reachable(DATABASE_URL, REDIS_URL)
+    if problem is None:
+        setups.append(("redis", {"DATABASE_URL": DATABASE_URL, "REDIS_URL": REDIS_URL}))
+    else:
+        print(f"  (Postgres + Redis not reachable, skipped: {problem})")
+    saved = {k: os.environ.get(k) for k in ("DATABASE_URL", "REDIS_URL")}
+    try:
+        for name, env in setups:
+            for key in ("DATABASE_URL", "REDIS_URL"):
+                os.environ.pop(key, None)
+            os.environ.update(env)
+            for n in NS:
+                with tempfile.TemporaryDirectory(prefix="arena-wsload-") as tmp:
+                    stack = Stack(Path(tmp))
+                    try:
+                        stack.env["LOG_LEVEL"] = "WARNING"
+                        stack.manage("migrate", "--noinput", "-v0")
+                        setup = json.loads(
+                            stack.python(SETUP.format(n=n, scenarios=SCENARIOS)).strip().splitlines()[-1]
+                        )
+                        stack.start()
+                        latencies, failures, took = asyncio.run(drive(stack.port, setup["token"], setup["games"]))
+                    finally:
+                        stack.close()
+                label = f"ws act->event {name} N={n}"
+                if latencies:
+                    report(f"{label} p50", 1000 * statistics.median(latencies), "ms")
+                    report(f"{label} p99", 1000 * percentile(latencies, 0.99), "ms")
+                report(f"{label} actions", len(latencies), f"in {took:.0f} s ({len(latencies) / took:.0f}/s)")
+                report(f"{label} failures", len(failures), failures[0][:60] if failures else "")
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value

@@ -1,0 +1,141 @@
+"""The REST API for programs (token auth): create games, read a game, read its log.
+
+``POST /api/games/`` takes ``{"domain", "scenario" (slug or list of slugs), "seats", "clock",
+"speed", "seed", "options", "disconnect_policy"}`` and returns the game's ``id`` and
+``websocket_url``. Full reference with examples: docs/api.md.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.permissions import can_create_games, is_researcher
+from accounts.tokens import user_for_request_header
+from games import permissions, selectors, services
+from games.models import Game, Scenario
+from games.viewer import event_message
+
+CREATE_FIELDS = {"domain", "scenario", "seats", "clock", "speed", "seed", "options", "disconnect_policy"}
+EVENTS_PAGE = 1000
+
+
+def _problem(status: int, message: str) -> JsonResponse:
+    return JsonResponse({"error": message}, status=status)
+
+
+def _token_user(request: HttpRequest) -> Any | None:
+    return user_for_request_header(request.headers.get("Authorization"))
+
+
+NO_TOKEN = "send your API token as 'Authorization: Token <token>' (manage.py create_api_token makes one)"
+
+
+@csrf_exempt  # token-authenticated: no cookies, so no cross-site request to forge
+@require_POST
+def create_game(request: HttpRequest) -> JsonResponse:
+    user = _token_user(request)
+    if user is None:
+        return _problem(401, NO_TOKEN)
+    if not can_create_games(user):
+        return _problem(403, "this account may not create games")
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        return _problem(400, 'the body must be JSON like {"domain": "tasks", "scenario": "timearena/cooking1", ...}')
+    if not isinstance(body, dict):
+        return _problem(400, "the body must be a JSON object")
+    unknown = set(body) - CREATE_FIELDS
+    if unknown:
+        return _problem(400, f"unknown field(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(CREATE_FIELDS))}")
+    scenario = body.get("scenario")
+    if not scenario or not isinstance(scenario, str | list):
+        return _problem(400, '"scenario" is a slug like "timearena/cooking1" (or a list of slugs played together)')
+    seats = body.get("seats") or [{"kind": "program"}]
+    if not isinstance(seats, list):
+        return _problem(400, '"seats" is a list like [{"kind": "program"}, {"kind": "npc", "dispatcher": "random"}]')
+    if not is_researcher(user):
+        for seat in seats:
+            named = seat.get("user") if isinstance(seat, dict) else None
+            if named not in (None, user.get_username()):
+                return _problem(403, "only researchers seat other users; leave 'user' out to take the seat yourself")
+    for number in ("speed", "seed"):
+        if number in body and not isinstance(body[number], int | float):
+            return _problem(400, f'"{number}" must be a number')
+    first_slug = scenario if isinstance(scenario, str) else (scenario[0] if scenario else "")
+    found = Scenario.objects.current().filter(slug=first_slug).values_list("domain", flat=True).first()
+    if found and body.get("domain") and body["domain"] != found:
+        return _problem(400, f"scenario {first_slug!r} is a {found} scenario, not {body['domain']}")
+    try:
+        game = services.create_game(
+            scenario,
+            seats,
+            clock=str(body.get("clock", "lockstep")),
+            speed=body.get("speed"),
+            seed=int(body.get("seed", 0)),
+            options=body.get("options") if isinstance(body.get("options"), dict) else None,
+            disconnect_policy=str(body.get("disconnect_policy", "pause")),
+            created_by=user,
+        )
+    except services.GameError as error:
+        return _problem(400, str(error))
+    return JsonResponse(game_summary(request, game), status=201)
+
+
+@require_GET
+def game_detail(request: HttpRequest, pk: int) -> JsonResponse:
+    user = _token_user(request) or (request.user if request.user.is_authenticated else None)
+    if user is None:
+        return _problem(401, NO_TOKEN)
+    game = Game.objects.filter(pk=pk).select_related("scenario").prefetch_related("seats__user").first()
+    if game is None or not permissions.can_watch(user, game):
+        return _problem(404, f"there is no game {pk} you may see")
+    return JsonResponse(game_summary(request, game))
+
+
+@require_GET
+def game_events(request: HttpRequest, pk: int) -> JsonResponse:
+    user = _token_user(request) or (request.user if request.user.is_authenticated else None)
+    if user is None:
+        return _problem(401, NO_TOKEN)
+    game = Game.objects.filter(pk=pk).first()
+    if game is None or not permissions.can_watch(user, game):
+        return _problem(404, f"there is no game {pk} you may see")
+    since = request.GET.get("since", "0")
+    if not since.isdigit():
+        return _problem(400, "since is the last seq you have (a whole number)")
+    events = selectors.events_since(pk, int(since), limit=EVENTS_PAGE)
+    return JsonResponse({"game": pk, "events": [event_message(e) for e in events], "more": len(events) == EVENTS_PAGE})
+
+
+def game_summary(request: HttpRequest, game: Game) -> dict[str, Any]:
+    scheme = "wss" if request.is_secure() else "ws"
+    return {
+        "id": game.pk,
+        "domain": game.domain,
+        "rules": game.rule_set_id,
+        "scenario": game.scenario.slug,
+        "scenarios": [s.slug for s in selectors.scenario_versions(game)],
+        "clock": game.clock,
+        "speed": game.speed,
+        "status": game.status,
+        "paused": game.paused,
+        "outcome": game.outcome,
+        "metrics": game.result,
+        "seats": [
+            {
+                "agent": s.agent,
+                "kind": s.kind,
+                "user": s.user.get_username() if s.user else None,
+                "dispatcher": s.dispatcher,
+            }
+            for s in game.seats.all()
+        ],
+        "websocket_url": f"{scheme}://{request.get_host()}/ws/games/{game.pk}/",
+        "url": request.build_absolute_uri(reverse("games:play", args=[game.pk])),
+    }

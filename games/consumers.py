@@ -1,0 +1,243 @@
+"""The websocket API at ``ws/games/<id>/`` (SPEC section 8; protocol in docs/api.md).
+
+An entry point only: it parses frames, authorises with ``games.permissions``, calls
+``games.services`` and presents ``games.viewer`` payloads. Browsers connect with ``?format=html``
+and receive server-rendered fragments (htmx ws extension); programs get JSON.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import connections
+from django.template.loader import render_to_string
+
+from games import broadcast, permissions, scheduler, services, viewer
+from games.models import Game, SeatKind
+
+log = logging.getLogger(__name__)
+
+CLIENT_TYPES = ("act", "wait", "chat", "pause", "resume", "sync", "ping")
+MAX_FRAME = 8_000
+
+
+def db(func: Any) -> Any:
+    """Run ORM work off the event loop. On Postgres in a pool of threads, so one slow query does
+    not hold up every game of the process; on SQLite in Django's one sync thread (SQLite takes one
+    writer at a time anyway, and its shared-cache test database fails fast instead of waiting)."""
+    return database_sync_to_async(func, thread_sensitive=connections["default"].vendor == "sqlite")
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    game_id: int
+    who: viewer.Viewer
+    human_agents: list[int]
+    sent_seq: int
+    html: bool
+
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.html = self._query("format") == "html"
+        self.sent_seq = 0
+        self.human_agents = []
+        await self.accept()
+        problem = await self._authorise()
+        if problem:
+            await self._send_error(problem, code="forbidden")
+            await self.close(code=4403)
+            return
+        scheduler.ensure_embedded()
+        await self.channel_layer.group_add(broadcast.group_name(self.game_id), self.channel_name)
+        for agent in self.human_agents:
+            await db(services.seat_connected)(self.game_id, agent)
+        since = self._query("since")
+        self.sent_seq = int(since) if since and since.isdigit() else None  # type: ignore[assignment]
+        await self._push(full=True)
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "who"):
+            return
+        await self.channel_layer.group_discard(broadcast.group_name(self.game_id), self.channel_name)
+        for agent in self.human_agents:
+            with contextlib.suppress(services.GameError):
+                await db(services.seat_disconnected)(self.game_id, agent)
+
+    # ------------------------------------------------------------------------------------------
+    # client -> server
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not hasattr(self, "who"):
+            return
+        message = self._parse(text_data, bytes_data)
+        if isinstance(message, str):
+            await self._send_error(message, code="bad_frame")
+            return
+        kind = message["type"]
+        try:
+            if kind in ("act", "wait"):
+                await self._act(message)
+            elif kind == "chat":
+                await db(services.post_chat)(
+                    self.game_id, text=message.get("text", ""), by=self.scope["user"], agent=self.who.agent
+                )
+                await self._push()
+            elif kind in ("pause", "resume"):
+                if not self.who.can_control:
+                    await self._send_error(
+                        "only researchers (or the program that created the game) pause and resume it", code="forbidden"
+                    )
+                    return
+                operation = services.pause if kind == "pause" else services.resume
+                await db(operation)(self.game_id, by=self.scope["user"])
+                await self._push()
+            elif kind == "sync":
+                since = message.get("since")
+                if since is not None and (not isinstance(since, int) or since < 0):
+                    await self._send_error('"since" is the last seq you saw (a number)', code="bad_frame")
+                    return
+                if since is not None:
+                    self.sent_seq = since
+                await db(services.advance)(self.game_id)
+                await self._push(full=True)
+            elif kind == "ping":
+                await self._send_json({"type": "pong"})
+        except services.GameError as error:
+            await self._send_error(str(error), code=_error_code(error))
+
+    async def _act(self, message: dict[str, Any]) -> None:
+        if not self.who.agents:
+            await self._send_error("you are watching this game; you have no seat to act in", code="forbidden")
+            return
+        agent = message.get("agent", self.who.agent)
+        if isinstance(agent, str) and agent.isdigit():
+            agent = int(agent)  # html forms send strings
+        if agent not in self.who.agents:
+            await self._send_error(f"you may act only for agent {_list(self.who.agents)}", code="forbidden")
+            return
+        action = message.get("action")
+        if message["type"] != "wait" and not isinstance(action, str):
+            await self._send_error('an "act" frame needs "action": text like "wash dish"', code="bad_frame")
+            return
+        user, since = self.scope["user"], self.sent_seq or 0
+
+        def act_and_read() -> tuple[services.ActionResult, viewer.Update]:
+            # one trip to the database thread for the action and what this viewer sees after it
+            if isinstance(action, str) and message["type"] == "act":
+                result = services.apply_action(self.game_id, agent=agent, action=action, by=user)
+            else:
+                result = services.pass_turn(self.game_id, agent=agent, by=user)
+            return result, viewer.load_update(self.game_id, self.who, since)
+
+        result, update = await db(act_and_read)()
+        await self._deliver(update)
+        if result.rejection is not None:
+            await self._send_feedback(result.rejection.kind, result.rejection.message, result.seq)
+        elif self.html:  # an accepted action clears the last complaint
+            await self.send(text_data='<div id="game-feedback" class="feedback" role="alert" hx-swap-oob="true"></div>')
+
+    def _parse(self, text: str | None, raw: bytes | None) -> dict[str, Any] | str:
+        if text is None and raw is not None:
+            try:
+                text = raw.decode()
+            except UnicodeDecodeError:
+                return "frames are UTF-8 JSON text"
+        if not text or len(text) > MAX_FRAME:
+            return f"frames are JSON objects of at most {MAX_FRAME} bytes"
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return 'frames are JSON objects like {"type": "act", "action": "wash dish"}'
+        if not isinstance(message, dict) or message.get("type") not in CLIENT_TYPES:
+            return f'"type" must be one of {", ".join(CLIENT_TYPES)}'
+        return message
+
+    # ------------------------------------------------------------------------------------------
+    # server -> client
+
+    async def game_changed(self, event: dict[str, Any]) -> None:
+        if self.sent_seq is None or event["seq"] > self.sent_seq:
+            await self._push()
+
+    async def _push(self, *, full: bool = False) -> None:
+        """Send the entries this connection has not sent yet, then the viewer's state."""
+        update = await db(viewer.load_update)(self.game_id, self.who, self.sent_seq or 0)
+        await self._deliver(update, full=full)
+
+    async def _deliver(self, update: viewer.Update, *, full: bool = False) -> None:
+        since = self.sent_seq
+        if not full and since is not None and update.seq <= since:
+            return
+        events = update.events if since is not None else []
+        self.sent_seq = update.seq
+        if self.html:
+            await self.send(text_data=await db(_render_update)(update, self.who, full))
+            return
+        for event in events:
+            await self._send_json(event)
+        await self._send_json(update.state)
+        if update.finished and (full or any(e["kind"] == "finished" for e in events)):
+            await self._send_json(update.finished)
+
+    async def _send_json(self, payload: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(payload))
+
+    async def _send_error(self, message: str, *, code: str) -> None:
+        if self.html:
+            html = render_to_string("games/live/_feedback.html", {"kind": "error", "message": message})
+            await self.send(text_data=html)
+        else:
+            await self._send_json({"type": "error", "code": code, "message": message})
+
+    async def _send_feedback(self, kind: str, message: str, seq: int) -> None:
+        if self.html:
+            html = render_to_string("games/live/_feedback.html", {"kind": kind, "message": message})
+            await self.send(text_data=html)
+        else:
+            await self._send_json({"type": "feedback", "kind": kind, "message": message, "seq": seq})
+
+    # ------------------------------------------------------------------------------------------
+
+    def _query(self, name: str) -> str | None:
+        from urllib.parse import parse_qs
+
+        values = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get(name)
+        return values[0] if values else None
+
+    @database_sync_to_async
+    def _authorise(self) -> str | None:
+        if "token_user" in self.scope and self.scope["token_user"] is None:
+            return "the API token is not valid; create one with manage.py create_api_token"
+        user = self.scope.get("user")
+        if not getattr(user, "is_authenticated", False):
+            return "sign in (browsers) or send 'Authorization: Token <token>' (programs)"
+        game = Game.objects.filter(pk=self.game_id).prefetch_related("seats").first()
+        if game is None or not permissions.can_watch(user, game):
+            return f"there is no game {self.game_id} you may see"
+        seats = permissions.seats_of(user, game)
+        self.who = viewer.Viewer(agents=[s.agent for s in seats], can_control=permissions.can_control(user, game))
+        self.human_agents = [s.agent for s in seats if s.kind == SeatKind.HUMAN]
+        return None
+
+
+def _render_update(update: viewer.Update, who: viewer.Viewer, full: bool) -> str:
+    from games.presenters import live_context
+
+    return render_to_string("games/live/_update.html", live_context(update, who, full=full))
+
+
+def _error_code(error: services.GameError) -> str:
+    return {
+        services.GamePaused: "paused",
+        services.GameOver: "game_over",
+        services.UnknownSeat: "forbidden",
+        services.InvalidInput: "invalid",
+    }.get(type(error), "error")
+
+
+def _list(agents: list[int]) -> str:
+    return " or ".join(str(a) for a in agents)

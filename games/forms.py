@@ -1,0 +1,79 @@
+"""The researcher's "new game" form: a scenario (or several tasks at once), a seat plan, a clock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from games import selectors
+from games.models import ClockMode, DisconnectPolicy
+
+SEAT_CHOICES = [
+    ("", "— empty —"),
+    ("human", "Human (a signed-in player)"),
+    ("npc:llm", "NPC: LLM dispatcher"),
+    ("npc:planner", "NPC: planner"),
+    ("npc:random", "NPC: random (baseline)"),
+    ("npc:replay", "NPC: replay of a stored game"),
+]
+EXTRA_SEATS = 4
+
+
+class GameForm(forms.Form):
+    scenario = forms.ChoiceField(help_text="What to play.")
+    also = forms.MultipleChoiceField(
+        required=False,
+        label="Play together with",
+        help_text="Tasks domain: more tasks played at once (Ctrl/Cmd-click to pick several).",
+    )
+    player = forms.ChoiceField(label="Seat 0 (human)", help_text="Who plays the first seat.")
+    clock = forms.ChoiceField(choices=ClockMode.choices, initial=ClockMode.REAL_TIME)
+    seconds_per_unit = forms.FloatField(
+        label="Seconds per game minute (or second, or step)",
+        initial=2.0,
+        min_value=0.01,
+        max_value=600,
+        help_text="Real time only: 2 means one game minute passes every two seconds.",
+    )
+    disconnect_policy = forms.ChoiceField(choices=DisconnectPolicy.choices, initial=DisconnectPolicy.PAUSE)
+    seed = forms.IntegerField(initial=0, min_value=0, max_value=2**31 - 1)
+
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        scenarios = [(s.slug, f"{s.domain} · {s.title} ({s.slug})") for s in selectors.current_scenarios()]
+        self.fields["scenario"].choices = scenarios
+        self.fields["also"].choices = [c for c in scenarios if c[1].startswith("tasks ·")]
+        users = get_user_model().objects.filter(is_active=True).order_by("username")
+        self.fields["player"].choices = [(u.get_username(), u.get_username()) for u in users]
+        if user is not None:
+            self.fields["player"].initial = user.get_username()
+        for i in range(1, EXTRA_SEATS + 1):
+            self.fields[f"seat{i}"] = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=f"Seat {i}")
+            self.fields[f"seat{i}_user"] = forms.ChoiceField(
+                choices=[("", "—"), *self.fields["player"].choices], required=False, label=f"Seat {i} player"
+            )
+
+    def seat_fields(self) -> list[tuple[Any, Any]]:
+        return [(self[f"seat{i}"], self[f"seat{i}_user"]) for i in range(1, EXTRA_SEATS + 1)]
+
+    def seat_plan(self) -> list[dict[str, Any]]:
+        data = self.cleaned_data
+        plan: list[dict[str, Any]] = [{"kind": "human", "user": data["player"]}]
+        for i in range(1, EXTRA_SEATS + 1):
+            choice = data.get(f"seat{i}") or ""
+            if not choice:
+                continue
+            if choice == "human":
+                if not data.get(f"seat{i}_user"):
+                    self.add_error(f"seat{i}_user", "Pick who plays this human seat.")
+                    continue
+                plan.append({"kind": "human", "user": data[f"seat{i}_user"]})
+            else:
+                plan.append({"kind": "npc", "dispatcher": choice.split(":", 1)[1]})
+        return plan
+
+    def scenarios(self) -> list[str]:
+        also = [slug for slug in self.cleaned_data.get("also", []) if slug != self.cleaned_data["scenario"]]
+        return [self.cleaned_data["scenario"], *also]

@@ -1,0 +1,176 @@
+"""Template context for the game pages and the live fragments the websocket pushes to browsers.
+
+One function builds it for both, so the first page render and every live update show the same
+thing. Everything a fragment shows comes from the viewer's state message (``games.viewer``) and
+the committed log.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.utils import timezone
+
+from games import metrics, timeline
+from games.codec import format_time
+from games.models import Game, GameEvent, Seat, SeatKind
+from games.viewer import Update, Viewer, event_message
+
+LOG_LENGTH = 150
+# what a player reads in the message list: what the rules said, chat, and pauses/ends (the raw
+# action and clock inputs are for replays)
+LOG_CATEGORIES = ("engine", "chat", "control")
+SHORTCUT_KEYS = "123456789"
+
+
+def board_template(domain: str) -> str:
+    name = f"games/boards/{domain}.html"
+    try:
+        get_template(name)
+    except TemplateDoesNotExist:
+        return "games/boards/_generic.html"
+    return name
+
+
+def seat_labels(game: Game) -> list[str]:
+    labels = []
+    for seat in game.seats.select_related("user").order_by("agent"):
+        labels.append(seat_label(seat))
+    return labels
+
+
+def seat_label(seat: Seat) -> str:
+    if seat.kind == SeatKind.NPC:
+        return f"NPC {seat.agent} ({seat.dispatcher})"
+    who = seat.user.get_username() if seat.user else seat.kind
+    return f"{who}" if seat.kind == SeatKind.HUMAN else f"{who} (program)"
+
+
+def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[dict] | None = None) -> dict[str, Any]:
+    game, state = update.game, update.state
+    observation = state["observation"]["data"]
+    labels = seat_labels(game)
+    entries = list(GameEvent.objects.filter(game=game, category="engine").order_by("seq"))
+    limit = observation.get("time_limit") if isinstance(observation.get("time_limit"), int | float) else None
+    gantt = timeline.build(entries, labels, now=float(state["time"]), limit=limit)
+    if full and log_entries is None:
+        recent = GameEvent.objects.filter(game=game, category__in=LOG_CATEGORIES).order_by("-seq")[:LOG_LENGTH]
+        log_entries = [event_message(e) for e in reversed(list(recent))]
+    log = [
+        dict(e, agent_label=_label(labels, e["agent"]))
+        for e in (log_entries if log_entries is not None else update.events)
+    ]
+    log = [e for e in log if e["category"] in LOG_CATEGORIES]
+    return {
+        "game": game,
+        "state": state,
+        "data": observation,
+        "viewer": who,
+        "full": full,
+        "board_template": board_template(game.domain),
+        "actions": action_buttons(state["legal_actions"]),
+        "legal": set(state["legal_actions"]),
+        "timeline": gantt,
+        "chart": progress_chart(game.progress_points, gantt.span, float(state["time"])),
+        "log": log,
+        "speed_text": speed_text(game.speed, state["time_unit"]),
+        "scenario_count": len(game.scenario_ids or [1]),
+        "has_npcs": any(label.startswith("NPC") for label in labels),
+        "labels": labels,
+        "metrics": state["metrics"],
+        "score": metrics.headline(game.domain, state["metrics"]),
+        "finished": game.is_finished,
+        "result_rows": metric_rows(game.result or {}) if game.is_finished else [],
+        "clock_attrs": clock_attrs(state),
+        "time_text": format_time(round(float(state["time"]), 1)),
+        "server_now": timezone.now().isoformat(),
+    }
+
+
+def _label(labels: list[str], agent: int | None) -> str:
+    if agent is None:
+        return ""
+    return labels[agent] if 0 <= agent < len(labels) else f"agent {agent}"
+
+
+def speed_text(speed: float, unit: str) -> str:
+    seconds = 1.0 / speed if speed else 0.0
+    return f"1 {unit} every {seconds:g} s"
+
+
+def action_buttons(actions: list[str]) -> list[dict[str, Any]]:
+    """The viewer's legal actions as buttons; the first nine get number keys, ``wait`` gets W."""
+    buttons = []
+    numbered = 0
+    for action in actions:
+        if action == "wait":
+            key = "w"
+        elif numbered < len(SHORTCUT_KEYS):
+            key = SHORTCUT_KEYS[numbered]
+            numbered += 1
+        else:
+            key = ""
+        buttons.append({"action": action, "key": key, "vals": json.dumps({"type": "act", "action": action})})
+    return buttons
+
+
+def clock_attrs(state: dict[str, Any]) -> dict[str, Any]:
+    clock = state["clock"]
+    return {
+        "mode": clock["mode"],
+        "speed": clock["speed"],
+        "anchor_time": clock["anchor_time"],
+        "anchor_at": clock["anchor_at"],
+        "paused": "true" if clock["paused"] or state["status"] == "finished" else "false",
+        "unit": state["time_unit"],
+    }
+
+
+def progress_chart(points: list[list[float]], span: float, now: float) -> dict[str, Any]:
+    """An SVG polyline (viewBox 0..100 x 0..100) of the headline score over game time."""
+    span = max(span, now, 1.0)
+    coords = []
+    last = 0.0
+    for t, value in points:
+        coords.append((100.0 * t / span, 100.0 - min(max(value, 0.0), 100.0)))
+        last = value
+    if coords:
+        coords.append((100.0 * min(now, span) / span, 100.0 - min(max(last, 0.0), 100.0)))
+    # a step line: the score holds until it changes
+    path = []
+    for i, (x, y) in enumerate(coords):
+        if i:
+            path.append(f"{x:.2f},{coords[i - 1][1]:.2f}")
+        path.append(f"{x:.2f},{y:.2f}")
+    return {"points": " ".join(path), "last": last, "span": span, "empty": not points}
+
+
+def metric_rows(result: dict[str, Any]) -> list[tuple[str, str]]:
+    """The domain's metrics for people: numbers and words as they are, counts without the zeros;
+    per-agent lists and schedules are left to the timeline."""
+    rows = []
+    for key, value in result.items():
+        if isinstance(value, list):
+            continue
+        if isinstance(value, dict):
+            if not all(isinstance(v, int | float | str | bool | None) for v in value.values()):
+                continue
+            shown = [f"{k.replace('_', ' ')} {_value(v)}" for k, v in value.items() if v not in (0, None, "", False)]
+            text = " · ".join(shown) or "none"
+        else:
+            text = _value(value)
+        rows.append((key.replace("_", " "), text))
+    return rows
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(value)

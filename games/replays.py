@@ -1,0 +1,122 @@
+"""The replay page: a game's timeline, the board at any point of its log, and beside it the plan
+of the domain's planner on the same scenario (where the domain has one)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.cache import cache
+
+from games import presenters, selectors, timeline
+from games.engine.episode import play
+from games.models import Game, GameEvent
+from games.viewer import event_message
+
+log = logging.getLogger(__name__)
+PLAN_DECISIONS = 5_000  # a planner that has not finished by then is not shown
+
+
+def replay_context(game: Game, *, at: str | None) -> dict[str, Any]:
+    rules = selectors.game_rules(game)
+    labels = presenters.seat_labels(game)
+    entries = list(GameEvent.objects.filter(game=game).order_by("seq"))
+    last = entries[-1].seq if entries else 0
+    seq = int(at) if at and at.isdigit() and 0 < int(at) <= last else last
+    state = selectors.rebuild_state(game, upto_seq=seq)
+    now = float(rules.now(state))
+    limit_data = rules.observe(state, 0).data
+    limit = limit_data.get("time_limit") if isinstance(limit_data.get("time_limit"), int | float) else None
+    played = timeline.build(entries, labels, now=float(game.anchor_time), limit=None)
+    plan = planned(game, labels)
+    span = max(played.span, plan["timeline"].span if plan else 0.0, 1.0)
+    played.span = span
+    if plan:
+        plan["timeline"].span = span
+    observation = rules.observe(state, 0)
+    board_state = {
+        "time": now,
+        "engine_time": now,
+        "time_unit": rules.time_unit,
+        "observation": {"text": observation.text},
+    }
+    log_entries = [
+        dict(event_message(e), agent_label=labels[e.agent] if e.agent is not None and e.agent < len(labels) else "")
+        for e in entries
+        if e.seq <= seq and e.category in presenters.LOG_CATEGORIES
+    ]
+    return {
+        "game": game,
+        "labels": labels,
+        "timeline": played,
+        "plan": plan,
+        "seq": seq,
+        "last_seq": last,
+        "at_time": now,
+        "state": board_state,
+        "data": observation.data,
+        "legal": set(),
+        "viewer": None,
+        "board_template": presenters.board_template(game.domain),
+        "result_rows": presenters.metric_rows(game.result or rules.result(state)),
+        "log": log_entries[-presenters.LOG_LENGTH :],
+        "limit": limit,
+        "chart": presenters.progress_chart(game.progress_points, span, float(game.anchor_time)),
+    }
+
+
+def planned(game: Game, labels: list[str]) -> dict[str, Any] | None:
+    """The domain planner's episode on the same scenario, seed and seats (cached per game)."""
+    key = f"games:plan:{game.pk}:{game.rule_set_id}"
+    cached = cache.get(key)
+    if cached is not None:
+        return cached or None
+    result = _plan(game, labels)
+    cache.set(key, result or {}, 3600)
+    return result
+
+
+def _plan(game: Game, labels: list[str]) -> dict[str, Any] | None:
+    try:
+        from games.agents.planner_agent import POLICIES, policy_for
+    except ImportError:
+        return None
+    if game.domain not in POLICIES:
+        return None
+    policy = policy_for(game.domain)
+    if getattr(policy, "__name__", "") == "first_useful_action":
+        return None  # no real planner for this domain yet
+    rules = selectors.game_rules(game)
+    from games.services import scenario_definition
+
+    definition = scenario_definition(rules, selectors.scenario_versions(game))
+    agents = len(labels)
+    try:
+        episode = play(
+            rules,
+            definition,
+            dict.fromkeys(range(agents), policy),
+            seed=game.seed,
+            options=game.options,
+            max_decisions=PLAN_DECISIONS,
+        )
+    except Exception:
+        log.exception("the %s planner failed on game %s", game.domain, game.pk)
+        return None
+    fake_entries = [_Entry(e) for e in episode.events]
+    plan_labels = [f"planner · agent {i}" for i in range(agents)]
+    return {
+        "timeline": timeline.build(fake_entries, plan_labels, now=float(rules.now(episode.state))),
+        "result_rows": presenters.metric_rows(rules.result(episode.state)),
+        "over": rules.outcome(episode.state).reason,
+    }
+
+
+class _Entry:
+    """An engine event dressed as a stored log entry, for ``timeline.build``."""
+
+    category = "engine"
+
+    def __init__(self, event: Any) -> None:
+        self.kind, self.agent, self.time = event.kind, event.agent, float(event.time)
+        self.data = {"message": event.message, "details": dict(event.data)}

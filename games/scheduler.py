@@ -1,0 +1,134 @@
+"""The one loop that applies what comes due by itself in real-time games (completions, arrivals,
+time limits) when nobody touches the game: it sleeps until the earliest ``next_deadline_at``.
+
+Two ways to run it (several at once are safe: each game is advanced under a row lock, and locked
+games are skipped):
+
+- embedded (default, ``GAMES_SCHEDULER=embedded``): an asyncio task in the ASGI process, started
+  by the first request or websocket connection (``ensure_embedded``). The embedded default is one
+  server process, so when it starts (``start_process``) it forgets the seat connections a killed
+  process left behind and pauses the real-time games whose human is gone (their disconnect
+  policy); they resume when the human reconnects.
+- external (``GAMES_SCHEDULER=external``): ``manage.py run_scheduler`` as its own process, for
+  deployments with several ASGI workers. ``GAMES_SCHEDULER=off`` runs none (tests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from datetime import datetime
+
+from asgiref.sync import sync_to_async
+from django.db import DatabaseError, close_old_connections
+from django.utils import timezone
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 0.2  # the longest sleep: games changed by other processes are picked up this fast
+_task: asyncio.Task[None] | None = None
+
+
+def mode() -> str:
+    return os.environ.get("GAMES_SCHEDULER", "embedded")
+
+
+def step(now: datetime | None = None) -> float:
+    """Advance the due games once; return how long to sleep before the next step."""
+    from games import services
+
+    close_old_connections()
+    try:
+        services.advance_due(now=now)
+        next_at = services.next_due_at()
+    finally:
+        close_old_connections()
+    if next_at is None:
+        return POLL_SECONDS
+    return min(POLL_SECONDS, max(0.0, (next_at - timezone.now()).total_seconds()))
+
+
+def recover_after_restart() -> int:
+    """Single-process start-up: no connection survives a restart, so reset the counts and apply
+    the disconnect policy to games whose human has not come back yet."""
+    from games import services
+    from games.models import ClockMode, DisconnectPolicy, Game, GameStatus, Seat, SeatKind
+
+    Seat.objects.filter(connections__gt=0).update(connections=0)
+    orphaned = Game.objects.filter(
+        status=GameStatus.RUNNING,
+        paused=False,
+        clock=ClockMode.REAL_TIME,
+        disconnect_policy=DisconnectPolicy.PAUSE,
+        seats__kind=SeatKind.HUMAN,
+    ).distinct()
+    paused = 0
+    for game_id in orphaned.values_list("pk", flat=True):
+        try:
+            services.pause(game_id, reason="disconnect")
+            paused += 1
+        except services.GameError:
+            continue
+    return paused
+
+
+async def run_embedded() -> None:
+    while True:
+        try:
+            delay = await sync_to_async(step, thread_sensitive=False)()
+        except Exception:
+            log.exception("scheduler step failed; retrying")
+            delay = 1.0
+        await asyncio.sleep(delay)
+
+
+def ensure_embedded() -> None:
+    """Start the embedded loop in this process's event loop, once."""
+    global _task
+    if mode() != "embedded":
+        return
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    if _task is not None and not _task.done() and _task.get_loop() is loop:
+        return
+    _task = loop.create_task(run_embedded(), name="games-scheduler")
+
+
+def start_process() -> None:
+    """Called once when an ASGI process starts (arena_site/asgi.py), before it serves anyone."""
+    if mode() == "embedded":
+        try:
+            paused = recover_after_restart()
+        except DatabaseError as error:  # not migrated yet: nothing to recover
+            log.warning("scheduler recovery skipped: %s", error)
+            return
+        if paused:
+            log.info("paused %d real-time game(s) until their players reconnect", paused)
+
+
+def run_forever(*, stop_after: float | None = None) -> None:
+    """The external scheduler's loop (``manage.py run_scheduler``)."""
+    started = time.monotonic()
+    while stop_after is None or time.monotonic() - started < stop_after:
+        try:
+            delay = step()
+        except Exception:
+            log.exception("scheduler step failed; retrying")
+            delay = 1.0
+        time.sleep(delay)
+
+
+class EmbeddedSchedulerMiddleware:
+    """ASGI wrapper that starts the embedded scheduler with the first request or connection."""
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict, receive: object, send: object) -> object:
+        if scope.get("type") in ("http", "websocket"):
+            ensure_embedded()
+        return await self.inner(scope, receive, send)  # type: ignore[operator]

@@ -1,0 +1,137 @@
+"""A real Daphne process on loopback for end-to-end tests (restart safety, the browser).
+
+It gets its own database: a SQLite file in a temporary folder (the embedded default), or, when
+``DATABASE_URL`` points at Postgres, a fresh database created next to it and dropped afterwards.
+``REDIS_URL`` is passed through, so the Postgres + Redis pass runs the real production stack.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 90  # seconds; two busy cores can make Django's start slow
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Stack:
+    """A database, the env to reach it, and Daphne processes started and killed on demand."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.port = free_port()
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+        self.env.update(
+            {
+                "ARENA_VAR_DIR": str(tmp / "var"),
+                "DJANGO_SETTINGS_MODULE": "arena_site.settings",
+                "GAMES_SCHEDULER": "embedded",
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
+        self.env.pop("ARENA_SKIP_STARTUP_CHECKS", None)
+        self._pg_admin_url: str | None = None
+        self._pg_name: str | None = None
+        url = os.environ.get("DATABASE_URL", "")
+        if url.startswith("postgres"):
+            self._create_postgres(url)
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path = tmp / "daphne.log"
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _create_postgres(self, url: str) -> None:
+        import psycopg
+
+        parsed = urlparse(url)
+        self._pg_name = f"arena_e2e_{uuid.uuid4().hex[:10]}"
+        self._pg_admin_url = urlunparse(parsed._replace(path="/postgres"))
+        with psycopg.connect(self._pg_admin_url, autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "{self._pg_name}"')
+        self.env["DATABASE_URL"] = urlunparse(parsed._replace(path=f"/{self._pg_name}"))
+
+    def manage(self, *args: str, stdin: str | None = None) -> str:
+        result = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if result.returncode != 0:
+            raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
+        return result.stdout
+
+    def python(self, code: str) -> str:
+        """Run ``code`` with Django set up against this stack's database; return its stdout."""
+        script = "import django; django.setup()\n" + code
+        result = subprocess.run(
+            [sys.executable, "-c", script], cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=300
+        )
+        if result.returncode != 0:
+            raise RuntimeError(f"script failed:\n{result.stdout}\n{result.stderr}")
+        return result.stdout
+
+    def start(self) -> None:
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "arena_site.asgi:application"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"daphne exited with {self.process.returncode}:\n{self.log_path.read_text()}")
+            try:
+                with urllib.request.urlopen(f"{self.base}/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.3)
+        raise RuntimeError(f"daphne did not answer within {START_TIMEOUT} s:\n{self.log_path.read_text()}")
+
+    def kill9(self) -> None:
+        """SIGKILL: no shutdown code runs, exactly like a crash."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=30)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self.process = None
+
+    def close(self) -> None:
+        self.stop()
+        if self._pg_name and self._pg_admin_url:
+            import psycopg
+
+            with psycopg.connect(self._pg_admin_url, autocommit=True) as connection:
+                connection.execute(f'DROP DATABASE IF EXISTS "{self._pg_name}" WITH (FORCE)')

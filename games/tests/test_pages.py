@@ -1,0 +1,115 @@
+"""The game pages: lists, creating a game, the play/watch page, control, replay; and who sees what."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Game, GameStatus
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(toy_scenario, participant):
+    return services.create_game("test/toy", [{"kind": "human", "user": participant}], clock="real_time")
+
+
+def test_player_sees_the_play_page_with_actions(client, participant, game):
+    client.force_login(participant)
+    page = client.get(reverse("games:play", args=[game.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert f'ws-connect="/ws/games/{game.pk}/?format=html"' in html
+    assert "do sweep" in html and 'data-key="1"' in html and 'data-key="w"' in html
+    assert "Timeline" in html and "Progress score over time" in html
+
+
+def test_researcher_watches_with_controls(client, researcher, game):
+    client.force_login(researcher)
+    html = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert (
+        "you are watching live" in html
+        and "Pause" in html
+        and "do sweep" not in html.split('id="game-actions"')[1].split("</section>")[0]
+    )
+
+
+def test_other_participants_get_404(client, django_user_model, game):
+    stranger = django_user_model.objects.create_user("stranger")
+    client.force_login(stranger)
+    assert client.get(reverse("games:play", args=[game.pk])).status_code == 404
+    assert client.get(reverse("games:replay", args=[game.pk])).status_code == 404
+
+
+def test_participants_cannot_stop_games(client, participant, game):
+    client.force_login(participant)
+    response = client.post(reverse("games:control", args=[game.pk]), {"operation": "stop"})
+    assert response.status_code == 403
+    assert Game.objects.get(pk=game.pk).status == GameStatus.RUNNING
+
+
+def test_researcher_stops_a_game(client, researcher, game):
+    client.force_login(researcher)
+    client.post(reverse("games:control", args=[game.pk]), {"operation": "stop"})
+    assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
+    html = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "Watch the replay" in html
+
+
+def test_my_games_and_the_list(client, participant, researcher, game):
+    client.force_login(participant)
+    assert "Toy chores" in client.get(reverse("games:mine")).content.decode()
+    assert client.get(reverse("games:list")).status_code == 403
+    client.force_login(researcher)
+    assert "Toy chores" in client.get(reverse("games:list")).content.decode()
+
+
+def test_researcher_creates_a_game_with_an_npc_seat(client, researcher, participant, toy_scenario):
+    client.force_login(researcher)
+    assert client.get(reverse("games:create")).status_code == 200
+    response = client.post(
+        reverse("games:create"),
+        {
+            "scenario": "test/toy",
+            "player": "par",
+            "clock": "real_time",
+            "seconds_per_unit": "2",
+            "disconnect_policy": "pause",
+            "seed": "0",
+            "seat1": "npc:random",
+        },
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and response.url == reverse("games:play", args=[game.pk])
+    assert game.speed == 0.5 and [s.kind for s in game.seats.all()] == ["human", "npc"]
+
+
+def test_create_form_errors_say_what_to_fix(client, researcher, toy_scenario):
+    client.force_login(researcher)
+    response = client.post(
+        reverse("games:create"),
+        {
+            "scenario": "test/toy",
+            "player": "res",
+            "clock": "real_time",
+            "seconds_per_unit": "2",
+            "disconnect_policy": "pause",
+            "seed": "0",
+            "seat1": "human",
+        },
+    )
+    assert response.status_code == 200 and "Pick who plays this human seat." in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_replay_shows_the_board_at_any_entry(client, participant, toy_scenario):
+    game = services.create_game("test/toy", [{"kind": "human", "user": participant}], clock="lockstep")
+    for action in ["do sweep", "do dust", "start laundry"]:
+        services.apply_action(game.pk, agent=0, action=action)
+    client.force_login(participant)
+    page = client.get(reverse("games:replay", args=[game.pk]))
+    assert page.status_code == 200 and "As played" in page.content.decode()
+    early = client.get(reverse("games:replay", args=[game.pk]), {"at": 3}, headers={"HX-Request": "true"})
+    assert "t=0" in early.content.decode() and "open: sweep" not in early.content.decode()

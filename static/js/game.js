@@ -1,0 +1,118 @@
+// The game page between server updates: draws the clock from the stored anchor, moves running
+// progress bars and the timeline's "now" line, and maps keyboard shortcuts to the action buttons.
+// The server stays the only authority: nothing here changes the game, it only sends what you click.
+(function () {
+  "use strict";
+  let offsetMs = 0; // server clock minus browser clock, from the last update
+
+  function clockEl() { return document.querySelector("[data-clock]"); }
+
+  function gameTime() {
+    const el = clockEl();
+    if (!el) return null;
+    const anchor = parseFloat(el.dataset.anchorTime);
+    if (el.dataset.mode !== "real_time" || el.dataset.paused === "true") return anchor;
+    const elapsed = (Date.now() + offsetMs - Date.parse(el.dataset.anchorAt)) / 1000;
+    const t = anchor + Math.max(0, elapsed) * parseFloat(el.dataset.speed);
+    const limit = parseFloat(el.dataset.limit);
+    return isNaN(limit) ? t : Math.min(t, limit);
+  }
+
+  function syncOffset() {
+    const el = clockEl();
+    if (el && el.dataset.serverNow) offsetMs = Date.parse(el.dataset.serverNow) - Date.now();
+  }
+
+  function tick() {
+    const t = gameTime();
+    if (t === null) return;
+    const el = clockEl();
+    const value = el.querySelector("[data-clock-value]");
+    if (value) value.textContent = el.dataset.mode === "real_time" ? t.toFixed(1) : String(Math.round(t * 100) / 100);
+    document.querySelectorAll("[data-run-start]").forEach(function (run) {
+      const start = parseFloat(run.dataset.runStart);
+      const end = parseFloat(run.dataset.runEnd);
+      const bar = run.querySelector(".progress > span");
+      if (!isNaN(end) && bar) bar.style.width = Math.min(100, Math.max(0, (100 * (t - start)) / (end - start))) + "%";
+      const left = run.querySelector("[data-run-left]");
+      if (left && !isNaN(end)) left.textContent = Math.max(0, Math.ceil(end - t - 1e-9)) + " min left";
+    });
+    const timeline = document.getElementById("game-timeline");
+    if (timeline) {
+      const span = parseFloat(timeline.dataset.span);
+      const now = timeline.querySelector("[data-now-line]");
+      if (now && span) now.style.left = Math.min(100, (100 * t) / span) + "%";
+      timeline.querySelectorAll(".tl-bar.running").forEach(function (bar) {
+        if (bar.dataset.runEnd) return; // a known end is drawn already
+        const start = parseFloat(bar.dataset.runStart);
+        bar.style.width = Math.max(0, (100 * (t - start)) / span) + "%";
+      });
+    }
+  }
+
+  function typing(target) {
+    return target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (typing(event.target)) {
+      if (event.key === "Escape") event.target.blur();
+      return;
+    }
+    const key = event.key.toLowerCase();
+    if (key === "?") { toggleHelp(); event.preventDefault(); return; }
+    if (key === "c") { focus("#chat-text", event); return; }
+    if (key === "a") { focus("#free-action", event); return; }
+    const button = document.querySelector('#game-actions [data-key="' + key + '"], #game-status [data-key="' + key + '"]');
+    if (button && !button.disabled) { button.click(); event.preventDefault(); }
+  });
+
+  function focus(selector, event) {
+    const el = document.querySelector(selector);
+    if (el) { el.focus(); event.preventDefault(); }
+  }
+
+  function toggleHelp() {
+    const help = document.getElementById("shortcuts");
+    const toggle = document.querySelector("[data-help-toggle]");
+    if (!help) return;
+    help.hidden = !help.hidden;
+    if (toggle) toggle.setAttribute("aria-expanded", String(!help.hidden));
+  }
+
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-help-toggle]")) toggleHelp();
+  });
+
+  function connection(text, bad) {
+    const el = document.querySelector("[data-connection]");
+    if (!el) return;
+    el.textContent = text;
+    el.classList.toggle("bad", !!bad);
+  }
+
+  document.addEventListener("htmx:wsOpen", function () { connection("", false); });
+  document.addEventListener("htmx:wsClose", function () {
+    connection("Reconnecting… everything you did is saved on the server.", true);
+  });
+  // keep the message list at its newest entry, unless the reader scrolled up to read older ones
+  let logPinned = true;
+  function pinLog() {
+    const log = document.getElementById("game-log-list");
+    if (log && logPinned) log.scrollTop = log.scrollHeight;
+  }
+  document.addEventListener("scroll", function (event) {
+    const log = event.target;
+    if (log && log.id === "game-log-list") logPinned = log.scrollTop + log.clientHeight >= log.scrollHeight - 24;
+  }, true);
+  document.addEventListener("htmx:wsAfterMessage", function () { syncOffset(); tick(); pinLog(); });
+  document.addEventListener("htmx:afterSwap", pinLog);
+  document.addEventListener("htmx:wsAfterSend", function (event) {
+    const form = event.target.closest && event.target.closest("form");
+    if (form) form.querySelectorAll("input[name=text], input[name=action]").forEach(function (i) { i.value = ""; });
+  });
+
+  document.addEventListener("DOMContentLoaded", function () { syncOffset(); tick(); pinLog(); });
+  setInterval(tick, 200);
+})();

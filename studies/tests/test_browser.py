@@ -1,0 +1,118 @@
+"""A real browser (Playwright + Debian's chromium) through the participant's pages with the keyboard,
+and the researcher's designer and analysis pages. Screenshots go to var/screenshots/studies/."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from games import services as game_services
+from studies.models import EpisodeStatus, Participant, ParticipantStatus
+from studies.tests.factories import completed_participant
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not at /usr/bin/chromium"),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.fixture
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    # Playwright's sync API runs an event loop; Django's async-unsafe guard would trip on the ORM
+    # calls the test makes between browser steps.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_api.sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
+@pytest.fixture
+def shots() -> Path:
+    path = Path(settings.VAR_DIR) / "screenshots" / "studies"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def test_a_participant_takes_part_with_the_keyboard(live_server, browser, make_study, shots):
+    study = make_study()
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(f"{live_server.url}/studies/s/{study.slug}/?pid=KEYS1")
+    page.screenshot(path=shots / "participant-consent.png", full_page=True)
+    page.get_by_role("button", name="Continue").click()
+    assert "tick the box" in page.text_content("[role=alert]")
+    page.get_by_label("I have read the information").focus()
+    page.keyboard.press("Space")
+    page.get_by_role("button", name="Continue").click()
+    assert page.text_content("h1") == "Rules"
+    page.screenshot(path=shots / "participant-onboarding.png", full_page=True)
+    page.keyboard.press("Enter")  # the Continue button has the focus
+    page.wait_for_selector("[data-step=episode]")
+    page.get_by_role("button", name="Start game 1").click()
+    page.wait_for_selector("[data-status=playing]")
+    page.screenshot(path=shots / "participant-episode.png", full_page=True)
+
+    participant = Participant.objects.get(external_id="KEYS1")
+    game_services.finish(participant.episodes.get(index=0).game_id, reason="test")
+    page.reload()
+    page.wait_for_selector("[data-step=questionnaire]")
+    # Answer every statement from the keyboard: Tab into each radio group, arrows pick a value.
+    radios = page.locator("input[type=radio][value='3']")
+    for k in range(radios.count()):
+        radios.nth(k).focus()
+        page.keyboard.press("ArrowRight")
+    page.screenshot(path=shots / "participant-questionnaire.png", full_page=True)
+    page.get_by_role("button", name="Continue to game 2").click()
+    page.wait_for_selector("[data-step=episode]")
+    episode = participant.episodes.get(index=0)
+    assert episode.status == EpisodeStatus.DONE
+    assert set(episode.responses.values_list("value", flat=True)) == {4}
+
+
+def test_a_researcher_adds_a_condition_and_reads_the_analysis(live_server, browser, make_study, researcher, shots):
+    study = make_study()
+    for k in range(4):
+        completed_participant(
+            study,
+            f"P{k}",
+            progress_by_condition={"Alone": 40.0 + 5 * k, "Random NPC": 60.0 + 3 * k},
+            answer_by_condition={"Alone": 2 + k % 2, "Random NPC": 4 + k % 2},
+        )
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "res")
+    page.fill("#id_password", "pw-researcher-1")
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(f"{live_server.url}/studies/")
+    page.get_by_label("Title").fill("Browser-made study")
+    page.get_by_role("button", name="Create study").click()
+    page.get_by_label("Name", exact=True).fill("Two LLM NPCs")
+    page.get_by_label("Teammates", exact=True).select_option("llm")
+    page.get_by_label("How many NPCs").fill("2")
+    page.get_by_role("button", name="Add condition").click()
+    assert "Added the condition" in page.text_content(".messages")
+    assert "2 × llm" in page.text_content("#conditions")
+    page.screenshot(path=shots / "designer.png", full_page=True)
+
+    page.goto(f"{live_server.url}/studies/{study.pk}/analysis/")
+    assert page.locator("svg.chart").count() == 2
+    assert "repeated-measures ANOVA" in page.text_content("main")
+    page.screenshot(path=shots / "analysis.png", full_page=True)
+    assert all(p.status == ParticipantStatus.COMPLETED for p in study.participants.all())
