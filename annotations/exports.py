@@ -32,12 +32,7 @@ def label_rows(project: Project, *, gold: bool = False) -> Iterator[tuple[str, s
         for key, prop, value in rows.iterator(chunk_size=2000):
             yield key, GOLD_ANNOTATOR, prop, value
         return
-    labels = (
-        final_labels(project)
-        .order_by("item__recipe__position", "item__step", "annotator__name", "property")
-        .values_list("item__key", "annotator__name", "property", "value")
-    )
-    yield from labels.iterator(chunk_size=2000)
+    yield from final_labels(project, ordered=True)
 
 
 def csv_lines(project: Project, *, gold: bool = False) -> Iterator[str]:

@@ -191,7 +191,9 @@ class Participant(models.Model):
     dropped_at = models.DateTimeField(null=True, blank=True)
     drop_reason = models.CharField(max_length=200, blank=True)
     last_seen_at = models.DateTimeField(null=True, blank=True)
-    tutorial_game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    tutorial_game = models.ForeignKey(
+        "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="study_tutorials"
+    )
 
     class Meta:
         ordering = ["study", "joined_at"]

@@ -130,7 +130,8 @@ def run_participant(
                 _, body = browser.post(step_path, {"action": "onboarding", "index": attrs["index"]})
             elif kind == "episode" and attrs.get("status") == "pending":
                 note(f"starts episode {int(attrs['index']) + 1}")
-                _, body = browser.post(step_path, {"action": "start", "index": attrs["index"]})
+                browser.post(step_path, {"action": "start", "index": attrs["index"]})  # lands on the game page
+                _, body = browser.get(step_path)
             elif kind == "episode":
                 game_id = int(attrs["game"])
                 actions, rejected = play_game(base_url, game_id, browser, rng, think_seconds, started + timeout_seconds)

@@ -54,8 +54,10 @@ class Step:
     def label(self) -> str:
         if self.kind == "onboarding":
             return f"Introduction {self.position}/{self.total}"
-        if self.kind in ("episode", "questionnaire"):
-            return f"{self.kind.capitalize()} {self.position}/{self.total}"
+        if self.kind == "episode":
+            return f"Game {self.position}/{self.total}"
+        if self.kind == "questionnaire":
+            return f"Questions {self.position}/{self.total}"
         return self.kind.capitalize()
 
 

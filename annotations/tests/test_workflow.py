@@ -74,6 +74,7 @@ def test_save_as_you_go_and_submit(researcher, people):
         services.save_label(user=amy, item=step_item, prop="concurrency", value="continuous")
         services.save_label(user=amy, item=step_item, prop="resource", value="none")
     services.submit(user=amy, unit=unit)
+    assert [e.assignment.recipe.name for e in selectors.queue(annotator)] == ["Tea", "Cobbler"]  # open first
     with pytest.raises(AnnotationError, match="submitted Cobbler already"):
         services.save_label(user=amy, item=item, prop="resource", value="oven")
     assert Label.objects.get(item=item, annotator=annotator, property="resource").value == "none"

@@ -32,9 +32,10 @@ KITCHEN_CALL = re.compile(
     re.IGNORECASE,
 )
 ITINERARY_CALL = re.compile(r"\b(go_to_city|go_to_place|visit|stay_in)\s*\(([^()]*)\)", re.IGNORECASE)
+RECIPES_CALL = re.compile(r"\b(step|pause|stop)\s*\(([^()]*)\)", re.IGNORECASE)
 
 # Domains whose commands are calls; the rest are "listed".
-CALL_DOMAINS = {"kitchen", "itinerary"}
+CALL_DOMAINS = {"kitchen", "itinerary", "recipes"}
 # How a domain's own texts number agents: tasks says "agent 1" for agent index 0.
 DISPLAY_BASE = {"tasks": 1}
 
@@ -99,6 +100,8 @@ def extract(
         result = _extract_kitchen(reply, agents, state)
     elif domain == "itinerary":
         result = _extract_calls(reply, agents)
+    elif domain == "recipes":
+        result = _extract_recipes(reply, agents)
     else:
         result = _extract_listed(reply, agents, legal, DISPLAY_BASE.get(domain, 0))
     result.say = _say(reply)
@@ -203,6 +206,36 @@ def _extract_calls(reply: str, agents: Sequence[int]) -> Extraction:
                 problems.append(str(error))
                 continue
         commands.append(Command(target, text))
+    return Extraction(commands, problems)
+
+
+def _extract_recipes(reply: str, agents: Sequence[int]) -> Extraction:
+    """``Step(...)``/``Pause(...)``/``Stop()`` calls, per ``Agent N:`` line or for the one agent."""
+    try:
+        from games.domains.recipes.text import ActionSyntaxError, parse_actions
+    except ImportError:
+        parse_actions = None  # type: ignore[assignment]
+    commands: list[Command] = []
+    problems: list[str] = []
+    for line in reply.splitlines():
+        match = AGENT_PREFIX.match(line)
+        if match:
+            agent, body = int(match.group(1)), match.group(2)
+            if not _agent_ok(agent, agents, problems, normalise(line)):
+                continue
+        elif len(agents) == 1:
+            agent, body = agents[0], line
+        else:
+            continue
+        for call in RECIPES_CALL.finditer(body):
+            text = call.group(0)
+            if parse_actions is not None:
+                try:
+                    parse_actions(text)
+                except ActionSyntaxError as error:
+                    problems.append(str(error))
+                    continue
+            commands.append(Command(agent, text))
     return Extraction(commands, problems)
 
 

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from games.agents import memory as mem
 from games.agents.extraction import display, extract
+from games.agents.knowledge import relevant_knowledge
 from games.agents.llm import LlmReply, Message
 from games.agents.prompting import has_template, render, section
 from games.agents.turns import CallRecord, Decision, Turn
@@ -39,6 +40,9 @@ class PromptOptions:
     demo: bool = True
     history_window: int = 6
     max_tokens: int = 160
+    # Long observations (an itinerary's timetable) are cut so small local models keep within
+    # their context window; hosted models can take more (seat/condition setting).
+    max_state_chars: int = 4000
 
     @classmethod
     def from_json(cls, raw: dict[str, Any] | None) -> PromptOptions:
@@ -48,6 +52,7 @@ class PromptOptions:
             demo=bool(raw.get("demo", True)),
             history_window=int(raw.get("history_window", 6)),
             max_tokens=int(raw.get("max_tokens", 160)),
+            max_state_chars=int(raw.get("max_state_chars", 4000)),
         )
 
 
@@ -61,14 +66,14 @@ def domain_text(domain: str, name: str) -> str:
 
 
 def relevant_now(turn: Turn, domain: str) -> str:
-    """The recipes or tasks relevant now, when the domain offers them apart from its observation."""
-    describe = getattr(turn.rules, "relevant_knowledge", None)
-    return str(describe(turn.state)) if callable(describe) else ""
+    """The recipes or tasks relevant now, when the observation leaves them out."""
+    return relevant_knowledge(domain, turn.rules, turn.state)
 
 
-def state_text(turn: Turn, agents: Sequence[int]) -> str:
+def state_text(turn: Turn, agents: Sequence[int], limit: int = 4000) -> str:
     agent = agents[0] if agents else 0
-    return turn.rules.observe(turn.state, agent).text
+    text = turn.rules.observe(turn.state, agent).text
+    return text if len(text) <= limit else text[:limit] + "\n... (cut)"
 
 
 class LlmDispatcher:
@@ -127,7 +132,7 @@ class LlmDispatcher:
                 ),
             ),
             relevant_section=section("Relevant now:", relevant_now(turn, domain)),
-            state=state_text(turn, turn.agents),
+            state=state_text(turn, turn.agents, options.max_state_chars),
             free_agents=", ".join(str(display(domain, a)) for a in turn.agents),
         )
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]

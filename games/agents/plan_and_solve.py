@@ -60,7 +60,7 @@ class PlanAndSolveAgent:
             self.domain,
             history_section=section("Done so far:", mem.history_text(memory)),
             feedback_section=section("Your previous plan failed here:", "\n".join(feedback)),
-            state=state_text(turn, [agent]),
+            state=state_text(turn, [agent], self.options.max_state_chars),
         )
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         reply = self.client.chat(messages, max_tokens=self.options.max_tokens)

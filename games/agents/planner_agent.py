@@ -21,7 +21,8 @@ POLICIES: dict[str, str] = {
     "itinerary": "games.planners.itinerary_npc:npc_policy",
 }
 
-WAITS = {"wait", "noop", "pause"}
+# Actions that let time pass without doing anything useful (itinerary: staying where one is).
+WAITS = {"wait", "noop", "stay_in"}
 
 
 def first_useful_action(rules: Any, state: Any, agent: int) -> str | None:

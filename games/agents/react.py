@@ -39,7 +39,7 @@ class ReactAgent:
             self.domain,
             history_section=section("Your recent steps:", mem.history_text(memory)),
             feedback_section=section("Feedback:", "\n".join(feedback)),
-            state=state_text(turn, [agent]),
+            state=state_text(turn, [agent], self.options.max_state_chars),
         )
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         reply = self.client.chat(messages, max_tokens=self.options.max_tokens)

@@ -130,11 +130,12 @@ def dispatcher_for(game: Game, seats: Sequence[Seat]) -> Dispatcher:
     )
 
 
-def wait_action(rules: Any, state: Any, agent: int) -> str:
+def wait_action(rules: Any, state: Any, agent: int) -> str | None:
+    """The domain's way of letting time pass for ``agent`` (wait, noop, stay), if it has one."""
     for action in rules.legal_actions(state, agent):
-        if action.split("(")[0].strip().lower() in WAITS:
+        if action.split("(")[0].split()[0].strip().lower() in WAITS:
             return str(action)
-    return "wait"
+    return None
 
 
 def play_turn(game_id: int) -> bool:
@@ -180,9 +181,12 @@ def apply_decision(
     commanded = {agent for agent, _ in decision.actions}
     lockstep = game.clock != ClockMode.REAL_TIME
     todo = list(decision.actions)
+    idle = [agent for agent in free if agent not in commanded]
     if lockstep:
         # Lockstep waits for every free agent: an NPC without a (valid) command waits this step.
-        todo += [(agent, wait_action(rules, state, agent)) for agent in free if agent not in commanded]
+        waits = [(agent, wait_action(rules, state, agent)) for agent in idle]
+        todo += [(agent, action) for agent, action in waits if action is not None]
+        idle = [agent for agent, action in waits if action is None]
     for agent, action in todo:
         try:
             result = services.apply_action(game.pk, agent=agent, action=action)
@@ -196,8 +200,9 @@ def apply_decision(
     if decision.say:
         with contextlib.suppress(services.GameError):
             services.post_chat(game.pk, text=decision.say[:900], agent=min(free))
-    if not lockstep and not decision.actions:
-        # Real time: the NPC idles this step; ask again soon even if nothing else happens.
+    if idle and not decision.actions:
+        # The NPC idles (real time, or a domain with no way to wait): ask again soon even if
+        # nothing else happens.
         from games.npc.tasks import npc_retry
 
         submit(npc_retry, game.pk, countdown=RETRY_SECONDS)

@@ -190,3 +190,42 @@ def test_a_tutorial_page_starts_a_solo_practice_game(client, make_study, toy_sce
     client.post(step_url, {"action": "onboarding", "index": "0"})
     assert "Game 1" in client.get(step_url).content.decode()
     assert Seat.objects.filter(user=participant.user).count() == 1
+
+
+def test_a_signed_in_researcher_is_asked_before_becoming_a_participant(client, researcher, make_study):
+    study = make_study()
+    entry = reverse("studies:entry", args=[study.slug])
+    Client().post(entry, {"pid": "P7", "choice": "agree", "agree": "1"})
+    client.force_login(researcher)
+    page = client.get(entry + "?pid=P7")
+    assert "Continue as this participant?" in page.content.decode()
+    assert client.get(reverse("studies:list")).status_code == 200  # still the researcher
+    client.post(entry, {"pid": "P7", "choice": "resume"})
+    assert client.get(reverse("studies:step", args=[study.slug])).status_code == 200
+    assert client.get(reverse("studies:list")).status_code == 403  # now the participant
+
+
+def test_the_dashboards_point_to_the_study(client, researcher, make_study):
+    from studies.dashboard import participant_panel, researcher_panel
+
+    study = make_study()
+    client.post(reverse("studies:entry", args=[study.slug]), {"pid": "DASH", "choice": "agree", "agree": "1"})
+    participant = Participant.objects.get(external_id="DASH")
+    panel = participant_panel(participant.user)
+    assert panel["link"] == reverse("studies:step", args=[study.slug])
+    assert "Introduction 1/1" in panel["body"]
+    assert "1 open of 1" in researcher_panel(researcher)["body"]
+
+
+def test_a_finished_game_links_back_to_its_study(make_study):
+    from django.template.loader import render_to_string
+
+    from studies import services
+
+    study = make_study(pages=False)
+    participant = services.give_consent(services.join(study, external_id="BACK"))
+    episode = services.start_episode(participant, participant.episodes.get(index=0))
+    html = render_to_string("studies/_back_to_study.html", {"game": episode.game})
+    assert reverse("studies:step", args=[study.slug]) in html
+    solo = game_services.create_game(episode.scenario, [{"kind": "human", "user": participant.user}])
+    assert "href" not in render_to_string("studies/_back_to_study.html", {"game": solo})

@@ -115,7 +115,9 @@ def _act(request: HttpRequest, participant: Participant) -> HttpResponse | None:
         episode = participant.episodes.filter(index=index).first()
         if episode is None:
             raise StudyError("There is no such episode in your study.")
-        services.start_episode(participant, episode)
+        episode = services.start_episode(participant, episode)
+        url = flow.game_url(episode.game, next_url=reverse("studies:step", args=[study.slug]))
+        return redirect(url) if url else None  # straight into the game
     elif action == "questionnaire":
         try:
             services.submit_questionnaire(participant, index, request.POST)

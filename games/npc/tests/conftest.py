@@ -35,3 +35,32 @@ def toy_scenario(db):
         domain="toy", slug="test/toy", title="Toy chores", source="tests", definition=TOY_DEFINITION
     )
     return scenario
+
+
+@pytest.fixture(scope="session")
+def local_llm():
+    """SmolLM2-135M served by llama.cpp's server on a free loopback port for the whole session;
+    stopped at the end. Skips (saying how to install it) when the packages are missing."""
+    from games.agents.local_model import LocalModelUnavailable, serve_local_model
+
+    server = serve_local_model()
+    try:
+        base_url = server.__enter__()
+    except LocalModelUnavailable as error:
+        pytest.skip(str(error))
+    try:
+        yield base_url
+    finally:
+        server.__exit__(None, None, None)
+
+
+@pytest.fixture
+def llm_settings(settings, local_llm):
+    from games.agents.local_model import MODEL_ALIAS
+
+    settings.LLM_BASE_URL = local_llm
+    settings.LLM_MODEL = MODEL_ALIAS
+    # Generous: on a loaded 2-core machine a 135M model's reply can take a minute; nothing here
+    # asserts on time.
+    settings.LLM_TIMEOUT_SECONDS = 600.0
+    return settings

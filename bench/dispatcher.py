@@ -1,0 +1,118 @@
+"""NPC dispatcher costs: our overhead per step without the model, and a full step with the local model.
+
+Overhead: the LLM dispatcher over bundled content of each domain with an instant in-process
+"model" (so only our work is timed: prompt rendering, extraction, validation by dry run).
+End to end: one dispatcher step with SmolLM2-135M served by llama.cpp on loopback (skipped, with
+the reason, when requirements-llm.txt is not installed).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from games.agents.llm import LlmReply, Message
+
+Report = Callable[[str, float, str], None]
+STEPS = 200
+
+
+class InstantModel:
+    """Answers at once with a fixed reply (a valid-looking command per domain)."""
+
+    def __init__(self, reply: str) -> None:
+        self.reply = reply
+
+    def chat(self, messages: Sequence[Message], *, max_tokens: int | None = None) -> LlmReply:
+        return LlmReply(self.reply, 0.0, 0, 0)
+
+
+def _scenarios() -> dict[str, tuple[dict[str, Any], int, str]]:
+    from games.domains.tasks.content import read_task
+    from games.importers import bundled_itinerary, bundled_kitchen, bundled_tasks
+
+    path = bundled_tasks.task_files()[0]
+    found: dict[str, tuple[dict[str, Any], int, str]] = {
+        "tasks": (read_task(path.stem, path.read_text(encoding="utf-8")), 2, "Agent 2: wait"),
+    }
+    kitchen = next(iter(bundled_kitchen.definitions().values()))
+    found["kitchen"] = (kitchen, 3, "goto(agent1, storage0)\ngoto(agent2, storage0)")
+    brief = bundled_itinerary.definitions()[0][1]
+    found["itinerary"] = (brief, 1, "stay_in(Nowhere, 2024-05-01 00:00, 2024-05-01 01:00)")
+    try:
+        from games.importers import bundled_recipes
+
+        pair = bundled_recipes.pairings()[0]
+        found["recipes"] = (pair, 1, "Agent 0: Step(0, X)")
+    except (ImportError, IndexError, AttributeError, KeyError):
+        pass
+    return found
+
+
+def overhead(report: Report) -> None:
+    from games.agents.llm_dispatcher import LlmDispatcher
+    from games.agents.turns import Turn
+    from games.engine import registry
+
+    for domain, (definition, agents, reply) in _scenarios().items():
+        try:
+            rules = registry.get(domain)
+            state = rules.initial_state(definition, agents=agents)
+        except Exception as error:  # a bundled file that does not start: say so, measure the rest
+            print(f"  ({domain}: cannot start bundled content: {error})")
+            continue
+        npcs = list(range(1, agents)) if agents > 1 else [0]
+        humans = [0] if agents > 1 else []
+        brain = LlmDispatcher(InstantModel(reply), domain, npc_agents=npcs, human_agents=humans)
+        memory: dict[str, Any] = {}
+        times = []
+        for _ in range(STEPS):
+            started = time.perf_counter()
+            brain.decide(Turn(rules, state, npcs), memory)
+            times.append(time.perf_counter() - started)
+        report(f"dispatcher overhead per step, {domain} (median)", statistics.median(times) * 1000, "ms")
+
+
+def end_to_end(report: Report) -> None:
+    from games.agents.llm import LlmClient
+    from games.agents.llm_dispatcher import LlmDispatcher
+    from games.agents.local_model import MODEL_ALIAS, LocalModelUnavailable, serve_local_model
+    from games.agents.turns import Turn
+    from games.engine import registry
+
+    definition, agents, _reply = _scenarios()["tasks"]
+    rules = registry.get("tasks")
+    state = rules.initial_state(definition, agents=agents)
+    try:
+        server = serve_local_model()
+        started = time.perf_counter()
+        base_url = server.__enter__()
+    except LocalModelUnavailable as error:
+        print(f"  (end-to-end skipped: {error})")
+        return
+    try:
+        report("local model server start-up", time.perf_counter() - started, "s")
+        client = LlmClient(base_url=base_url, model=MODEL_ALIAS, timeout_seconds=120)
+        brain = LlmDispatcher(client, "tasks", npc_agents=[1], human_agents=[0])
+        steps, calls, tokens = [], [], []
+        for _ in range(5):
+            started = time.perf_counter()
+            decision = brain.decide(Turn(rules, state, [1]), {})
+            steps.append(time.perf_counter() - started)
+            calls.append(decision.calls[0].reply.latency_seconds)
+            tokens.append(decision.calls[0].reply.prompt_tokens)
+        report("end-to-end dispatcher step, SmolLM2-135M (median of 5)", statistics.median(steps), "s")
+        report("  of which the model call", statistics.median(calls), "s")
+        report("  prompt size", statistics.median(tokens), "tokens")
+    finally:
+        server.__exit__(None, None, None)
+
+
+def run(report: Report) -> None:
+    import django
+
+    django.setup()
+    overhead(report)
+    end_to_end(report)

@@ -1,0 +1,87 @@
+"""The real-LLM tier (SPEC section 7): SmolLM2-135M behind llama.cpp's OpenAI-compatible server.
+
+Each domain plays a short game whose NPCs are commanded by the LLM dispatcher through the whole
+real path: prompt templates -> HTTP -> model -> strict extraction -> validation -> the play
+services -> the event log, with every call stored. The model plays badly; the path is what counts.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.bundled import load_bundled
+from games.engine import registry
+from games.models import Game, GameEvent, Scenario
+from games.npc.models import LlmCall, NpcMemory
+from games.npc.turns import play_turn, wait_action
+
+pytestmark = pytest.mark.llm
+
+SEATS = {"tasks": 1, "recipes": 1, "kitchen": 2, "itinerary": 1}
+TURNS = 2
+# Short prompts and replies: the tier proves the path on 2 shared cores, not the model's skill.
+SHORT = {"max_tokens": 32, "max_state_chars": 800, "hints": False, "demo": False}
+NPC = {"kind": "npc", "dispatcher": "llm", "settings": {"prompt": SHORT}}
+
+
+@pytest.fixture
+def bundled(db):
+    load_bundled(lambda line: None)
+
+
+@pytest.mark.parametrize("domain", sorted(SEATS))
+def test_llm_dispatcher_plays_a_short_game(domain, bundled, participant, llm_settings):
+    scenario = Scenario.objects.current().filter(domain=domain).order_by("slug").first()
+    assert scenario is not None, f"no bundled {domain} scenario"
+    seats = [{"kind": "human", "user": participant}] + [NPC] * SEATS[domain]
+    game = services.create_game(scenario.slug, seats, clock="lockstep")
+    NpcMemory.objects.create(game=game)
+    rules = registry.get(domain)
+    for _ in range(TURNS):
+        assert play_turn(game.pk), f"{domain}: no NPC was free to decide"
+        # The human lets time pass (lockstep waits for every seat), so the NPCs are free again.
+        state = rules.load_state(Game.objects.get(pk=game.pk).snapshot.state)
+        wait = wait_action(rules, state, 0)
+        if wait is not None and 0 in rules.awaiting(state):
+            services.apply_action(game.pk, agent=0, action=wait, by=participant)
+    calls = list(LlmCall.objects.filter(game=game).order_by("id"))
+    assert len(calls) == TURNS
+    for call in calls:
+        assert call.error == "" and call.reply.strip(), f"{domain}: the model did not answer: {call.error}"
+        assert call.completion_tokens > 0 and call.latency_seconds > 0
+        assert call.model == "smollm2-135m-instruct"
+        system, user = call.messages[0]["content"], call.messages[1]["content"]
+        assert "Current state:" in user and "never command it" in system  # the human is agent 0
+        assert "Rules:" in system
+        assert call.parsed or call.problems  # every reply was judged: commands taken or refusals fed back
+    # Whatever the model said, only NPC seats ever acted (never the human's), and what it was
+    # refused reached its next prompt.
+    npc_moves = GameEvent.objects.filter(game=game, category="action").exclude(data__by=participant.username)
+    assert 0 not in set(npc_moves.values_list("agent", flat=True))
+    refused = [call for call in calls[:-1] if call.problems]
+    if refused:
+        later = calls[calls.index(refused[0]) + 1]
+        assert "Feedback on your last commands" in later.messages[1]["content"]
+
+
+def test_the_humans_chat_reaches_the_models_prompt(bundled, participant, llm_settings):
+    scenario = Scenario.objects.current().filter(domain="tasks").order_by("slug").first()
+    game = services.create_game(scenario.slug, [{"kind": "human", "user": participant}, NPC], clock="lockstep")
+    NpcMemory.objects.create(game=game)
+    services.post_chat(game.pk, text="Please wash the bowl first", by=participant, agent=0)
+    play_turn(game.pk)
+    call = LlmCall.objects.get(game=game)
+    assert '"Please wash the bowl first"' in call.messages[1]["content"] and not call.error
+
+
+def test_react_benchmark_episode_with_the_real_model(bundled, llm_settings):
+    from games.npc import benchmarks
+    from games.npc.tasksets import build_items
+
+    items = build_items("tasks", patterns=["bundled/*"], limit=1)
+    run = benchmarks.create_run("tasks", "react", items, max_turns=2, prompt=SHORT)
+    run = benchmarks.run_benchmark(run.pk)
+    result = run.results.get()
+    assert result.llm_calls == 2 and result.llm_errors == 0 and result.completion_tokens > 0
+    assert result.metrics["counts"]  # the rules judged every action the model wrote
