@@ -229,3 +229,16 @@ def test_a_finished_game_links_back_to_its_study(make_study):
     assert reverse("studies:step", args=[study.slug]) in html
     solo = game_services.create_game(episode.scenario, [{"kind": "human", "user": participant.user}])
     assert "href" not in render_to_string("studies/_back_to_study.html", {"game": solo})
+
+
+def test_the_game_page_of_a_finished_episode_leads_back_to_the_study(client, make_study):
+    study = make_study(pages=False)
+    entry = reverse("studies:entry", args=[study.slug])
+    step_url = reverse("studies:step", args=[study.slug])
+    client.post(entry, {"pid": "ROUND", "choice": "agree", "agree": "1"})
+    started = client.post(step_url, {"action": "start", "index": "0"})
+    game = Participant.objects.get(external_id="ROUND").episodes.get(index=0).game
+    assert started["Location"].startswith(reverse("games:play", args=[game.pk]))  # straight into the game
+    game_services.finish(game.pk, reason="time is up")
+    page = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert f'href="{step_url}"' in page and "Continue the study" in page
