@@ -6,6 +6,7 @@ malformed frames get errors on a connection that stays open, reconnects resync w
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -91,7 +92,7 @@ async def test_bot_plays_a_real_time_game_with_the_clock_moved_by_hand(toy_scena
     started = [m for m in client.received if m["type"] == "event" and m["kind"] == "started"]
     # each action starts the moment the agent is free again (background ones free it after a minute)
     assert started[0]["time"] == 0
-    for before, after in zip(started, started[1:], strict=False):
+    for before, after in itertools.pairwise(started):
         details = before["data"]["details"]
         free_at = before["time"] + 1 if details["action"].startswith("start ") else details["end"]
         assert after["time"] == free_at, (before, after)
