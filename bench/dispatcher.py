@@ -42,12 +42,15 @@ def _scenarios() -> dict[str, tuple[dict[str, Any], int, str]]:
     brief = bundled_itinerary.definitions()[0][1]
     found["itinerary"] = (brief, 1, "stay_in(Nowhere, 2024-05-01 00:00, 2024-05-01 01:00)")
     try:
+        from games.catalog.recipes.services import DEFAULT_APPLIANCES
         from games.importers import bundled_recipes
 
-        pair = bundled_recipes.pairings()[0]
-        found["recipes"] = (pair, 1, "Agent 0: Step(0, X)")
-    except (ImportError, IndexError, AttributeError, KeyError):
-        pass
+        recipes = bundled_recipes.authored_recipes()
+        names = bundled_recipes.pairings()[0]["recipes"]
+        pair = {"recipes": [recipes[n] for n in names], "appliances": dict(DEFAULT_APPLIANCES)}
+        found["recipes"] = (pair, 1, f"Agent 0: Step(0, {names[0]})")
+    except (ImportError, IndexError, AttributeError, KeyError) as error:
+        print(f"  (recipes: no bundled pair to measure: {error})")
     return found
 
 

@@ -84,6 +84,17 @@ def run(domain: str, options: dict[str, Any], log: Any) -> dict[str, Any]:
     return benchmarks.summary(run)
 
 
+def _as_list(value: Any, kind: type, default: list[Any]) -> list[Any]:
+    """A domain may define an option of the same name its own way (one number, a string, a list)."""
+    if value is None or value == "" or value == []:
+        return default
+    if isinstance(value, str):
+        return _numbers(kind, value)
+    if isinstance(value, list | tuple):
+        return [kind(v) for v in value]
+    return [kind(value)]
+
+
 def _create(domain: str, options: dict[str, Any]) -> BenchmarkRun:
     flags = {part.strip() for part in str(options.get("constraints") or "").split(",") if part.strip()}
     if not flags <= {"with", "without"}:
@@ -93,11 +104,11 @@ def _create(domain: str, options: dict[str, Any]) -> BenchmarkRun:
             domain,
             patterns=options.get("scenarios") or [],
             source=options.get("source") or "",
-            task_counts=options.get("tasks") or [1],
+            task_counts=_as_list(options.get("tasks"), int, [1]),
             constraints=[flag == "with" for flag in ("with", "without") if flag in flags],
-            alphas=options.get("alphas") or DEFAULT_ALPHAS,
-            agent_counts=options.get("agents") or [2],
-            seeds=options.get("seeds") or [0],
+            alphas=_as_list(options.get("alphas"), float, list(DEFAULT_ALPHAS)),
+            agent_counts=_as_list(options.get("agents"), int, [2]),
+            seeds=_as_list(options.get("seeds"), int, [0]),
             limit=options.get("limit"),
         )
     except TaskSetError as error:

@@ -200,12 +200,13 @@ def apply_decision(
     if decision.say:
         with contextlib.suppress(services.GameError):
             services.post_chat(game.pk, text=decision.say[:900], agent=min(free))
-    if idle and not decision.actions:
+    retry = float(getattr(settings, "NPC_RETRY_SECONDS", RETRY_SECONDS))
+    if idle and not decision.actions and retry > 0:
         # The NPC idles (real time, or a domain with no way to wait): ask again soon even if
         # nothing else happens.
         from games.npc.tasks import npc_retry
 
-        submit(npc_retry, game.pk, countdown=RETRY_SECONDS)
+        submit(npc_retry, game.pk, countdown=retry)
 
 
 def _store_calls(

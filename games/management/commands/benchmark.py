@@ -18,6 +18,7 @@ class Command(DomainCommand):
     def add_arguments(self, parser: Any) -> None:
         from games.npc.cli import configure as configure_npc
 
+        self._domain_required: dict[str, list[Any]] = {}
         subparsers = parser.add_subparsers(dest="domain", required=True, metavar="DOMAIN")
         available = set(registry.domains())
         for domain in DOMAINS:
@@ -29,10 +30,22 @@ class Command(DomainCommand):
             sub.add_argument("--json", action="store_true", help="print one JSON value")
             if configure is not None:
                 configure(sub)
+                # The domain's required options apply to its own benchmark, not to --agent runs:
+                # checked in handle() instead of by argparse.
+                for action in sub._actions:
+                    if action.required and action.option_strings:
+                        action.required = False
+                        self._domain_required.setdefault(domain, []).append(action)
             configure_npc(sub)
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not options.get("agent"):
+            for action in getattr(self, "_domain_required", {}).get(options["domain"], []):
+                if options.get(action.dest) is None:
+                    raise CommandError(
+                        f"{action.option_strings[0]} is required for the {options['domain']} benchmark "
+                        "(or give --agent to benchmark an NPC agent)"
+                    )
             return super().handle(*args, **options)
         from games.npc.cli import run
 

@@ -63,4 +63,5 @@ def llm_settings(settings, local_llm):
     # Generous: on a loaded 2-core machine a 135M model's reply can take a minute; nothing here
     # asserts on time.
     settings.LLM_TIMEOUT_SECONDS = 600.0
+    settings.NPC_RETRY_SECONDS = 0  # the tests drive every turn themselves
     return settings

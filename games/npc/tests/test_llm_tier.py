@@ -34,17 +34,25 @@ def bundled(db):
 def test_llm_dispatcher_plays_a_short_game(domain, bundled, participant, llm_settings):
     scenario = Scenario.objects.current().filter(domain=domain).order_by("slug").first()
     assert scenario is not None, f"no bundled {domain} scenario"
-    seats = [{"kind": "human", "user": participant}] + [NPC] * SEATS[domain]
+    # recipes has no way to let time pass, so a human who never acts would freeze the lockstep clock;
+    # its NPC plays alone there.
+    human = domain != "recipes"
+    seats = [{"kind": "human", "user": participant}] * human + [NPC] * SEATS[domain]
     game = services.create_game(scenario.slug, seats, clock="lockstep")
     NpcMemory.objects.create(game=game)
     rules = registry.get(domain)
     for _ in range(TURNS):
-        assert play_turn(game.pk), f"{domain}: no NPC was free to decide"
-        # The human lets time pass (lockstep waits for every seat), so the NPCs are free again.
-        state = rules.load_state(Game.objects.get(pk=game.pk).snapshot.state)
-        wait = wait_action(rules, state, 0)
-        if wait is not None and 0 in rules.awaiting(state):
-            services.apply_action(game.pk, agent=0, action=wait, by=participant)
+        for _attempt in range(60):
+            if play_turn(game.pk):
+                break
+            state = rules.load_state(Game.objects.get(pk=game.pk).snapshot.state)
+            wait = wait_action(rules, state, 0) if human and 0 in rules.awaiting(state) else None
+            if wait is not None:
+                # The NPCs are busy: the human lets time pass (lockstep waits for every seat).
+                services.apply_action(game.pk, agent=0, action=wait, by=participant)
+            else:
+                # The NPC idled on an unchanged state: what the scheduled retry (npc.retry) does.
+                NpcMemory.objects.filter(pk=game.pk).update(decided_seq=0)
     calls = list(LlmCall.objects.filter(game=game).order_by("id"))
     assert len(calls) == TURNS
     for call in calls:
@@ -52,7 +60,8 @@ def test_llm_dispatcher_plays_a_short_game(domain, bundled, participant, llm_set
         assert call.completion_tokens > 0 and call.latency_seconds > 0
         assert call.model == "smollm2-135m-instruct"
         system, user = call.messages[0]["content"], call.messages[1]["content"]
-        assert "Current state:" in user and "never command it" in system  # the human is agent 0
+        assert "Current state:" in user
+        assert ("never command it" in system) == human  # the human, when there is one, is agent 0
         assert "Rules:" in system
         assert call.parsed or call.problems  # every reply was judged: commands taken or refusals fed back
     # Whatever the model said, only NPC seats ever acted (never the human's), and what it was
