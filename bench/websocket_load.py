@@ -8,7 +8,7 @@ layer) and with Postgres + Redis (channels-redis), when those answer.
 
 Bounded and self-stopping: every run lasts ``SECONDS`` of measurement at most, then every client
 and the server stop. Loopback only. Env: BENCH_NS="50,200,500", BENCH_SECONDS, BENCH_DATABASE_URL,
-BENCH_REDIS_URL.
+BENCH_REDIS_URL, BENCH_SETUPS="embedded,redis".
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from pathlib import Path
 NS = [int(n) for n in os.environ.get("BENCH_NS", "50,200,500").split(",") if n.strip()]
 SECONDS = float(os.environ.get("BENCH_SECONDS", "20"))
 THINK = 2.0  # seconds between one client's actions (a brisk human)
+CONNECTING = 20  # handshakes in flight at once while the clients arrive
 DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena_play")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
 SCENARIOS = ["bundled/make-tea", "bundled/wash-clothes", "bundled/clean-kitchen"]
@@ -49,17 +50,31 @@ def pick(actions: list[str], rng: random.Random) -> str:
     return rng.choice(useful) if useful else "wait"
 
 
-async def client(url: str, token: str, stop_at: float, latencies: list[float], failures: list[str], seed: int) -> None:
+async def client(
+    url: str,
+    token: str,
+    gates: tuple[asyncio.Semaphore, asyncio.Event, list[int]],
+    stop_at: list[float],
+    latencies: list[float],
+    failures: list[str],
+    seed: int,
+) -> None:
     import websockets
 
     rng = random.Random(seed)
+    handshakes, go, arrived = gates
     try:
-        async with websockets.connect(
-            url, additional_headers={"Authorization": f"Token {token}"}, open_timeout=60
-        ) as ws:
-            state = await _next_state(ws)
+        try:
+            async with handshakes:  # clients arrive over a moment, not in one instant
+                headers = {"Authorization": f"Token {token}"}
+                ws = await websockets.connect(url, additional_headers=headers, open_timeout=120)
+                state = await _next_state(ws)
+        finally:
+            arrived[0] += 1
+        async with ws:
+            await go.wait()  # measure once everyone is connected
             await asyncio.sleep(rng.uniform(0, THINK))
-            while time.monotonic() < stop_at and state["status"] != "finished":
+            while time.monotonic() < stop_at[0] and state["status"] != "finished":
                 sent = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "action": pick(state["legal_actions"], rng)}))
                 while True:  # the first event after our act
@@ -83,14 +98,26 @@ async def _next_state(ws) -> dict:
             return message
 
 
-async def drive(port: int, token: str, games: list[int]) -> tuple[list[float], list[str], float]:
+async def drive(port: int, token: str, games: list[int]) -> tuple[list[float], list[str], float, float]:
     latencies: list[float] = []
     failures: list[str] = []
+    gates = (asyncio.Semaphore(CONNECTING), asyncio.Event(), [0])
+    stop_at = [0.0]
+    tasks = [
+        asyncio.ensure_future(
+            client(f"ws://127.0.0.1:{port}/ws/games/{g}/", token, gates, stop_at, latencies, failures, seed=g)
+        )
+        for g in games
+    ]
+    connecting = time.monotonic()
+    while gates[2][0] < len(games) and time.monotonic() - connecting < 180:
+        await asyncio.sleep(0.05)
+    connect_seconds = time.monotonic() - connecting
     started = time.monotonic()
-    stop_at = started + SECONDS
-    tasks = [client(f"ws://127.0.0.1:{port}/ws/games/{g}/", token, stop_at, latencies, failures, seed=g) for g in games]
+    stop_at[0] = started + SECONDS
+    gates[1].set()
     await asyncio.wait_for(asyncio.gather(*tasks), SECONDS + 90)
-    return latencies, failures, time.monotonic() - started
+    return latencies, failures, time.monotonic() - started, connect_seconds
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -100,10 +127,14 @@ def percentile(values: list[float], q: float) -> float:
 
 def reachable(database_url: str, redis_url: str) -> str | None:
     try:
+        from urllib.parse import urlparse, urlunparse
+
         import psycopg
         import redis
 
-        psycopg.connect(database_url, connect_timeout=3).close()
+        # the run gets a fresh database next to this one; the server's admin database must answer
+        admin = urlunparse(urlparse(database_url)._replace(path="/postgres"))
+        psycopg.connect(admin, connect_timeout=3).close()
         redis.Redis.from_url(redis_url, socket_connect_timeout=3).ping()
     except Exception as error:
         return str(error).splitlines()[0]
@@ -113,11 +144,12 @@ def reachable(database_url: str, redis_url: str) -> str | None:
 def run(report: Callable[..., None]) -> None:
     from games.tests.server import Stack
 
-    setups = [("embedded", {})]
+    wanted = os.environ.get("BENCH_SETUPS", "embedded,redis").split(",")
+    setups: list[tuple[str, dict[str, str]]] = [("embedded", {})] if "embedded" in wanted else []
     problem = reachable(DATABASE_URL, REDIS_URL)
-    if problem is None:
+    if "redis" in wanted and problem is None:
         setups.append(("redis", {"DATABASE_URL": DATABASE_URL, "REDIS_URL": REDIS_URL}))
-    else:
+    elif "redis" in wanted:
         print(f"  (Postgres + Redis not reachable, skipped: {problem})")
     saved = {k: os.environ.get(k) for k in ("DATABASE_URL", "REDIS_URL")}
     try:
@@ -135,7 +167,9 @@ def run(report: Callable[..., None]) -> None:
                             stack.python(SETUP.format(n=n, scenarios=SCENARIOS)).strip().splitlines()[-1]
                         )
                         stack.start()
-                        latencies, failures, took = asyncio.run(drive(stack.port, setup["token"], setup["games"]))
+                        latencies, failures, took, connect = asyncio.run(
+                            drive(stack.port, setup["token"], setup["games"])
+                        )
                     finally:
                         stack.close()
                 label = f"ws act->event {name} N={n}"
@@ -144,6 +178,7 @@ def run(report: Callable[..., None]) -> None:
                     report(f"{label} p99", 1000 * percentile(latencies, 0.99), "ms")
                 report(f"{label} actions", len(latencies), f"in {took:.0f} s ({len(latencies) / took:.0f}/s)")
                 report(f"{label} failures", len(failures), failures[0][:60] if failures else "")
+                report(f"{label} connecting all", connect, "s")
     finally:
         for key, value in saved.items():
             if value is None:

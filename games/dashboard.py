@@ -7,18 +7,41 @@ from typing import Any
 from django.urls import reverse
 
 from games import selectors
+from games.models import Game, GameStatus
 
 
 def researcher_panel(user: Any) -> dict[str, Any]:
     counts = selectors.scenario_counts()
     total = sum(counts.values())
-    body = (
-        ", ".join(f"{n} {domain}" for domain, n in sorted(counts.items()))
-        or "No scenarios yet: run make run or import a dataset."
+    running = Game.objects.filter(status=GameStatus.RUNNING)
+    live, paused = running.filter(paused=False).count(), running.filter(paused=True).count()
+    scenarios = (
+        ", ".join(f"{n} {domain}" for domain, n in sorted(counts.items())) or "no scenarios yet (make run loads them)"
     )
     return {
-        "title": f"Scenarios ({total})",
-        "body": body,
-        "link": reverse("games:scenarios"),
-        "link_label": "Browse scenarios",
+        "title": f"Games: {live} running, {paused} paused",
+        "body": f"{total} scenarios: {scenarios}. Watch any running game live, or start one.",
+        "link": reverse("games:list") + ("?status=running" if live or paused else ""),
+        "link_label": "Watch games" if live or paused else "Start a game",
+    }
+
+
+def participant_panel(user: Any) -> dict[str, Any] | None:
+    games = selectors.games_for_user(user)
+    current = games.filter(status=GameStatus.RUNNING).first()
+    if current is not None:
+        return {
+            "title": "Your game is waiting",
+            "body": f"{current.scenario.title} (game {current.pk}) is still running; pick up where you left off.",
+            "link": reverse("games:play", args=[current.pk]),
+            "link_label": "Continue playing",
+        }
+    finished = games.filter(status=GameStatus.FINISHED).count()
+    if not finished:
+        return None
+    return {
+        "title": f"Your games ({finished} finished)",
+        "body": "See your results and watch the replays.",
+        "link": reverse("games:mine"),
+        "link_label": "My games",
     }

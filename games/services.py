@@ -536,9 +536,17 @@ def _load(game_id: int, now: datetime | None, *, skip_locked: bool = False) -> A
     return _Context(game=game, rules=rules, state=state, now=now or timezone.now())
 
 
+_seat_kinds_seen: dict[tuple[int, Any], list[str]] = {}  # seats never change once a game exists
+
+
 def _seat_kinds(ctx: _Context) -> list[str]:
     if ctx.seat_kinds is None:
-        ctx.seat_kinds = list(ctx.game.seats.order_by("agent").values_list("kind", flat=True))
+        key = (ctx.game.pk, ctx.game.created_at)
+        if key not in _seat_kinds_seen:
+            if len(_seat_kinds_seen) > 10_000:
+                _seat_kinds_seen.clear()
+            _seat_kinds_seen[key] = list(ctx.game.seats.order_by("agent").values_list("kind", flat=True))
+        ctx.seat_kinds = _seat_kinds_seen[key]
     return ctx.seat_kinds
 
 

@@ -71,7 +71,7 @@ def remember_on_commit(game: Any, seq: int, state: Any) -> None:
 
 
 def save_snapshot_if_due(rules: RuleSet[Any], game_id: int, seq: int, state: Any, *, force: bool = False) -> None:
-    if not force:
+    if not force and SNAPSHOT_EVERY > 1:
         stored = GameSnapshot.objects.filter(game_id=game_id).values_list("seq", flat=True).first()
         if stored is not None and seq - stored < SNAPSHOT_EVERY:
             return

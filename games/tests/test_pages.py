@@ -113,3 +113,11 @@ def test_replay_shows_the_board_at_any_entry(client, participant, toy_scenario):
     assert page.status_code == 200 and "As played" in page.content.decode()
     early = client.get(reverse("games:replay", args=[game.pk]), {"at": 3}, headers={"HX-Request": "true"})
     assert "t=0" in early.content.decode() and "open: sweep" not in early.content.decode()
+
+
+def test_dashboards_point_to_the_running_game(client, participant, researcher, game):
+    client.force_login(participant)
+    html = client.get(reverse("home")).content.decode()
+    assert "Your game is waiting" in html and reverse("games:play", args=[game.pk]) in html
+    client.force_login(researcher)
+    assert "Games: 1 running, 0 paused" in client.get(reverse("home")).content.decode()

@@ -127,3 +127,24 @@ def test_a_second_request_while_deciding_only_marks_the_game(toy_scenario, parti
     request_turn(game.pk)
     memory = NpcMemory.objects.get(pk=game.pk)
     assert memory.dirty and memory.running and not npc_actions(Game.objects.get(pk=game.pk))
+
+
+def test_researchers_see_a_games_llm_calls_linked_to_the_replay(
+    toy_scenario, participant, researcher, client, inline_npcs, settings
+):
+    from django.urls import reverse
+
+    with stub_endpoint(["Agent 1: do dust\nSay: dusting"]) as endpoint:
+        settings.LLM_BASE_URL = endpoint.base_url
+        game = services.create_game(
+            "test/toy", [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "llm"}], clock="lockstep"
+        )
+        request_turn(game.pk)
+    call = LlmCall.objects.get(game=game)
+    client.force_login(researcher)
+    page = client.get(reverse("games:llm_calls", args=[game.pk]))
+    assert page.status_code == 200
+    assert b"agent 1: do dust" in page.content
+    assert f"?at={call.action_seqs[0]}".encode() in page.content
+    client.force_login(participant)
+    assert client.get(reverse("games:llm_calls", args=[game.pk])).status_code == 403
