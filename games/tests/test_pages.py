@@ -121,3 +121,18 @@ def test_dashboards_point_to_the_running_game(client, participant, researcher, g
     assert "Your game is waiting" in html and reverse("games:play", args=[game.pk]) in html
     client.force_login(researcher)
     assert "Games: 1 running, 0 paused" in client.get(reverse("home")).content.decode()
+
+
+@pytest.mark.parametrize("domain", ["tasks", "recipes", "kitchen", "itinerary"])
+def test_every_domain_board_renders(client, participant, domain):
+    from games.engine import registry
+    from games.tests.test_domains_ws import load_scenario
+
+    if domain not in registry.domains():
+        pytest.skip(f"the {domain} rules have not landed")
+    slug = load_scenario(domain)
+    game = services.create_game(slug, [{"kind": "human", "user": participant}], clock="lockstep")
+    client.force_login(participant)
+    page = client.get(reverse("games:play", args=[game.pk]))
+    assert page.status_code == 200
+    assert f"board-{domain}" in page.content.decode()
