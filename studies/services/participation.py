@@ -1,10 +1,5 @@
-"""Every state change of a study, one function each (views, commands and tasks call these).
-
-Design edits (conditions, scenarios, onboarding, questionnaire) are refused once participants have
-joined, so what participants were assigned never changes under them; ``delete_pilot_data`` frees
-a design that only pilots have used. Participant steps: join -> consent -> onboarding ->
-episodes (play, then questionnaire) -> complete; or decline / drop out.
-"""
+"""A participant's path, one function per step: join -> consent -> onboarding -> episodes (play, then
+questionnaire) -> complete; or decline, or drop out."""
 
 from __future__ import annotations
 
@@ -15,289 +10,28 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Count, Max
+from django.db.models import Count
 from django.utils import timezone
-from django.utils.text import slugify
 
 from accounts.roles import Role, grant
 from studies import assignment, flow
 from studies.errors import StudyError
-from studies.measures import DEFAULT_QUESTIONNAIRE, LIKERT_POINTS, REVERSE_SCORED_DEFAULTS
+from studies.measures import LIKERT_POINTS
 from studies.models import (
     Assignment,
-    Condition,
     Design,
     Episode,
     EpisodeStatus,
-    NpcKind,
-    OnboardingPage,
     PageKind,
     Participant,
     ParticipantStatus,
-    QuestionnaireItem,
     Response,
     ScenarioScheme,
     Study,
-    StudyScenario,
     StudyStatus,
 )
 
-MAX_NPCS = 4
 EXTERNAL_ID = re.compile(r"^[A-Za-z0-9_.@:-]{1,128}$")
-DEFAULT_CONSENT = (
-    "You are invited to take part in a research study about playing time-pressured games together "
-    "with computer-controlled teammates.\n\n"
-    "You will play a few short games and answer a short questionnaire after each one. It takes about "
-    "20 minutes. We record your game actions and your answers, without your name; you may stop at any "
-    "time without giving a reason.\n\n"
-    "By agreeing you confirm that you are 18 or older and have read this information."
-)
-
-
-# --- design ----------------------------------------------------------------------------------
-
-
-def _unique_slug(title: str) -> str:
-    base = slugify(title)[:60] or "study"
-    slug, n = base, 2
-    while Study.objects.filter(slug=slug).exists():
-        slug, n = f"{base}-{n}", n + 1
-    return slug
-
-
-@transaction.atomic
-def create_study(*, title: str, created_by: Any = None, slug: str = "", **fields: Any) -> Study:
-    """A draft study with the default consent text, questionnaire and a fresh completion code."""
-    title = title.strip()
-    if not title:
-        raise StudyError("Give the study a title.")
-    if slug and Study.objects.filter(slug=slug).exists():
-        raise StudyError(f"The link name {slug!r} is taken; choose another.")
-    study = Study.objects.create(
-        title=title,
-        slug=slug or _unique_slug(title),
-        consent_text=fields.pop("consent_text", DEFAULT_CONSENT),
-        completion_code=fields.pop("completion_code", "") or secrets.token_hex(4).upper(),
-        created_by=created_by,
-        **fields,
-    )
-    reset_questionnaire(study)
-    return study
-
-
-def design_locked(study: Study) -> bool:
-    return study.participants.exists()
-
-
-def _check_unlocked(study: Study) -> None:
-    if design_locked(study):
-        raise StudyError(
-            "Participants have already joined, so conditions, scenarios, onboarding and questionnaire are fixed. "
-            "Copy the study to change its design (or delete pilot data if only pilots joined)."
-        )
-
-
-def _renumber(queryset: Any) -> None:
-    """Keep indexes 0..n-1 after a removal (two passes to respect the unique index)."""
-    rows = list(queryset.order_by("index"))
-    for offset, row in enumerate(rows):
-        row.index = 10_000 + offset
-        row.save(update_fields=["index"])
-    for position, row in enumerate(rows):
-        row.index = position
-        row.save(update_fields=["index"])
-
-
-def _next_index(queryset: Any) -> int:
-    top = queryset.aggregate(top=Max("index"))["top"]
-    return 0 if top is None else top + 1
-
-
-def validate_condition(npc_kind: str, npc_count: int) -> None:
-    if npc_kind not in NpcKind.values:
-        raise StudyError(f"Unknown NPC kind {npc_kind!r}; choose one of {', '.join(NpcKind.values)}.")
-    if npc_kind == NpcKind.NONE and npc_count != 0:
-        raise StudyError("A condition without NPCs has 0 NPCs; choose an NPC kind or set the count to 0.")
-    if npc_kind != NpcKind.NONE and not 1 <= npc_count <= MAX_NPCS:
-        raise StudyError(f"Choose 1 to {MAX_NPCS} NPCs for this condition.")
-
-
-@transaction.atomic
-def add_condition(
-    study: Study, *, name: str, npc_kind: str, npc_count: int, dispatcher: Mapping[str, Any] | None = None
-) -> Condition:
-    _check_unlocked(study)
-    validate_condition(npc_kind, npc_count)
-    name = name.strip()
-    if not name:
-        raise StudyError("Name the condition (e.g. 'Alone' or '2 LLM NPCs').")
-    if study.conditions.filter(name=name).exists():
-        raise StudyError(f"There is already a condition named {name!r}.")
-    return Condition.objects.create(
-        study=study,
-        index=_next_index(study.conditions),
-        name=name,
-        npc_kind=npc_kind,
-        npc_count=npc_count,
-        dispatcher=dict(dispatcher or {}),
-    )
-
-
-@transaction.atomic
-def update_condition(condition: Condition, *, name: str, npc_kind: str, npc_count: int, dispatcher: Mapping) -> None:
-    _check_unlocked(condition.study)
-    validate_condition(npc_kind, npc_count)
-    condition.name, condition.npc_kind, condition.npc_count = name.strip(), npc_kind, npc_count
-    condition.dispatcher = dict(dispatcher)
-    condition.save()
-
-
-@transaction.atomic
-def remove_condition(condition: Condition) -> None:
-    study = condition.study
-    _check_unlocked(study)
-    condition.delete()
-    _renumber(study.conditions.all())
-
-
-@transaction.atomic
-def add_scenario(study: Study, scenario: Any) -> StudyScenario:
-    _check_unlocked(study)
-    if study.study_scenarios.filter(scenario=scenario).exists():
-        raise StudyError(f"{scenario.title} is already in this study.")
-    return StudyScenario.objects.create(study=study, index=_next_index(study.study_scenarios), scenario=scenario)
-
-
-@transaction.atomic
-def remove_scenario(study_scenario: StudyScenario) -> None:
-    study = study_scenario.study
-    _check_unlocked(study)
-    study_scenario.delete()
-    _renumber(study.study_scenarios.all())
-
-
-@transaction.atomic
-def add_onboarding_page(
-    study: Study, *, kind: str, title: str, body: str = "", tutorial_scenario: Any = None
-) -> OnboardingPage:
-    _check_unlocked(study)
-    if kind == PageKind.TUTORIAL and tutorial_scenario is None:
-        raise StudyError("A tutorial page needs a scenario to play.")
-    if not title.strip():
-        raise StudyError("Give the page a title.")
-    return OnboardingPage.objects.create(
-        study=study,
-        index=_next_index(study.onboarding_pages),
-        kind=kind,
-        title=title.strip(),
-        body=body,
-        tutorial_scenario=tutorial_scenario if kind == PageKind.TUTORIAL else None,
-    )
-
-
-@transaction.atomic
-def remove_onboarding_page(page: OnboardingPage) -> None:
-    study = page.study
-    _check_unlocked(study)
-    page.delete()
-    _renumber(study.onboarding_pages.all())
-
-
-@transaction.atomic
-def save_item(
-    study: Study,
-    *,
-    construct_label: str,
-    text: str,
-    reverse_scored: bool = False,
-    item: QuestionnaireItem | None = None,
-) -> QuestionnaireItem:
-    """Add an item (``item`` None) or change one; the construct key is derived from its label."""
-    _check_unlocked(study)
-    text, construct_label = text.strip(), construct_label.strip()
-    if not text or not construct_label:
-        raise StudyError("An item needs a construct and a statement.")
-    construct = slugify(construct_label).replace("-", "_")[:40] or "construct"
-    existing = study.items.filter(construct_label__iexact=construct_label).first()
-    if existing is not None:
-        construct, construct_label = existing.construct, existing.construct_label
-    if item is None:
-        item = QuestionnaireItem(study=study, index=_next_index(study.items))
-    item.construct, item.construct_label, item.text, item.reverse_scored = (
-        construct,
-        construct_label,
-        text,
-        reverse_scored,
-    )
-    item.save()
-    return item
-
-
-@transaction.atomic
-def remove_item(item: QuestionnaireItem) -> None:
-    study = item.study
-    _check_unlocked(study)
-    item.delete()
-    _renumber(study.items.all())
-
-
-@transaction.atomic
-def reset_questionnaire(study: Study) -> None:
-    """Replace the study's items with the default questionnaire."""
-    _check_unlocked(study)
-    study.items.all().delete()
-    index = 0
-    for construct, label, texts in DEFAULT_QUESTIONNAIRE:
-        for text in texts:
-            QuestionnaireItem.objects.create(
-                study=study,
-                index=index,
-                construct=construct,
-                construct_label=label,
-                text=text,
-                reverse_scored=text in REVERSE_SCORED_DEFAULTS,
-            )
-            index += 1
-
-
-def readiness_problems(study: Study) -> list[str]:
-    """What keeps the study from opening, each phrased as the thing to do."""
-    problems = []
-    if not study.conditions.exists():
-        problems.append("Add at least one condition.")
-    if not study.study_scenarios.exists():
-        problems.append("Add at least one scenario.")
-    if not study.items.exists():
-        problems.append("Add at least one questionnaire item.")
-    if not study.consent_text.strip():
-        problems.append("Write the consent text.")
-    if not study.completion_code.strip():
-        problems.append("Set a completion code.")
-    return problems
-
-
-@transaction.atomic
-def set_status(study: Study, status: str) -> None:
-    if status not in StudyStatus.values:
-        raise StudyError(f"Unknown status {status!r}.")
-    if status == StudyStatus.OPEN and (problems := readiness_problems(study)):
-        raise StudyError("The study cannot open yet: " + " ".join(problems))
-    study.status = status
-    study.save(update_fields=["status"])
-
-
-@transaction.atomic
-def delete_pilot_data(study: Study) -> int:
-    """Remove pilot participants (and their episodes and answers) so the design can change again."""
-    pilots = list(study.participants.filter(is_pilot=True).select_related("user"))
-    users = [p.user for p in pilots]
-    Response.objects.filter(episode__participant__in=pilots).delete()
-    Episode.objects.filter(participant__in=pilots).delete()
-    study.participants.filter(is_pilot=True).delete()
-    for user in users:
-        if not user.study_participations.exists() and not user.is_staff:
-            user.delete()
-    return len(pilots)
 
 
 # --- participants --------------------------------------------------------------------------
