@@ -65,13 +65,16 @@ def test_a_participant_takes_part_with_the_keyboard(live_server, browser, make_s
     page.screenshot(path=shots / "participant-onboarding.png", full_page=True)
     page.keyboard.press("Enter")  # the Continue button has the focus
     page.wait_for_selector("[data-step=episode]")
-    page.get_by_role("button", name="Start game 1").click()
-    page.wait_for_selector("[data-status=playing]")
     page.screenshot(path=shots / "participant-episode.png", full_page=True)
-
+    page.get_by_role("button", name="Start game 1").click()
     participant = Participant.objects.get(external_id="KEYS1")
-    game_services.finish(participant.episodes.get(index=0).game_id, reason="test")
+    game_id = participant.episodes.get(index=0).game_id
+    page.wait_for_url(f"**/games/{game_id}/**")  # straight into the game page
+    page.screenshot(path=shots / "participant-game.png", full_page=True)
+
+    game_services.finish(game_id, reason="test")
     page.reload()
+    page.get_by_role("link", name="Continue the study").click()
     page.wait_for_selector("[data-step=questionnaire]")
     # Answer every statement from the keyboard: Tab into each radio group, arrows pick a value.
     radios = page.locator("input[type=radio][value='3']")
