@@ -28,12 +28,17 @@ def test_random_npc_plays_its_seat_in_lockstep(
         )
     first = npc_actions(game)
     assert len(first) == 1  # the NPC answered the first step at once
-    with django_capture_on_commit_callbacks(execute=True):
-        services.apply_action(game.pk, agent=0, action="do sweep", by=participant)
-    # the NPC played again after the human's move, and never in the human's seat
+    # The random NPC's first pick depends on the game's seed, so the human only waits (always
+    # legal) until lockstep frees the NPC again; a few minutes of toy time is enough.
+    for _ in range(5):
+        if len(npc_actions(game)) >= 2:
+            break
+        with django_capture_on_commit_callbacks(execute=True):
+            services.apply_action(game.pk, agent=0, action="wait", by=participant)
+    # the NPC played again after the human's moves, and never in the human's seat
     assert len(npc_actions(game)) >= 2
     human = GameEvent.objects.filter(game=game, category="action", agent=0)
-    assert list(human.values_list("data__by", flat=True)) == ["par"]
+    assert set(human.values_list("data__by", flat=True)) == {"par"}
     assert NpcMemory.objects.get(pk=game.pk).running is False
 
 
