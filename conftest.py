@@ -31,6 +31,12 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.services)
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Tests create many users; the production hasher costs about a second per user here."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(scope="session")
 def datasets_dir() -> Path:
     """``../shared/datasets`` (or ARENA_DATASETS_DIR); skips the test when it is absent."""
