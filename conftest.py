@@ -37,6 +37,34 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+CHROMIUM = Path(os.environ.get("ARENA_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+@pytest.fixture
+def browser():
+    """Debian's chromium driven by Playwright (never a downloaded browser); skips when absent."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"Debian's chromium is not at {CHROMIUM} (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    # Playwright's sync API runs an event loop; Django's async-unsafe guard would trip on the ORM
+    # calls a test makes between browser steps.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_api.sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
 @pytest.fixture(scope="session")
 def datasets_dir() -> Path:
     """``../shared/datasets`` (or ARENA_DATASETS_DIR); skips the test when it is absent."""

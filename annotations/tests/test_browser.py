@@ -2,43 +2,15 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from annotations import services
 from annotations.models import Label
 from annotations.tests.factories import make_annotator, make_recipe
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not at /usr/bin/chromium"),
 ]
-
-
-@pytest.fixture
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    # Playwright's sync API refuses to start inside a running asyncio loop; Django's async-unsafe
-    # guard would also trip on the ORM calls the test makes between browser steps.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield instance
-        finally:
-            instance.close()
 
 
 @pytest.mark.django_db(transaction=True)

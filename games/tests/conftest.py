@@ -11,12 +11,6 @@ TOY_DEFINITION = {"jobs": {"sweep": 2, "dust": 1}, "background": {"laundry": 3},
 
 
 @pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    # the default PBKDF2 rounds cost about a second per user on this machine
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def npc_turns_inline(settings):
     # NPC turns run in the caller, so no background thread outlives a test's database
     settings.NPC_RUN_INLINE = True

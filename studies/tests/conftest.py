@@ -11,11 +11,6 @@ TOY_DEFINITION = {"jobs": {"sweep": 2, "dust": 1}, "background": {"laundry": 3},
 
 
 @pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def npc_turns_inline(settings):
     # NPC turns run in the caller (deterministic), not in a background thread racing the test.
     settings.NPC_RUN_INLINE = True

@@ -3,7 +3,6 @@ and the researcher's designer and analysis pages. Screenshots go to var/screensh
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -13,35 +12,10 @@ from games import services as game_services
 from studies.models import EpisodeStatus, Participant, ParticipantStatus
 from studies.tests.factories import completed_participant
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not at /usr/bin/chromium"),
     pytest.mark.django_db(transaction=True),
 ]
-
-
-@pytest.fixture
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    # Playwright's sync API runs an event loop; Django's async-unsafe guard would trip on the ORM
-    # calls the test makes between browser steps.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield instance
-        finally:
-            instance.close()
 
 
 @pytest.fixture

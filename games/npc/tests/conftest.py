@@ -10,11 +10,6 @@ TOY_DEFINITION = {"jobs": {"sweep": 2, "dust": 1}, "background": {"laundry": 3},
 
 
 @pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def toy_rules(monkeypatch):
     monkeypatch.setitem(registry._RULESETS, "toy", "games.tests.toy:RULES")
     yield

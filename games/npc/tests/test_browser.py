@@ -13,33 +13,11 @@ from games.npc.models import BenchmarkRun, RunStatus
 from games.npc.tests.test_benchmarks import task
 from games.scenarios import save_scenario
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 SCREENSHOTS = Path(os.environ.get("ARENA_SCREENSHOTS", "/tmp"))
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not at /usr/bin/chromium"),
 ]
-
-
-@pytest.fixture
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield instance
-        finally:
-            instance.close()
 
 
 @pytest.mark.django_db(transaction=True)
