@@ -9,8 +9,12 @@ PORT ?= 8000
 # Django 6.1 needs Python 3.12+: the first suitable interpreter on PATH or in pyenv.
 PYTHON ?= $(shell scripts/find-python.sh)
 
--include .env
-export
+# Variables from .env reach the app (and only those: a blanket `export` would hand HOST and PORT
+# to every subprocess, and servers such as llama_cpp.server read PORT from the environment).
+ifneq (,$(wildcard .env))
+include .env
+export $(shell sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p' .env)
+endif
 
 .PHONY: help venv run serve migrate seed test test-fast test-services lint format bench worker clean
 

@@ -81,7 +81,10 @@ def serve_local_model(*, context: int = 4096, threads: int | None = None) -> Ite
         "--n_threads",
         str(threads),
     ]
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
+    # llama_cpp.server's settings read HOST and PORT from the environment over the command line,
+    # so a caller's PORT (make exports some) must not leak in.
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port)}
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=_die_with_parent)
     base_url = f"http://127.0.0.1:{port}/v1"
     try:
         _wait_until_up(process, base_url, log)
