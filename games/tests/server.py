@@ -9,23 +9,16 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 import uuid
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
+from arena_site.loopback import ServerExited, ServerTimedOut, free_port, stop, wait_for_http
+
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 90  # seconds; two busy cores can make Django's start slow
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Stack:
@@ -99,17 +92,14 @@ class Stack:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited with {self.process.returncode}:\n{self.log_path.read_text()}")
-            try:
-                with urllib.request.urlopen(f"{self.base}/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.3)
-        raise RuntimeError(f"daphne did not answer within {START_TIMEOUT} s:\n{self.log_path.read_text()}")
+        try:
+            wait_for_http(self.process, f"{self.base}/healthz", timeout=START_TIMEOUT)
+        except ServerExited as exited:
+            raise RuntimeError(f"daphne exited with {exited.returncode}:\n{self.log_path.read_text()}") from None
+        except ServerTimedOut:
+            raise RuntimeError(
+                f"daphne did not answer within {START_TIMEOUT} s:\n{self.log_path.read_text()}"
+            ) from None
 
     def kill9(self) -> None:
         """SIGKILL: no shutdown code runs, exactly like a crash."""
@@ -119,13 +109,8 @@ class Stack:
         self.process = None
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        if self.process is not None:
+            stop(self.process, timeout=20)
         self.process = None
 
     def close(self) -> None:

@@ -1,7 +1,6 @@
-import socket
-
 import pytest
 
+from arena_site.loopback import free_port
 from games.agents.llm import LlmClient, LlmConfig
 from games.agents.tests.stub_server import stub_endpoint
 
@@ -35,9 +34,7 @@ def test_http_error_is_reported():
 
 
 def test_unreachable_endpoint_is_reported():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     reply = LlmClient(base_url=f"http://127.0.0.1:{port}/v1", model="m", timeout_seconds=2).chat(
         [{"role": "user", "content": "hi"}]
     )

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -22,48 +20,33 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from arena_site.loopback import ServerExited, ServerTimedOut, free_port, stop, wait_for_http
 from studies import pilot
 from studies.models import Study
 from studies.views.participant import pilot_token
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @contextmanager
 def local_server(log: Any) -> Iterator[str]:
     """A Daphne on 127.0.0.1:<free port>, ready when /healthz answers; always stopped."""
-    port = _free_port()
+    port = free_port()
     command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "arena_site.asgi:application"]
     process = subprocess.Popen(
         command, cwd=settings.BASE_DIR, env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            if process.poll() is not None:
-                error = process.stderr.read().decode()[-2000:] if process.stderr else ""
-                raise CommandError(f"the server did not start:\n{error}")
-            try:
-                with urllib.request.urlopen(f"{url}/healthz", timeout=5):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise CommandError("the server did not answer /healthz within 90 s") from None
-                time.sleep(0.3)
+        try:
+            wait_for_http(process, f"{url}/healthz", timeout=90, request_timeout=5)
+        except ServerExited:
+            error = process.stderr.read().decode()[-2000:] if process.stderr else ""
+            raise CommandError(f"the server did not start:\n{error}") from None
+        except ServerTimedOut:
+            raise CommandError("the server did not answer /healthz within 90 s") from None
         log(f"server: {url} (Daphne, pid {process.pid})")
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, timeout=10)
 
 
 class Command(BaseCommand):
