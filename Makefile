@@ -20,6 +20,7 @@ endif
 
 help:
 	@echo "make run       set up and start the app on http://$(HOST):$(PORT) (SQLite, in-memory layer, demo logins)"
+	@echo "make serve     the same on WORKERS processes (default: one per core); needs DATABASE_URL + REDIS_URL"
 	@echo "make test      set up and run the whole suite (twice over storage/messaging when TEST_DATABASE_URL/TEST_REDIS_URL are set)"
 	@echo "make lint      ruff format check, ruff check, mypy, import contracts"
 	@echo "make bench     print speed and memory figures"
@@ -44,6 +45,13 @@ run: seed
 	$(PY) manage.py check_services
 	@echo "The Arena is at http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
 	exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) arena_site.asgi:application
+
+# Several worker processes on one port (uvicorn --workers): the way to use more cores. Needs
+# DATABASE_URL (Postgres) and REDIS_URL when WORKERS > 1; arena_site/serve.py says why.
+serve: migrate
+	$(PY) manage.py check_services
+	@echo "The Arena is at http://$(HOST):$(PORT)/ on $${WORKERS:-$$(nproc)} worker process(es) (Ctrl+C stops it)"
+	$(PY) -m arena_site.serve --host $(HOST) --port $(PORT) $(if $(WORKERS),--workers $(WORKERS))
 
 worker: venv
 	@test -n "$(REDIS_URL)" || { echo "error: REDIS_URL is not set; without it tasks run in-process and no worker is needed"; exit 2; }

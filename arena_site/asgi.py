@@ -6,7 +6,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena_site.settings")
 
 from django.core.asgi import get_asgi_application
 
-from arena_site.startup import check_services_or_exit, load_settings_or_exit
+from arena_site.startup import check_services_or_exit, load_settings_or_exit, off_the_event_loop
 
 django_asgi_app = load_settings_or_exit(get_asgi_application)
 
@@ -19,7 +19,7 @@ from games import scheduler  # noqa: E402
 
 if os.environ.get("ARENA_SKIP_STARTUP_CHECKS") != "1":
     check_services_or_exit()
-    scheduler.start_process()
+    off_the_event_loop(scheduler.start_process)
 
 application = scheduler.EmbeddedSchedulerMiddleware(
     ProtocolTypeRouter(

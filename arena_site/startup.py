@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import NoReturn
 
 from django.conf import settings
@@ -55,6 +57,17 @@ def check_services() -> None:
 
 def check_services_or_exit() -> None:
     try:
-        check_services()
+        off_the_event_loop(check_services)
     except ServiceUnavailable as error:
         fail(str(error))
+
+
+def off_the_event_loop[T](func: Callable[[], T]) -> T:
+    """Run ``func`` (blocking, ORM) here, or in a thread when this thread runs an event loop: some
+    servers (uvicorn workers) import the ASGI application from inside their loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return func()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(func).result()

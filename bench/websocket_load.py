@@ -1,4 +1,4 @@
-"""Websocket load: N concurrent games, one program client each, on loopback against a real Daphne.
+"""Websocket load: N concurrent games, one program client each, on loopback against a real server.
 
 Each client plays its own lockstep tasks game (three bundled tasks at once, so it lasts) at a human
 pace: an action every ``THINK`` seconds (with jitter so the clients do not march in step), and
@@ -6,9 +6,14 @@ measures the time from sending ``act`` to receiving the first ``event`` it cause
 p50/p99 latency, throughput, and failures; with the embedded default (SQLite, in-memory channel
 layer) and with Postgres + Redis (channels-redis), when those answer.
 
+The server runs as in production (DEBUG off): one Daphne process on the embedded default (as
+``make run``), uvicorn worker processes with Postgres + Redis (as ``make serve``). Its log is kept in
+``var/bench/websocket_load-<setup>-<N>.log`` for looking into failures.
+
 Bounded and self-stopping: every run lasts ``SECONDS`` of measurement at most, then every client
 and the server stop. Loopback only. Env: BENCH_NS="50,200,500", BENCH_SECONDS, BENCH_DATABASE_URL,
-BENCH_REDIS_URL, BENCH_SETUPS="embedded,redis".
+BENCH_REDIS_URL, BENCH_SETUPS="embedded,redis", BENCH_WORKERS (server processes with Redis; default:
+one per core).
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ import asyncio
 import json
 import os
 import random
+import secrets
+import shutil
 import statistics
 import tempfile
 import time
@@ -29,6 +36,10 @@ THINK = 2.0  # seconds between one client's actions (a brisk human)
 CONNECTING = 20  # handshakes in flight at once while the clients arrive
 DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena_play")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
+LOGS = Path(__file__).resolve().parents[1] / "var" / "bench"
+# With Postgres + Redis the server runs as `make serve` (a worker process per core); the embedded
+# default is one Daphne process, as `make run`.
+WORKERS = int(os.environ.get("BENCH_WORKERS") or os.cpu_count() or 2)
 SCENARIOS = ["bundled/make-tea", "bundled/wash-clothes", "bundled/clean-kitchen"]
 
 SETUP = """
@@ -160,24 +171,32 @@ def run(report: Callable[..., None]) -> None:
             for n in NS:
                 with tempfile.TemporaryDirectory(prefix="arena-wsload-") as tmp:
                     stack = Stack(Path(tmp))
+                    kept = LOGS / f"websocket_load-{name}-{n}.log"
                     try:
-                        stack.env["LOG_LEVEL"] = "WARNING"
+                        stack.env.update(
+                            {"LOG_LEVEL": "WARNING", "DEBUG": "false", "SECRET_KEY": secrets.token_hex(32)}
+                        )
                         stack.manage("migrate", "--noinput", "-v0")
                         setup = json.loads(
                             stack.python(SETUP.format(n=n, scenarios=SCENARIOS)).strip().splitlines()[-1]
                         )
-                        stack.start()
+                        stack.start(workers=WORKERS if name == "redis" else None)
                         latencies, failures, took, connect = asyncio.run(
                             drive(stack.port, setup["token"], setup["games"])
                         )
                     finally:
                         stack.close()
-                label = f"ws act->event {name} N={n}"
+                        LOGS.mkdir(parents=True, exist_ok=True)
+                        if stack.log_path.exists():
+                            shutil.copyfile(stack.log_path, kept)
+                label = f"ws act->event {name}{f' x{WORKERS}' if name == 'redis' else ''} N={n}"
                 if latencies:
                     report(f"{label} p50", 1000 * statistics.median(latencies), "ms")
                     report(f"{label} p99", 1000 * percentile(latencies, 0.99), "ms")
                 report(f"{label} actions", len(latencies), f"in {took:.0f} s ({len(latencies) / took:.0f}/s)")
-                report(f"{label} failures", len(failures), failures[0][:60] if failures else "")
+                report(
+                    f"{label} failures", len(failures), f"{failures[0][:60]} (server log: {kept})" if failures else ""
+                )
                 report(f"{label} connecting all", connect, "s")
     finally:
         for key, value in saved.items():

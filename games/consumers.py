@@ -7,11 +7,13 @@ and receive server-rendered fragments (htmx ws extension); programs get JSON.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connections
@@ -52,6 +54,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         scheduler.ensure_embedded()
+        broadcast.serve_from(asyncio.get_running_loop())
         await self.channel_layer.group_add(broadcast.group_name(self.game_id), self.channel_name)
         for agent in self.human_agents:
             await db(services.seat_connected)(self.game_id, agent)
@@ -66,6 +69,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         for agent in self.human_agents:
             with contextlib.suppress(services.GameError):
                 await db(services.seat_disconnected)(self.game_id, agent)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """As channels' own, minus its ``close_old_connections`` before every message: that call
+        goes through the process's one shared sync thread, so every frame of every game queued
+        behind it. All ORM work here runs in ``db(...)``, which closes stale connections itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     # ------------------------------------------------------------------------------------------
     # client -> server
@@ -131,7 +143,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 result = services.apply_action(self.game_id, agent=agent, action=action, by=user)
             else:
                 result = services.pass_turn(self.game_id, agent=agent, by=user)
-            return result, viewer.load_update(self.game_id, self.who, since)
+            return result, viewer.update_after(result, self.game_id, self.who, since)
 
         result, update = await db(act_and_read)()
         await self._deliver(update)

@@ -24,6 +24,7 @@ Stable signatures (other apps build on them):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from copy import copy
 from dataclasses import dataclass, field
 from datetime import datetime
 from importlib import import_module
@@ -57,6 +58,22 @@ MAX_CHAT_LENGTH = 1000
 MAX_SEATS = 5
 NPC_DISPATCHERS = ("llm", "planner", "random", "replay")
 DEFAULT_SPEED = 0.5  # one game unit (minute) per two seconds, as SPEC section 8 suggests
+# The Game fields a change may write (the rest are set once, at creation).
+CHANGEABLE = (
+    "anchor_time",
+    "anchor_at",
+    "paused",
+    "pause_reason",
+    "next_deadline_at",
+    "status",
+    "outcome",
+    "result",
+    "finished_at",
+    "last_seq",
+    "progress_points",
+    "passed_agents",
+)
+_UNREAD = object()
 # Lockstep jumps are bounded so a rule set that never frees an agent cannot spin forever.
 MAX_JUMPS = 10_000
 
@@ -95,12 +112,16 @@ class SeatSpec:
 @dataclass(frozen=True)
 class ActionResult:
     """What an action did: the log entries it appended (action, engine events, clock jumps),
-    the rejection feedback if the rules refused it, and the game's sequence number after it."""
+    the rejection feedback if the rules refused it, and the game's sequence number after it.
+    ``game`` and ``state`` are the game row and the state as committed (so the caller can show the
+    result without reading them back)."""
 
     seq: int
     entries: list[GameEvent]
     rejection: Feedback | None
     finished: bool
+    game: Game | None = None
+    state: Any = None
 
 
 @dataclass
@@ -114,6 +135,18 @@ class _Context:
     entries: list[GameEvent] = field(default_factory=list)
     changed: bool = False
     seat_kinds: list[str] | None = None
+    loaded_seq: int = 0  # the game's last seq when this change began
+    loaded: dict[str, Any] = field(default_factory=dict)  # the row's changeable fields as read
+
+    def result(self, rejection: Feedback | None = None) -> ActionResult:
+        return ActionResult(
+            seq=self.game.last_seq,
+            entries=self.entries,
+            rejection=rejection,
+            finished=self.game.is_finished,
+            game=self.game,
+            state=self.state,
+        )
 
     def append(self, entry: Entry) -> GameEvent:
         self.game.last_seq += 1
@@ -341,9 +374,7 @@ def apply_action(game_id: int, *, agent: int, action: str, by: Any = None, now: 
             ctx.apply(transition)
             _catch_up(ctx)
         _save(ctx)
-        result = ActionResult(
-            seq=ctx.game.last_seq, entries=ctx.entries, rejection=rejection, finished=ctx.game.is_finished
-        )
+        result = ctx.result(rejection)
     if ended:
         raise GameOver(f"game {game_id} is over ({ctx.game.outcome}); your action came too late")
     return result
@@ -373,7 +404,7 @@ def pass_turn(game_id: int, *, agent: int, by: Any = None, now: datetime | None 
                 ctx.append(Entry("control", "passed", time, agent, {"message": "lets time pass", "by": _name(by)}))
                 _catch_up(ctx)
             _save(ctx)
-            return ActionResult(seq=game.last_seq, entries=ctx.entries, rejection=None, finished=game.is_finished)
+            return ctx.result()
     return apply_action(game_id, agent=agent, action="wait", by=by, now=now)
 
 
@@ -533,7 +564,10 @@ def _load(game_id: int, now: datetime | None, *, skip_locked: bool = False) -> A
         raise GameError(f"there is no game {game_id}") from None
     rules = registry.get(game.rule_set_id)
     state = state_store.state_at(rules, game, game.last_seq)
-    return _Context(game=game, rules=rules, state=state, now=now or timezone.now())
+    loaded = {name: copy(getattr(game, name)) for name in CHANGEABLE}
+    return _Context(
+        game=game, rules=rules, state=state, now=now or timezone.now(), loaded_seq=game.last_seq, loaded=loaded
+    )
 
 
 _seat_kinds_seen: dict[tuple[int, Any], list[str]] = {}  # seats never change once a game exists
@@ -631,24 +665,12 @@ def _save(ctx: _Context) -> None:
     else:
         deadline = ctx.rules.next_deadline(ctx.state)
         game.next_deadline_at = clock.wall_time_at(game, deadline) if deadline is not None else None
-    game.save(
-        update_fields=[
-            "anchor_time",
-            "anchor_at",
-            "paused",
-            "pause_reason",
-            "next_deadline_at",
-            "status",
-            "outcome",
-            "result",
-            "finished_at",
-            "last_seq",
-            "progress_points",
-            "passed_agents",
-        ]
-    )
+    changed = {name: getattr(game, name) for name in CHANGEABLE if ctx.loaded.get(name, _UNREAD) != getattr(game, name)}
+    Game.objects.filter(pk=game.pk).update(**changed)  # only what changed: the row has JSON lists
     GameEvent.objects.bulk_create(ctx.entries)
-    state_store.save_snapshot_if_due(ctx.rules, game.pk, game.last_seq, ctx.state, force=game.is_finished)
+    state_store.save_snapshot_if_due(
+        ctx.rules, game.pk, game.last_seq, ctx.state, since=ctx.loaded_seq, force=game.is_finished
+    )
     state_store.remember_on_commit(game, game.last_seq, ctx.state)
     broadcast.announce_on_commit(game.pk, game.last_seq)
     game_id, seq, finished = game.pk, game.last_seq, game.is_finished

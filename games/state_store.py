@@ -1,9 +1,12 @@
 """Where a game's current state comes from: a per-process cache of immutable states keyed by
 ``(game, seq)``, else the last stored snapshot plus the log entries after it.
 
-The log is the authority. The snapshot (``GameSnapshot``) is rewritten with every change, in the
-same transaction (other apps read it as "the state after entry ``seq``"); the cache spares the hot
-path (an action, then each viewer's state) from decoding and rebuilding big states. A state is
+The log is the authority. The snapshot (``GameSnapshot``) is "the state after entry ``seq``",
+rewritten in the same transaction as the entries once every ``SNAPSHOT_EVERY`` entries and when a
+game ends, so a cold load replays at most that many inputs while the hot path does not encode a
+whole state (itinerary states are hundreds of KB) on every action. Read states with ``state_at``,
+never from the snapshot row alone: it may be a few entries behind. The cache spares the hot path (an
+action, then each viewer's state) from decoding and rebuilding states. A state is
 cached only after its transaction commits, so a rolled-back change is never served; a cache that
 is behind (another process moved the game on) catches up by replaying the log entries after it.
 """
@@ -19,9 +22,9 @@ from django.db import transaction
 from games.engine.rules import RuleSet
 from games.models import GameEvent, GameSnapshot
 
-# Entries between snapshot writes. 1 = every change; the snapshot's contract (the state after
-# its ``seq``) is read directly by the NPC runner, so raise it only together with that reader.
-SNAPSHOT_EVERY = 1
+# Entries between snapshot writes: the most a cold load replays (the engine re-applies an input in
+# well under a millisecond), against encoding and writing the whole state on every change.
+SNAPSHOT_EVERY = 50
 CACHE_SIZE = 2_000
 INPUTS = ("action", "clock")
 
@@ -70,12 +73,13 @@ def remember_on_commit(game: Any, seq: int, state: Any) -> None:
     transaction.on_commit(lambda: _put(key, seq, state))
 
 
-def save_snapshot_if_due(rules: RuleSet[Any], game_id: int, seq: int, state: Any, *, force: bool = False) -> None:
-    if not force and SNAPSHOT_EVERY > 1:
-        stored = GameSnapshot.objects.filter(game_id=game_id).values_list("seq", flat=True).first()
-        if stored is not None and seq - stored < SNAPSHOT_EVERY:
-            return
-    GameSnapshot.objects.filter(game_id=game_id).update(seq=seq, state=rules.dump_state(state))
+def save_snapshot_if_due(
+    rules: RuleSet[Any], game_id: int, seq: int, state: Any, *, since: int, force: bool = False
+) -> None:
+    """Rewrite the snapshot when the entries ``since`` < n <= ``seq`` crossed a multiple of
+    ``SNAPSHOT_EVERY`` (``since`` is the game's last seq when the change began), or when ``force``."""
+    if force or seq // SNAPSHOT_EVERY > since // SNAPSHOT_EVERY:
+        GameSnapshot.objects.filter(game_id=game_id).update(seq=seq, state=rules.dump_state(state))
 
 
 def forget() -> None:

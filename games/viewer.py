@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
 from games import clock, selectors, state_store
 from games.codec import wire_event
 from games.models import Game, GameEvent
+
+if TYPE_CHECKING:
+    from games.services import ActionResult
 
 
 @dataclass
@@ -50,6 +53,20 @@ def load_update(game_id: int, viewer: Viewer, since: int, *, now: datetime | Non
     message = state_message(game, rules, state, seq, viewer, now=now)
     finished = finished_message(game) if game.is_finished else None
     return Update(game=game, seq=seq, events=[event_message(e) for e in entries], state=message, finished=finished)
+
+
+def update_after(result: ActionResult, game_id: int, viewer: Viewer, since: int) -> Update:
+    """What ``viewer`` sees right after a change of their own, built from what that change
+    committed (``result``) instead of read back, when no one else's entries came in between;
+    otherwise ``load_update``. Entries committed by others after it arrive with their broadcast."""
+    game, entries = result.game, result.entries
+    if game is None or result.state is None or since < result.seq - len(entries):
+        return load_update(game_id, viewer, since)
+    rules = selectors.game_rules(game)
+    message = state_message(game, rules, result.state, result.seq, viewer)
+    finished = finished_message(game) if game.is_finished else None
+    events = [event_message(e) for e in entries if e.seq > since]
+    return Update(game=game, seq=result.seq, events=events, state=message, finished=finished)
 
 
 def event_message(entry: GameEvent) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 ``on_game_changed`` is registered in ``games.hooks.NPC_TURN`` and called after every committed
 change of a game with NPC seats; it only claims the game's turn (one cheap UPDATE) and schedules
-``run_turns`` off the loop. A turn reads the current snapshot, lets the dispatcher decide (the LLM
+``run_turns`` off the loop. A turn reads the current state (``games.state_store``), lets the dispatcher decide (the LLM
 call happens with no lock held and no transaction open), then applies each command through
 ``games.services.apply_action`` against the state as it is *then*: a command that is no longer
 legal is rejected by the rules, logged, and fed back next turn. In lockstep an NPC that got no
@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import services
+from games import services, state_store
 from games.agents.dispatcher import Dispatcher, DispatcherError, NpcSeat, build_dispatcher
 from games.agents.llm import LlmClient, LlmConfig
 from games.agents.planner_agent import WAITS
@@ -140,18 +140,18 @@ def wait_action(rules: Any, state: Any, agent: int) -> str | None:
 
 def play_turn(game_id: int) -> bool:
     """One dispatcher turn if some NPC is free and something changed; True when it acted."""
-    game = Game.objects.select_related("snapshot").filter(pk=game_id).first()
+    game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != GameStatus.RUNNING or game.paused:
         return False
     memory = NpcMemory.objects.get(pk=game_id)
     seats = list(game.seats.order_by("agent"))
     npcs = {s.agent for s in seats if s.kind == SeatKind.NPC}
-    seq = game.snapshot.seq
+    seq = game.last_seq
     fresh = list(GameEvent.objects.filter(game_id=game_id, seq__gt=memory.last_seq, seq__lte=seq).order_by("seq"))
     if memory.decided_seq and not _news(fresh, memory.decided_seq, npcs):
         return False
     rules = registry.get(game.rule_set_id)
-    state = rules.load_state(game.snapshot.state)
+    state = state_store.state_at(rules, game, seq)
     free = sorted(set(rules.awaiting(state)) & npcs)
     if not free or rules.outcome(state).over:
         NpcMemory.objects.filter(pk=game_id).update(decided_seq=seq)

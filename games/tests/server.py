@@ -21,6 +21,13 @@ ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 90  # seconds; two busy cores can make Django's start slow
 
 
+def server_command(host: str, port: int, workers: int | None) -> list[str]:
+    """What ``make run`` starts (one Daphne process) or, with ``workers``, ``make serve``."""
+    if workers is None:
+        return [sys.executable, "-m", "daphne", "-b", host, "-p", str(port), "arena_site.asgi:application"]
+    return [sys.executable, "-m", "arena_site.serve", "--host", host, "--port", str(port), "--workers", str(workers)]
+
+
 class Stack:
     """A database, the env to reach it, and Daphne processes started and killed on demand."""
 
@@ -43,6 +50,7 @@ class Stack:
         if url.startswith("postgres"):
             self._create_postgres(url)
         self.process: subprocess.Popen[bytes] | None = None
+        self.workers: int | None = None
         self.log_path = tmp / "daphne.log"
 
     @property
@@ -83,10 +91,13 @@ class Stack:
             raise RuntimeError(f"script failed:\n{result.stdout}\n{result.stderr}")
         return result.stdout
 
-    def start(self) -> None:
+    def start(self, *, workers: int | None = None) -> None:
+        """One Daphne process (as ``make run``), or ``workers`` uvicorn worker processes on one
+        port (as ``make serve``; several need Postgres and Redis)."""
+        self.workers = workers
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "arena_site.asgi:application"],
+            server_command("127.0.0.1", self.port, workers),
             cwd=ROOT,
             env=self.env,
             stdout=log,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games import selectors, services
-from games.models import Game, GameEvent, GameStatus, Seat
+from games import selectors, services, state_store
+from games.models import Game, GameEvent, GameSnapshot, GameStatus, Seat
 from games.tests.toy import RULES
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -44,7 +45,34 @@ def test_create_game_stores_seats_snapshot_and_created_entry(lockstep_game, part
     seat = Seat.objects.get(game=game)
     assert (seat.agent, seat.kind, seat.user) == (0, "human", participant)
     assert kinds(game) == [("control", "created")]
-    assert game.snapshot.seq == 1
+    assert game.snapshot.seq == 0  # the initial state; later ones every SNAPSHOT_EVERY entries
+
+
+def test_snapshot_is_rewritten_every_so_often_and_a_cold_load_replays_the_rest(lockstep_game, monkeypatch):
+    monkeypatch.setattr(state_store, "SNAPSHOT_EVERY", 4)
+    seqs = [Game.objects.get(pk=lockstep_game.pk).last_seq]
+    snapshots = []
+    for action in ["fly away", "wait"] * 4:  # 2 entries, then 3-4 (the wait and the clock jump)
+        services.apply_action(lockstep_game.pk, agent=0, action=action, now=at(1))
+        seqs.append(Game.objects.get(pk=lockstep_game.pk).last_seq)
+        snapshots.append(GameSnapshot.objects.get(game=lockstep_game).seq)
+    # rewritten whenever the new entries crossed a multiple of 4, otherwise left as it was
+    expected, last = [], 0
+    for before, after in itertools.pairwise(seqs):
+        last = after if after // 4 > before // 4 else last
+        expected.append(last)
+    assert snapshots == expected and len(set(snapshots)) > 2
+    game = Game.objects.get(pk=lockstep_game.pk)
+    state_store.forget()  # another process, or a restart: snapshot + the log after it
+    cold = state_store.state_at(RULES, game, game.last_seq)
+    assert RULES.dump_state(cold) == RULES.dump_state(selectors.rebuild_state(game))
+
+
+def test_a_finished_game_has_its_final_snapshot(lockstep_game):
+    for action in ["start laundry", "do sweep", "do dust"]:
+        services.apply_action(lockstep_game.pk, agent=0, action=action, now=at(1))
+    game = Game.objects.get(pk=lockstep_game.pk)
+    assert game.is_finished and GameSnapshot.objects.get(game=game).seq == game.last_seq
 
 
 def test_bad_seat_plans_are_refused_with_a_message(toy_scenario, participant):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
+from games import selectors, services
 from games.bundled import load_bundled
 from games.engine import registry
 from games.models import Game, GameEvent, Scenario
@@ -45,7 +45,7 @@ def test_llm_dispatcher_plays_a_short_game(domain, bundled, participant, llm_set
         for _attempt in range(60):
             if play_turn(game.pk):
                 break
-            state = rules.load_state(Game.objects.get(pk=game.pk).snapshot.state)
+            state = selectors.current_state(Game.objects.get(pk=game.pk))[1]
             wait = wait_action(rules, state, 0) if human and 0 in rules.awaiting(state) else None
             if wait is not None:
                 # The NPCs are busy: the human lets time pass (lockstep waits for every seat).
