@@ -11,10 +11,10 @@ to whichever wakes first: measured here, one worker took all 200 websockets of t
 while the other idled. Websockets live long, so where they land is where the load stays.)
 
 This module is the small supervisor around them: it starts the workers, restarts one that dies
-(a worker that dies within ``EARLY_EXIT_SECONDS`` of starting means a bad setting: everything
-stops with its exit code), and passes Ctrl+C / SIGTERM on. Usage: ``python -m arena_site.serve
-[--workers N] [--host H] [--port P]`` (defaults from WORKERS, HOST, PORT; WORKERS defaults to the
-CPU count).
+(one that exits with an error within ``EARLY_EXIT_SECONDS`` of starting means a bad setting:
+everything stops with its exit code; one killed by a signal is always replaced), and passes
+Ctrl+C / SIGTERM on. Usage: ``python -m arena_site.serve [--workers N] [--host H] [--port P]``
+(defaults from WORKERS, HOST, PORT; WORKERS defaults to the CPU count).
 """
 
 from __future__ import annotations
@@ -78,8 +78,10 @@ def supervise(host: str, port: int, workers: int) -> int:
     processes: dict[int, tuple[subprocess.Popen[bytes], float]] = {}
     state = {"stopping": False, "code": 0}
 
+    env = {**os.environ, "ARENA_SERVE_WORKERS": str(workers)}  # games.presence: others are alive
+
     def start(slot: int) -> None:
-        processes[slot] = (subprocess.Popen(worker_command(host, port)), time.monotonic())
+        processes[slot] = (subprocess.Popen(worker_command(host, port), env=env), time.monotonic())
 
     def stop(signum: int = signal.SIGTERM, _frame: object = None) -> None:
         if not state["stopping"]:
@@ -107,7 +109,7 @@ def supervise(host: str, port: int, workers: int) -> int:
             del processes[slot]
             if state["stopping"]:
                 continue
-            if time.monotonic() - started < EARLY_EXIT_SECONDS:
+            if code > 0 and time.monotonic() - started < EARLY_EXIT_SECONDS:
                 sys.stderr.write(f"error: worker {process.pid} stopped at start (exit {code}); stopping\n")
                 state["code"] = code or 1
                 stop()

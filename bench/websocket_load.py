@@ -19,6 +19,7 @@ one per core).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import random
@@ -109,7 +110,31 @@ async def _next_state(ws) -> dict:
             return message
 
 
-async def drive(port: int, token: str, games: list[int]) -> tuple[list[float], list[str], float, float]:
+def process_tree_cpu(root: int) -> float:
+    """CPU seconds (user + system) used so far by process ``root`` and its descendants (Linux)."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        parents[int(entry.name)] = int(fields[1])
+        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    tree, grew = {root}, True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return sum(times.get(pid, 0.0) for pid in tree)
+
+
+async def drive(
+    port: int, token: str, games: list[int], cpu: Callable[[], float]
+) -> tuple[list[float], list[str], float, float, float]:
     latencies: list[float] = []
     failures: list[str] = []
     gates = (asyncio.Semaphore(CONNECTING), asyncio.Event(), [0])
@@ -124,11 +149,11 @@ async def drive(port: int, token: str, games: list[int]) -> tuple[list[float], l
     while gates[2][0] < len(games) and time.monotonic() - connecting < 180:
         await asyncio.sleep(0.05)
     connect_seconds = time.monotonic() - connecting
-    started = time.monotonic()
+    started, cpu_before = time.monotonic(), cpu()
     stop_at[0] = started + SECONDS
     gates[1].set()
     await asyncio.wait_for(asyncio.gather(*tasks), SECONDS + 90)
-    return latencies, failures, time.monotonic() - started, connect_seconds
+    return latencies, failures, time.monotonic() - started, connect_seconds, cpu() - cpu_before
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -181,8 +206,9 @@ def run(report: Callable[..., None]) -> None:
                             stack.python(SETUP.format(n=n, scenarios=SCENARIOS)).strip().splitlines()[-1]
                         )
                         stack.start(workers=WORKERS if name == "redis" else None)
-                        latencies, failures, took, connect = asyncio.run(
-                            drive(stack.port, setup["token"], setup["games"])
+                        server = functools.partial(process_tree_cpu, stack.process.pid if stack.process else 0)
+                        latencies, failures, took, connect, cpu = asyncio.run(
+                            drive(stack.port, setup["token"], setup["games"], server)
                         )
                     finally:
                         stack.close()
@@ -193,6 +219,7 @@ def run(report: Callable[..., None]) -> None:
                 if latencies:
                     report(f"{label} p50", 1000 * statistics.median(latencies), "ms")
                     report(f"{label} p99", 1000 * percentile(latencies, 0.99), "ms")
+                    report(f"{label} server CPU per action", 1000 * cpu / len(latencies), "ms (all its processes)")
                 report(f"{label} actions", len(latencies), f"in {took:.0f} s ({len(latencies) / took:.0f}/s)")
                 report(
                     f"{label} failures", len(failures), f"{failures[0][:60]} (server log: {kept})" if failures else ""

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from games.models import Game, GameEvent, Scenario, Seat
+from games.models import Game, GameEvent, Scenario, Seat, SeatConnection, ServerProcess
 
 
 @admin.register(Scenario)
@@ -16,6 +16,10 @@ class SeatInline(admin.TabularInline):
     extra = 0
     fields = ("agent", "kind", "user", "dispatcher", "settings", "connections")
     readonly_fields = ("connections",)
+
+    @admin.display(description="open connections")
+    def connections(self, seat: Seat) -> int:
+        return SeatConnection.objects.filter(game_id=seat.game_id, agent=seat.agent).count()
 
 
 @admin.register(Game)
@@ -42,4 +46,15 @@ class GameEventAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ServerProcess)
+class ServerProcessAdmin(admin.ModelAdmin):
+    """The ASGI processes holding websockets (games.presence); read-only."""
+
+    list_display = ("id", "started_at", "seen_at")
+    readonly_fields = ("id", "started_at", "seen_at")
+
+    def has_add_permission(self, request):
         return False

@@ -146,7 +146,6 @@ class Seat(models.Model):
     )
     dispatcher = models.CharField(max_length=20, blank=True, help_text="NPC seats: llm, planner, random or replay.")
     settings = models.JSONField(default=dict, blank=True)
-    connections = models.PositiveIntegerField(default=0, help_text="Open websocket connections of this seat.")
 
     class Meta:
         ordering = ["game", "agent"]
@@ -155,6 +154,34 @@ class Seat(models.Model):
     def __str__(self) -> str:
         who = self.user or self.dispatcher or self.kind
         return f"agent {self.agent} of game {self.game_id}: {who}"
+
+
+class ServerProcess(models.Model):
+    """An ASGI process holding websocket connections. It says it is alive every few seconds
+    (``games.presence``); one silent for long has died, and its connections with it."""
+
+    id = models.CharField(max_length=32, primary_key=True)
+    started_at = models.DateTimeField()
+    seen_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"server {self.id[:8]} (seen {self.seen_at:%H:%M:%S})"
+
+
+class SeatConnection(models.Model):
+    """One open websocket of a seat's player, held by a server process (the disconnect policy asks
+    whether a human seat has any)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="connections")
+    agent = models.PositiveSmallIntegerField()
+    server = models.ForeignKey(ServerProcess, on_delete=models.CASCADE, related_name="connections")
+    opened_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "agent"])]
+
+    def __str__(self) -> str:
+        return f"agent {self.agent} of game {self.game_id} on {self.server_id[:8]}"
 
 
 class EventCategory(models.TextChoices):

@@ -4,13 +4,14 @@ time limits) when nobody touches the game: it sleeps until the earliest ``next_d
 Two ways to run it (several at once are safe: each game is advanced under a row lock, and locked
 games are skipped):
 
-- embedded (default, ``GAMES_SCHEDULER=embedded``): an asyncio task in the ASGI process, started
-  by the first request or websocket connection (``ensure_embedded``). The embedded default is one
-  server process, so when it starts (``start_process``) it forgets the seat connections a killed
-  process left behind and pauses the real-time games whose human is gone (their disconnect
-  policy); they resume when the human reconnects.
-- external (``GAMES_SCHEDULER=external``): ``manage.py run_scheduler`` as its own process, for
-  deployments with several ASGI workers. ``GAMES_SCHEDULER=off`` runs none (tests).
+- embedded (default, ``GAMES_SCHEDULER=embedded``): an asyncio task in each ASGI process, started
+  by the first request or websocket connection (``ensure_embedded``).
+- external (``GAMES_SCHEDULER=external``): ``manage.py run_scheduler`` as its own process; the
+  ASGI processes' loop then only keeps their presence. ``GAMES_SCHEDULER=off`` runs none (tests).
+
+The same loop keeps the process's presence (``games.presence``): a heartbeat, and forgetting dead
+processes with their seat connections, which applies the disconnect policy (a real-time game
+whose human is gone pauses until they reconnect). A single-process server does that at start.
 """
 
 from __future__ import annotations
@@ -35,12 +36,16 @@ def mode() -> str:
     return os.environ.get("GAMES_SCHEDULER", "embedded")
 
 
-def step(now: datetime | None = None) -> float:
-    """Advance the due games once; return how long to sleep before the next step."""
+def step(now: datetime | None = None, *, advance: bool = True) -> float:
+    """Keep this process's presence and, with ``advance``, advance the due games once; return how
+    long to sleep before the next step."""
     from games import services
 
     close_old_connections()
     try:
+        check_presence(now)
+        if not advance:
+            return POLL_SECONDS  # another process advances the games (manage.py run_scheduler)
         services.advance_due(now=now)
         next_at = services.next_due_at()
     finally:
@@ -50,34 +55,32 @@ def step(now: datetime | None = None) -> float:
     return min(POLL_SECONDS, max(0.0, (next_at - timezone.now()).total_seconds()))
 
 
-def recover_after_restart() -> int:
-    """Single-process start-up: no connection survives a restart, so reset the counts and apply
-    the disconnect policy to games whose human has not come back yet."""
-    from games import services
-    from games.models import ClockMode, DisconnectPolicy, Game, GameStatus, Seat, SeatKind
+def check_presence(now: datetime | None = None) -> int:
+    """Say this process is alive, forget processes that died, and apply the disconnect policy to
+    the games that lost a connection with them; returns how many games paused."""
+    from games import presence, services
 
-    Seat.objects.filter(connections__gt=0).update(connections=0)
-    orphaned = Game.objects.filter(
-        status=GameStatus.RUNNING,
-        paused=False,
-        clock=ClockMode.REAL_TIME,
-        disconnect_policy=DisconnectPolicy.PAUSE,
-        seats__kind=SeatKind.HUMAN,
-    ).distinct()
-    paused = 0
-    for game_id in orphaned.values_list("pk", flat=True):
-        try:
-            services.pause(game_id, reason="disconnect")
-            paused += 1
-        except services.GameError:
-            continue
-    return paused
+    if not presence.heartbeat(now):
+        return 0
+    return sum(services.apply_disconnect_policy(game_id, now=now) for game_id in presence.reap(now))
+
+
+def recover_after_restart() -> int:
+    """At start: register this process; a single-process server also forgets every other process
+    at once (they cannot be alive) and pauses the real-time games whose human is gone until they
+    reconnect. Several workers wait for a dead one's silence instead (``check_presence``)."""
+    from games import presence, services
+
+    presence.register()
+    if not presence.single_process():
+        return 0
+    return sum(services.apply_disconnect_policy(game_id) for game_id in presence.reap(everyone_else=True))
 
 
 async def run_embedded() -> None:
     while True:
         try:
-            delay = await sync_to_async(step, thread_sensitive=False)()
+            delay = await sync_to_async(step, thread_sensitive=False)(advance=mode() == "embedded")
         except Exception:
             log.exception("scheduler step failed; retrying")
             delay = 1.0
@@ -85,9 +88,10 @@ async def run_embedded() -> None:
 
 
 def ensure_embedded() -> None:
-    """Start the embedded loop in this process's event loop, once."""
+    """Start the embedded loop in this process's event loop, once (with ``GAMES_SCHEDULER=external``
+    it only keeps this process's presence; ``off`` runs nothing)."""
     global _task
-    if mode() != "embedded":
+    if mode() == "off":
         return
     try:
         loop = asyncio.get_running_loop()
@@ -100,14 +104,15 @@ def ensure_embedded() -> None:
 
 def start_process() -> None:
     """Called once when an ASGI process starts (arena_site/asgi.py), before it serves anyone."""
-    if mode() == "embedded":
-        try:
-            paused = recover_after_restart()
-        except DatabaseError as error:  # not migrated yet: nothing to recover
-            log.warning("scheduler recovery skipped: %s", error)
-            return
-        if paused:
-            log.info("paused %d real-time game(s) until their players reconnect", paused)
+    if mode() == "off":
+        return
+    try:
+        paused = recover_after_restart()
+    except DatabaseError as error:  # not migrated yet: nothing to recover
+        log.warning("scheduler recovery skipped: %s", error)
+        return
+    if paused:
+        log.info("paused %d real-time game(s) until their players reconnect", paused)
 
 
 def run_forever(*, stop_after: float | None = None) -> None:

@@ -19,6 +19,7 @@ Stable signatures (other apps build on them):
 - ``finish(game_id, *, reason, by=None, now=None)``
 - ``post_chat(game_id, *, text, by=None, agent=None, now=None) -> int``
 - ``seat_connected(game_id, agent, *, now=None)`` / ``seat_disconnected(game_id, agent, *, now=None)``
+- ``apply_disconnect_policy(game_id, *, now=None) -> bool``
 """
 
 from __future__ import annotations
@@ -32,10 +33,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
-from games import broadcast, clock, hooks, metrics, state_store
+from games import broadcast, clock, hooks, metrics, presence, state_store
 from games.codec import Entry, entry_from_event
 from games.engine import registry
 from games.engine.rules import RuleSet
@@ -527,7 +527,7 @@ def post_chat(game_id: int, *, text: str, by: Any = None, agent: int | None = No
 
 def seat_connected(game_id: int, agent: int, *, now: datetime | None = None) -> None:
     """A seat's player opened a connection; a game paused by their disconnect resumes."""
-    Seat.objects.filter(game_id=game_id, agent=agent).update(connections=F("connections") + 1)
+    presence.opened(game_id, agent, now)
     game = Game.objects.filter(pk=game_id).values("paused", "pause_reason", "status").first()
     returned = game and game["paused"] and game["pause_reason"] == "disconnect" and game["status"] == GameStatus.RUNNING
     if returned and not _humans_missing(game_id):
@@ -535,19 +535,30 @@ def seat_connected(game_id: int, agent: int, *, now: datetime | None = None) -> 
 
 
 def seat_disconnected(game_id: int, agent: int, *, now: datetime | None = None) -> None:
-    """A seat's player closed a connection; with the ``pause`` policy a real-time game stops its
-    clock once a human seat has no connection left."""
-    Seat.objects.filter(game_id=game_id, agent=agent, connections__gt=0).update(connections=F("connections") - 1)
+    """A seat's player closed a connection; see ``apply_disconnect_policy``."""
+    presence.closed(game_id, agent)
+    apply_disconnect_policy(game_id, now=now)
+
+
+def apply_disconnect_policy(game_id: int, *, now: datetime | None = None) -> bool:
+    """With the ``pause`` policy a running real-time game stops its clock once a human seat has no
+    connection left (after a disconnect, or when the process holding it died); True if it paused."""
     game = Game.objects.filter(pk=game_id).values("paused", "status", "clock", "disconnect_policy").first()
     if not game or game["paused"] or game["status"] != GameStatus.RUNNING:
-        return
+        return False
     pauses = game["clock"] == ClockMode.REAL_TIME and game["disconnect_policy"] == DisconnectPolicy.PAUSE
-    if pauses and _humans_missing(game_id):
+    if not pauses or not _humans_missing(game_id):
+        return False
+    try:
         pause(game_id, reason="disconnect", now=now)
+    except GameError:
+        return False
+    return True
 
 
 def _humans_missing(game_id: int) -> bool:
-    return Seat.objects.filter(game_id=game_id, kind=SeatKind.HUMAN, connections=0).exists()
+    humans = set(Seat.objects.filter(game_id=game_id, kind=SeatKind.HUMAN).values_list("agent", flat=True))
+    return bool(humans - presence.connected_agents(game_id))
 
 
 # ---------------------------------------------------------------------------------------------
