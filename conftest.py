@@ -48,6 +48,22 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's, plus: on Postgres, end the sessions other threads still hold (the live
+    server's, the websocket tests' database threads) so the test database can be dropped."""
+    yield
+    with django_db_blocker.unblock():
+        from django.db import connection
+
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+
+
 @pytest.fixture
 def browser():
     """Debian's chromium driven by Playwright (never a downloaded browser); skips when absent."""
