@@ -43,16 +43,26 @@ def last_seq(page) -> int:
     )
 
 
-def test_a_participant_plays_a_tasks_game_in_the_browser(tmp_path, shots):
+@pytest.mark.parametrize(
+    "workers",
+    [
+        pytest.param(None, id="make-run"),  # one Daphne process, the embedded default
+        pytest.param(2, id="make-serve", marks=pytest.mark.services),  # uvicorn workers, Postgres + Redis
+    ],
+)
+def test_a_participant_plays_a_tasks_game_in_the_browser(tmp_path, shots, workers):
     if not Path(CHROMIUM).exists():
         pytest.skip(f"Debian's chromium is not at {CHROMIUM} (apt-get install chromium)")
+    if workers and not (os.environ.get("DATABASE_URL", "").startswith("postgres") and os.environ.get("REDIS_URL")):
+        pytest.skip("several workers need Postgres and Redis (the services pass sets them)")
+    suffix = "-serve" if workers else ""
     from playwright.sync_api import expect, sync_playwright
 
     stack = Stack(tmp_path)
     try:
         stack.manage("migrate", "--noinput", "-v0")
         game_id = int(stack.python(SETUP).strip().splitlines()[-1])
-        stack.start()
+        stack.start(workers=workers)
         with sync_playwright() as p:
             browser = p.chromium.launch(
                 executable_path=CHROMIUM,
@@ -89,7 +99,7 @@ def test_a_participant_plays_a_tasks_game_in_the_browser(tmp_path, shots):
                 )
                 moves += 1
                 if moves == 4:
-                    page.screenshot(path=str(shots / "play-board.png"), full_page=True)
+                    page.screenshot(path=str(shots / f"play-board{suffix}.png"), full_page=True)
             expect(page.locator("#game-result")).to_contain_text("Progress")
             expect(page.locator("#game-status")).to_contain_text("finished")
             assert re.search(r"Progress\s*100", page.locator("#game-result").inner_text())
@@ -97,12 +107,12 @@ def test_a_participant_plays_a_tasks_game_in_the_browser(tmp_path, shots):
             page.click("text=Watch the replay")
             expect(page.locator("h1")).to_contain_text("Replay")
             expect(page.locator("#replay-board")).to_be_visible()
-            page.screenshot(path=str(shots / "play-replay.png"), full_page=True)
+            page.screenshot(path=str(shots / f"play-replay{suffix}.png"), full_page=True)
 
             page.set_viewport_size({"width": 820, "height": 1180})  # a tablet, portrait
             page.goto(f"{stack.base}/games/{game_id}/")
             expect(page.locator("#game-result")).to_be_visible()
-            page.screenshot(path=str(shots / "play-tablet.png"), full_page=True)
+            page.screenshot(path=str(shots / f"play-tablet{suffix}.png"), full_page=True)
             browser.close()
         assert not errors, errors
     finally:
