@@ -46,8 +46,8 @@ run: seed
 	@echo "The Arena is at http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
 	exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) arena_site.asgi:application
 
-# Several worker processes on one port (uvicorn --workers): the way to use more cores. Needs
-# DATABASE_URL (Postgres) and REDIS_URL when WORKERS > 1; arena_site/serve.py says why.
+# Several uvicorn worker processes on one port (each its own SO_REUSEPORT socket): the way to use
+# more cores. Needs DATABASE_URL (Postgres) and REDIS_URL when WORKERS > 1; arena_site/serve.py says why.
 serve: migrate
 	$(PY) manage.py check_services
 	@echo "The Arena is at http://$(HOST):$(PORT)/ on $${WORKERS:-$$(nproc)} worker process(es) (Ctrl+C stops it)"

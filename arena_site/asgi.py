@@ -29,10 +29,3 @@ application = scheduler.EmbeddedSchedulerMiddleware(
         }
     )
 )
-
-if os.environ.get("XGC"):
-    import gc
-
-    gc.freeze()
-    if os.environ.get("XGC") == "2":
-        gc.set_threshold(50_000, 50, 100)

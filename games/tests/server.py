@@ -29,7 +29,8 @@ def server_command(host: str, port: int, workers: int | None) -> list[str]:
 
 
 class Stack:
-    """A database, the env to reach it, and Daphne processes started and killed on demand."""
+    """A database, the env to reach it, and a server (Daphne, or make serve's workers) started and
+    killed on demand."""
 
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
@@ -50,8 +51,7 @@ class Stack:
         if url.startswith("postgres"):
             self._create_postgres(url)
         self.process: subprocess.Popen[bytes] | None = None
-        self.workers: int | None = None
-        self.log_path = tmp / "daphne.log"
+        self.log_path = tmp / "server.log"
 
     @property
     def base(self) -> str:
@@ -94,7 +94,6 @@ class Stack:
     def start(self, *, workers: int | None = None) -> None:
         """One Daphne process (as ``make run``), or ``workers`` uvicorn worker processes on one
         port (as ``make serve``; several need Postgres and Redis)."""
-        self.workers = workers
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             server_command("127.0.0.1", self.port, workers),
@@ -106,10 +105,10 @@ class Stack:
         try:
             wait_for_http(self.process, f"{self.base}/healthz", timeout=START_TIMEOUT)
         except ServerExited as exited:
-            raise RuntimeError(f"daphne exited with {exited.returncode}:\n{self.log_path.read_text()}") from None
+            raise RuntimeError(f"the server exited with {exited.returncode}:\n{self.log_path.read_text()}") from None
         except ServerTimedOut:
             raise RuntimeError(
-                f"daphne did not answer within {START_TIMEOUT} s:\n{self.log_path.read_text()}"
+                f"the server did not answer within {START_TIMEOUT} s:\n{self.log_path.read_text()}"
             ) from None
 
     def kill9(self) -> None:
