@@ -66,13 +66,16 @@ def _claim(game_id: int) -> bool:
     # Created concurrently, or the game is gone: either way the update below settles it.
     with contextlib.suppress(IntegrityError):
         NpcMemory.objects.get_or_create(game_id=game_id)
+    # News first, then the claim: a runner that is finishing checks ``dirty`` after it sets
+    # ``running=False``, so either it sees this news or this claim succeeds. (Marking after a failed
+    # claim lost a wake-up when the runner released in between: a lockstep game then waited forever
+    # for its NPC.)
+    NpcMemory.objects.filter(pk=game_id).update(dirty=True)
     claimed = (
         NpcMemory.objects.filter(pk=game_id)
         .filter(Q(running=False) | Q(claimed_at__lt=_stale_before()))
         .update(running=True, dirty=False, claimed_at=timezone.now())
     )
-    if not claimed:
-        NpcMemory.objects.filter(pk=game_id).update(dirty=True)
     return bool(claimed)
 
 

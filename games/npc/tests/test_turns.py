@@ -153,3 +153,38 @@ def test_researchers_see_a_games_llm_calls_linked_to_the_replay(
     assert f"?at={call.action_seqs[0]}".encode() in page.content
     client.force_login(participant)
     assert client.get(reverse("games:llm_calls", args=[game.pk])).status_code == 403
+
+
+def test_news_is_never_lost_when_the_runner_finishes_during_a_request(toy_scenario, participant, monkeypatch):
+    """The runner releases the game (``running=False``, then looks at ``dirty``) at whatever moment
+    a new request is being made: after each of the request's writes in turn. Either the runner
+    sees the news or the request claims the game; a lockstep game must never wait forever."""
+    from django.db.models import QuerySet
+    from django.utils import timezone
+
+    from games.npc import turns
+
+    game = services.create_game(
+        "test/toy", [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "random"}], clock="lockstep"
+    )
+    original = QuerySet.update
+    for release_after in range(2):
+        NpcMemory.objects.update_or_create(
+            game=game, defaults={"running": True, "dirty": False, "claimed_at": timezone.now()}
+        )
+        writes, runner_saw_news = [0], []
+
+        def update(queryset, _after=release_after, _writes=writes, _saw=runner_saw_news, **fields):
+            done = original(queryset, **fields)
+            if queryset.model is NpcMemory and not _saw:
+                if _writes[0] == _after:  # the runner finishes its run right here
+                    original(NpcMemory.objects.filter(pk=game.pk), running=False)
+                    _saw.append(NpcMemory.objects.filter(pk=game.pk, dirty=True).exists())
+                _writes[0] += 1
+            return done
+
+        monkeypatch.setattr(QuerySet, "update", update)
+        claimed = turns._claim(game.pk)
+        monkeypatch.setattr(QuerySet, "update", original)
+        assert runner_saw_news, "the runner's release was injected"
+        assert runner_saw_news[0] or claimed, f"news lost when the runner released after write {release_after}"
