@@ -112,24 +112,10 @@ async def _next_state(ws) -> dict:
 
 def process_tree_cpu(root: int) -> float:
     """CPU seconds (user + system) used so far by process ``root`` and its descendants (Linux)."""
-    parents: dict[int, int] = {}
-    times: dict[int, float] = {}
-    tick = os.sysconf("SC_CLK_TCK")
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # gone meanwhile
-        parents[int(entry.name)] = int(fields[1])
-        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
-    tree, grew = {root}, True
-    while grew:
-        more = {pid for pid, parent in parents.items() if parent in tree} - tree
-        tree |= more
-        grew = bool(more)
-    return sum(times.get(pid, 0.0) for pid in tree)
+    from games.tests.server import descendants, process_table
+
+    table = process_table()
+    return sum(table[pid][1] for pid in {root} | descendants(root, table) if pid in table)
 
 
 async def drive(

@@ -135,8 +135,12 @@ class _Context:
     entries: list[GameEvent] = field(default_factory=list)
     changed: bool = False
     seat_kinds: list[str] | None = None
-    loaded_seq: int = 0  # the game's last seq when this change began
     loaded: dict[str, Any] = field(default_factory=dict)  # the row's changeable fields as read
+
+    @property
+    def loaded_seq(self) -> int:
+        """The game's last seq when this change began (0 for a game being created)."""
+        return int(self.loaded.get("last_seq", 0))
 
     def result(self, rejection: Feedback | None = None) -> ActionResult:
         return ActionResult(
@@ -576,9 +580,7 @@ def _load(game_id: int, now: datetime | None, *, skip_locked: bool = False) -> A
     rules = registry.get(game.rule_set_id)
     state = state_store.state_at(rules, game, game.last_seq)
     loaded = {name: copy(getattr(game, name)) for name in CHANGEABLE}
-    return _Context(
-        game=game, rules=rules, state=state, now=now or timezone.now(), loaded_seq=game.last_seq, loaded=loaded
-    )
+    return _Context(game=game, rules=rules, state=state, now=now or timezone.now(), loaded=loaded)
 
 
 _seat_kinds_seen: dict[tuple[int, Any], list[str]] = {}  # seats never change once a game exists

@@ -49,10 +49,7 @@ def load_update(game_id: int, viewer: Viewer, since: int, *, now: datetime | Non
     seq = game.last_seq
     entries = [e for e in selectors.events_since(game_id, since) if e.seq <= seq] if seq > since else []
     rules = selectors.game_rules(game)
-    state = state_store.state_at(rules, game, seq)
-    message = state_message(game, rules, state, seq, viewer, now=now)
-    finished = finished_message(game) if game.is_finished else None
-    return Update(game=game, seq=seq, events=[event_message(e) for e in entries], state=message, finished=finished)
+    return _update(game, rules, state_store.state_at(rules, game, seq), seq, entries, viewer, now=now)
 
 
 def update_after(result: ActionResult, game_id: int, viewer: Viewer, since: int) -> Update:
@@ -62,11 +59,23 @@ def update_after(result: ActionResult, game_id: int, viewer: Viewer, since: int)
     game, entries = result.game, result.entries
     if game is None or result.state is None or since < result.seq - len(entries):
         return load_update(game_id, viewer, since)
-    rules = selectors.game_rules(game)
-    message = state_message(game, rules, result.state, result.seq, viewer)
+    unseen = [e for e in entries if e.seq > since]
+    return _update(game, selectors.game_rules(game), result.state, result.seq, unseen, viewer)
+
+
+def _update(
+    game: Game,
+    rules: Any,
+    state: Any,
+    seq: int,
+    entries: list[GameEvent],
+    viewer: Viewer,
+    *,
+    now: datetime | None = None,
+) -> Update:
+    message = state_message(game, rules, state, seq, viewer, now=now)
     finished = finished_message(game) if game.is_finished else None
-    events = [event_message(e) for e in entries if e.seq > since]
-    return Update(game=game, seq=result.seq, events=events, state=message, finished=finished)
+    return Update(game=game, seq=seq, events=[event_message(e) for e in entries], state=message, finished=finished)
 
 
 def event_message(entry: GameEvent) -> dict[str, Any]:

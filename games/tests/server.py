@@ -21,6 +21,31 @@ ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 90  # seconds; two busy cores can make Django's start slow
 
 
+def process_table() -> dict[int, tuple[int, float]]:
+    """pid -> (parent pid, CPU seconds used so far) of every process (Linux ``/proc``)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    table = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        table[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    return table
+
+
+def descendants(root: int, table: dict[int, tuple[int, float]]) -> set[int]:
+    """``root``'s children, their children, and so on."""
+    found: set[int] = set()
+    more = {pid for pid, (parent, _) in table.items() if parent == root}
+    while more:
+        found |= more
+        more = {pid for pid, (parent, _) in table.items() if parent in more} - found
+    return found
+
+
 def server_command(host: str, port: int, workers: int | None) -> list[str]:
     """What ``make run`` starts (one Daphne process) or, with ``workers``, ``make serve``."""
     if workers is None:

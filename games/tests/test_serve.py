@@ -21,8 +21,8 @@ import websockets
 
 from arena_site import serve
 from arena_site.loopback import free_port
-from games.tests.server import Stack
-from games.tests.test_restart import CHECK, SETUP, api, pick
+from games.tests.server import Stack, process_table
+from games.tests.test_restart import CHECK, SETUP, api, next_state, pick
 
 CLIENTS = 16  # all on one of two workers by chance: 1 in 2**15
 
@@ -38,15 +38,7 @@ def test_several_workers_need_postgres_and_redis():
 
 
 def workers_of(supervisor: int) -> list[int]:
-    children = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == supervisor:
-                    children.append(int(entry.name))
-            except OSError:
-                continue
-    return sorted(children)
+    return sorted(pid for pid, (parent, _) in process_table().items() if parent == supervisor)
 
 
 def websockets_held(pid: int, port: int) -> int:
@@ -75,13 +67,6 @@ async def collect(ws, seen: dict[int, dict], until_seq: int) -> None:
             seen[message["seq"]] = message
 
 
-async def first_state(ws) -> dict:
-    while True:
-        message = json.loads(await asyncio.wait_for(ws.recv(), 30))
-        if message["type"] == "state":
-            return message
-
-
 @pytest.mark.services
 @pytest.mark.slow
 def test_workers_share_the_load_and_a_killed_worker_is_replaced(tmp_path):
@@ -104,7 +89,7 @@ def test_workers_share_the_load_and_a_killed_worker_is_replaced(tmp_path):
 
         async def spread_and_broadcast() -> tuple[list[int], list[dict[int, dict]], int]:
             clients = [await websockets.connect(url, additional_headers=headers) for _ in range(CLIENTS)]
-            states = [await first_state(ws) for ws in clients]
+            states = [await next_state(ws, {}) for ws in clients]
             held = [websockets_held(pid, stack.port) for pid in workers]
             seen: list[dict[int, dict]] = [{} for _ in clients]
             await clients[0].send(json.dumps({"type": "act", "action": pick(states[0]["legal_actions"])}))
@@ -130,10 +115,10 @@ def test_workers_share_the_load_and_a_killed_worker_is_replaced(tmp_path):
 
         async def finish() -> dict:
             async with websockets.connect(url, additional_headers=headers) as ws:
-                state = await first_state(ws)
+                state = await next_state(ws, {})
                 while state["status"] != "finished":
                     await ws.send(json.dumps({"type": "act", "action": pick(state["legal_actions"])}))
-                    state = await first_state(ws)
+                    state = await next_state(ws, {})
                 return state
 
         assert asyncio.run(finish())["metrics"]["progress"] == 100
