@@ -13,6 +13,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from arena_site.config import database_config, env_bool, env_float, env_list, redis_url
+from games.agents.endpoints import parse as parse_endpoints
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("ARENA_VAR_DIR", BASE_DIR / "var"))
@@ -131,10 +132,18 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
 
-# LLM endpoint for NPC dispatchers and pre-annotation (any OpenAI-compatible chat API).
+# LLM endpoints for NPC dispatchers, benchmarks and pre-annotation (any OpenAI-compatible chat
+# API). LLM_BASE_URL/LLM_MODEL/LLM_API_KEY are the endpoint "default"; LLM_ENDPOINTS (JSON) adds
+# more, each with its own key. Seats and conditions name an endpoint by id, never a URL
+# (games/agents/endpoints.py).
 LLM_BASE_URL = os.environ.get("LLM_BASE_URL", "http://127.0.0.1:8080/v1")
 LLM_MODEL = os.environ.get("LLM_MODEL", "smollm2-135m-instruct")
 LLM_API_KEY = os.environ.get("LLM_API_KEY", "not-needed")
+LLM_MODELS = os.environ.get("LLM_MODELS", "")  # models the default endpoint allows (blank: any)
+try:
+    LLM_ENDPOINTS = parse_endpoints(os.environ.get("LLM_ENDPOINTS", ""))
+except ValueError as _error:
+    raise ImproperlyConfigured(str(_error)) from None
 LLM_TIMEOUT_SECONDS = env_float("LLM_TIMEOUT_SECONDS", 20.0)
 LLM_TEMPERATURE = env_float("LLM_TEMPERATURE", 0.0)
 

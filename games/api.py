@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.permissions import can_create_games, is_researcher
 from accounts.tokens import user_for_request_header
 from games import permissions, selectors, services
+from games.agents import endpoints
 from games.models import Game, Scenario
 from games.viewer import event_message
 
@@ -64,6 +65,11 @@ def create_game(request: HttpRequest) -> JsonResponse:
             named = seat.get("user") if isinstance(seat, dict) else None
             if named not in (None, user.get_username()):
                 return _problem(403, "only researchers seat other users; leave 'user' out to take the seat yourself")
+            seat_settings = seat.get("settings") if isinstance(seat, dict) else None
+            if isinstance(seat_settings, dict) and endpoints.has_model_settings(seat_settings):
+                return _problem(
+                    403, "only researchers choose an NPC's endpoint or model settings; leave them out to use the site's"
+                )
     for number in ("speed", "seed"):
         if number in body and not isinstance(body[number], int | float):
             return _problem(400, f'"{number}" must be a number')

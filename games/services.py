@@ -36,6 +36,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import broadcast, clock, hooks, metrics, presence, state_store
+from games.agents import endpoints
 from games.codec import Entry, entry_from_event
 from games.engine import registry
 from games.engine.rules import RuleSet
@@ -326,6 +327,13 @@ def _seat_spec(raw: SeatSpec | Mapping[str, Any], created_by: Any) -> SeatSpec:
     if spec.kind == SeatKind.NPC:
         if spec.dispatcher not in NPC_DISPATCHERS:
             raise InvalidInput(f"an npc seat needs a dispatcher: one of {', '.join(NPC_DISPATCHERS)}")
+        if spec.dispatcher == "llm":
+            # Checked now, not at the first turn: an unknown endpoint, a disallowed model or a URL.
+            nested = spec.settings.get("llm")
+            try:
+                endpoints.check(nested if isinstance(nested, Mapping) else spec.settings)
+            except endpoints.EndpointError as error:
+                raise InvalidInput(f"npc seat settings: {error}") from None
         return SeatSpec(kind=spec.kind, dispatcher=spec.dispatcher, settings=spec.settings)
     user = spec.user if spec.user is not None else created_by
     if isinstance(user, str):

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from games.agents import endpoints
 from games.models import Scenario
 from studies.models import NpcKind, PageKind, Study
 
@@ -46,15 +47,27 @@ class ConditionForm(forms.Form):
     name = forms.CharField(max_length=100, help_text="e.g. 'Alone', '2 LLM NPCs'")
     npc_kind = forms.ChoiceField(choices=NpcKind.choices, label="Teammates")
     npc_count = forms.IntegerField(min_value=0, max_value=4, initial=0, label="How many NPCs")
-    model = forms.CharField(max_length=200, required=False, help_text="LLM model (blank: the site's LLM_MODEL).")
-    base_url = forms.URLField(required=False, label="LLM base URL", help_text="Blank: the site's LLM_BASE_URL.")
+    endpoint = forms.ChoiceField(
+        choices=[], required=False, label="LLM endpoint", help_text="One of the site's configured endpoints."
+    )
+    model = forms.CharField(
+        max_length=200, required=False, help_text="A model the endpoint allows (blank: its default)."
+    )
     temperature = forms.FloatField(required=False, min_value=0, max_value=2)
     hints = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="Inference knowledge added to the prompt."
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["endpoint"].choices = endpoints.choices()  # type: ignore[attr-defined]
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        try:
+            endpoints.check({"endpoint": data.get("endpoint"), "model": data.get("model")})
+        except endpoints.EndpointError as error:
+            self.add_error("model", str(error))
         kind, count = data.get("npc_kind"), data.get("npc_count")
         if kind == NpcKind.NONE and count:
             self.add_error("npc_count", "A condition without NPCs has 0 NPCs.")
@@ -65,7 +78,9 @@ class ConditionForm(forms.Form):
     def dispatcher_settings(self) -> dict[str, Any]:
         """Only what the researcher set, so blank fields fall back to the site settings."""
         data = self.cleaned_data
-        settings = {key: data[key] for key in ("model", "base_url", "hints") if data.get(key)}
+        settings = {key: data[key] for key in ("model", "hints") if data.get(key)}
+        if data.get("endpoint") and data["endpoint"] != endpoints.DEFAULT_ID:
+            settings["endpoint"] = data["endpoint"]
         if data.get("temperature") is not None:
             settings["temperature"] = data["temperature"]
         return settings

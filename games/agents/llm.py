@@ -5,9 +5,11 @@ connection or an HTTP error comes back as ``LlmReply.error`` so callers (the NPC
 benchmark runner, annotation pre-labelling) can log the failure and carry on. The reply text is
 only ever *parsed*, never executed.
 
-Configuration comes from Django settings (``LLM_BASE_URL``, ``LLM_MODEL``, ``LLM_API_KEY``,
-``LLM_TEMPERATURE``, ``LLM_TIMEOUT_SECONDS``) or per study condition / benchmark run through
-``LlmConfig.from_settings(overrides)``.
+Configuration comes from the site's configured endpoints (``games.agents.endpoints``: each an id,
+a URL, its own key and the models it allows) plus ``LLM_TEMPERATURE`` and ``LLM_TIMEOUT_SECONDS``;
+a study condition or benchmark run picks an endpoint and model by name through
+``LlmConfig.from_settings({"endpoint": ..., "model": ...})``. A URL or key in those settings is
+refused, so the site's keys only ever go to the URLs configured next to them.
 """
 
 from __future__ import annotations
@@ -32,26 +34,37 @@ class LlmConfig:
     temperature: float = 0.0
     timeout_seconds: float = 20.0
     max_tokens: int = DEFAULT_MAX_TOKENS
+    endpoint: str = ""  # the configured endpoint's id ("" for a client built by hand)
 
     @classmethod
     def from_settings(cls, overrides: Mapping[str, Any] | None = None) -> LlmConfig:
-        """The site's LLM settings, with per-condition ``overrides`` (same field names; unknown
-        keys are ignored so a condition's JSON may carry other things too)."""
+        """The configured endpoint named in ``overrides`` (``endpoint``, ``model``, ``temperature``,
+        ``max_tokens``, ``timeout_seconds``; other keys are ignored so a condition's JSON may carry
+        prompt options too). Raises ``endpoints.EndpointError`` for an unknown endpoint, a model it
+        does not allow, an out-of-range number, or any URL or key."""
         from django.conf import settings
 
-        config = cls(
-            base_url=settings.LLM_BASE_URL,
-            model=settings.LLM_MODEL,
-            api_key=settings.LLM_API_KEY,
-            temperature=float(settings.LLM_TEMPERATURE),
-            timeout_seconds=float(settings.LLM_TIMEOUT_SECONDS),
+        from games.agents import endpoints
+
+        chosen = endpoints.check(overrides or {})
+        endpoint = endpoints.get(chosen["endpoint"])
+        return cls(
+            base_url=endpoint.base_url,
+            model=chosen["model"],
+            api_key=endpoint.api_key,
+            temperature=float(chosen.get("temperature", settings.LLM_TEMPERATURE)),
+            timeout_seconds=float(chosen.get("timeout_seconds", settings.LLM_TIMEOUT_SECONDS)),
+            max_tokens=int(chosen.get("max_tokens", DEFAULT_MAX_TOKENS)),
+            endpoint=endpoint.id,
         )
-        return config.with_overrides(overrides)
 
     def with_overrides(self, overrides: Mapping[str, Any] | None) -> LlmConfig:
+        """Tuning changes only (model, temperature, max_tokens, timeout): the URL and key stay
+        together, so a key can never be pointed at another URL this way."""
         if not overrides:
             return self
-        known = {key: overrides[key] for key in asdict(self) if overrides.get(key) not in (None, "")}
+        keys = ("model", "temperature", "timeout_seconds", "max_tokens")
+        known = {key: overrides[key] for key in keys if overrides.get(key) not in (None, "")}
         for key in ("temperature", "timeout_seconds"):
             if key in known:
                 known[key] = float(known[key])

@@ -17,6 +17,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from games.agents.endpoints import EndpointError
 from games.agents.factory import LLM_AGENTS, make_agent
 from games.agents.headless import run_episode
 from games.agents.llm import LlmConfig
@@ -48,8 +49,11 @@ def create_run(
         raise BenchmarkError("the task set is empty; widen --scenarios or load scenarios first")
     config: dict[str, Any] = {"prompt": dict(prompt or {}), "max_turns": max_turns, "log_calls": log_calls}
     if agent in LLM_AGENTS:
-        config["llm"] = LlmConfig.from_settings(llm).public()
-        # The key is never stored; a run resumed later reads it from the settings again.
+        try:
+            config["llm"] = LlmConfig.from_settings(llm).public()
+        except EndpointError as error:
+            raise BenchmarkError(str(error)) from None
+        # The key is never stored; a run resumed later reads it from its endpoint's settings again.
     make_agent(domain, agent, llm=_llm_config(config), prompt=config["prompt"])  # fail early on a bad agent
     return BenchmarkRun.objects.create(
         domain=domain,

@@ -50,9 +50,8 @@ def configure(parser: Any) -> None:
     add_group("--seeds", type=lambda t: _numbers(int, t), default=[0], help="seeds, e.g. 0,1,2")
     add_group("--limit", type=int, default=None, help="at most this many episodes")
     add_group("--max-turns", type=int, default=400, help="agent decisions per episode before it is stopped")
-    add_group("--base-url", default="", help="OpenAI-compatible endpoint (default: LLM_BASE_URL)")
-    add_group("--model", default="", help="model name (default: LLM_MODEL)")
-    add_group("--api-key", default="", help="API key (default: LLM_API_KEY; never stored)")
+    add_group("--endpoint", default="", help="a configured LLM endpoint's id (default: 'default'; see LLM_ENDPOINTS)")
+    add_group("--model", default="", help="a model the endpoint allows (default: its first, or LLM_MODEL)")
     add_group("--temperature", type=float, default=None)
     add_group("--timeout", type=float, default=None, help="seconds per LLM call")
     add_group("--max-tokens", type=int, default=None)
@@ -114,9 +113,8 @@ def _create(domain: str, options: dict[str, Any]) -> BenchmarkRun:
     except TaskSetError as error:
         raise UsageError(str(error)) from None
     llm = {
-        "base_url": options.get("base_url"),
+        "endpoint": options.get("endpoint"),
         "model": options.get("model"),
-        "api_key": options.get("api_key"),
         "temperature": options.get("temperature"),
         "timeout_seconds": options.get("timeout"),
         "max_tokens": options.get("max_tokens"),

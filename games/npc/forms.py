@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from games.agents import endpoints
 from games.agents.dispatcher import BENCHMARK_AGENTS
 from games.engine import registry
 from games.npc.tasksets import DEFAULT_ALPHAS
@@ -43,8 +44,8 @@ class BenchmarkForm(forms.Form):
     team = forms.CharField(initial="2", required=False, help_text="kitchen: team sizes, e.g. 1,2,3,4")
     limit = forms.IntegerField(min_value=1, max_value=5000, required=False, help_text="At most this many episodes")
     max_turns = forms.IntegerField(min_value=1, max_value=5000, initial=400)
-    model = forms.CharField(required=False, help_text="Blank: the site's LLM_MODEL")
-    base_url = forms.URLField(required=False, help_text="Blank: the site's LLM_BASE_URL", assume_scheme="http")
+    endpoint = forms.ChoiceField(choices=[], required=False, label="LLM endpoint")
+    model = forms.CharField(required=False, help_text="A model the endpoint allows (blank: its default)")
     hints = forms.BooleanField(required=False, initial=True)
     demo = forms.BooleanField(required=False, initial=True, label="One-shot demonstration")
     log_calls = forms.BooleanField(required=False, label="Store every prompt and reply")
@@ -53,11 +54,16 @@ class BenchmarkForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["domain"].choices = [(d, d) for d in registry.domains()]
+        self.fields["endpoint"].choices = endpoints.choices()  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if self.errors:
             return data
+        try:
+            endpoints.check({"endpoint": data.get("endpoint"), "model": data.get("model")})
+        except endpoints.EndpointError as error:
+            self.add_error("model", str(error))
         data["task_counts"] = _numbers(data.get("tasks") or "1", int, "#Task", {1, 2, 3})
         data["alpha_values"] = _numbers(data.get("alphas") or "1", float, "α")
         data["team_sizes"] = _numbers(data.get("team") or "2", int, "team sizes", {1, 2, 3, 4})

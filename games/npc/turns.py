@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from games import services, state_store
 from games.agents.dispatcher import Dispatcher, DispatcherError, NpcSeat, build_dispatcher
+from games.agents.endpoints import EndpointError
 from games.agents.llm import LlmClient, LlmConfig
 from games.agents.planner_agent import WAITS
 from games.agents.turns import Decision, Turn
@@ -108,9 +109,13 @@ def npc_seats(seats: Sequence[Seat]) -> list[NpcSeat]:
 
 
 def llm_client(seat_settings: Mapping[str, Any]) -> LlmClient:
-    """A seat (or its study condition) may carry ``{"llm": {"model": ..., "base_url": ...}}``."""
+    """A seat (or its study condition) may carry ``{"llm": {"endpoint": ..., "model": ...}}``: a
+    configured endpoint's id, never a URL (``games.agents.endpoints``)."""
     overrides = seat_settings.get("llm") if isinstance(seat_settings.get("llm"), Mapping) else seat_settings
-    return LlmClient(config=LlmConfig.from_settings(overrides))
+    try:
+        return LlmClient(config=LlmConfig.from_settings(overrides))
+    except EndpointError as error:
+        raise DispatcherError(str(error)) from None
 
 
 def replay_actions(seat_settings: Mapping[str, Any]) -> list[LoggedAction]:

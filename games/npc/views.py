@@ -36,7 +36,7 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
                 data["domain"],
                 data["agent"],
                 items,
-                llm={"model": data.get("model"), "base_url": data.get("base_url")},
+                llm={"endpoint": data.get("endpoint"), "model": data.get("model")},
                 prompt={"hints": data.get("hints"), "demo": data.get("demo")},
                 max_turns=data["max_turns"],
                 log_calls=bool(data.get("log_calls")),

@@ -23,6 +23,7 @@ Script = Callable[[list[dict[str, Any]]], str]
 class StubEndpoint:
     base_url: str
     requests: list[dict[str, Any]] = field(default_factory=list)
+    authorizations: list[str] = field(default_factory=list)  # the Authorization header of each request
     delay_seconds: float = 0.0
     status: int = 200
 
@@ -46,6 +47,7 @@ def stub_endpoint(script: Script | list[str]) -> Iterator[StubEndpoint]:
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
             endpoint.requests.append(body)
+            endpoint.authorizations.append(self.headers.get("Authorization", ""))
             if endpoint.delay_seconds:
                 time.sleep(endpoint.delay_seconds)
             if endpoint.status != 200:

@@ -73,10 +73,10 @@ def test_a_run_is_resumable_and_keeps_finished_episodes(tasks_scenarios):
 def test_react_run_over_a_stand_in_endpoint_counts_calls_and_exports_csv(tasks_scenarios, settings):
     items = build_items("tasks", patterns=["test/chores1"])
     with stub_endpoint(lambda messages: "Thought: go\nAction: wash job1_cup") as endpoint:
-        run = benchmarks.create_run(
-            "tasks", "react", items, llm={"base_url": endpoint.base_url, "model": "m"}, log_calls=True
-        )
+        settings.LLM_ENDPOINTS = [{"id": "stand-in", "base_url": endpoint.base_url, "api_key": "k-1", "models": ["m"]}]
+        run = benchmarks.create_run("tasks", "react", items, llm={"endpoint": "stand-in", "model": "m"}, log_calls=True)
         run = benchmarks.run_benchmark(run.pk)
+    assert endpoint.authorizations == ["Bearer k-1"]  # the endpoint's own key, read again at run time
     result = run.results.get()
     assert result.metrics["completed"] is True and result.llm_calls == 1 and result.calls.count() == 1
     assert "api_key" not in run.config["llm"]
