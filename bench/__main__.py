@@ -13,6 +13,7 @@ from importlib import import_module
 
 BENCHMARKS = [
     "bench.engine_tasks",
+    "bench.engine_speed",
     "bench.planner_tasks",
     "bench.planner_recipes",
     "bench.kitchen",

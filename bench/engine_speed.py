@@ -1,0 +1,320 @@
+"""Engine speed per domain, against the original research code (issue 18's table).
+
+For each domain it plays the same scripted work as the side-by-side measurement of issue 18 through
+our rules and prints decisions (steps) per second, then the engine work of one web action (``act``,
+``observe`` for every seat, ``dump_state`` for the snapshot) and a cold ``load_state`` (a state not in
+the process's state cache, decoded from JSON; its scenario compiled earlier in the process, as in a
+running server), in µs.
+
+The original code's figures (``REFERENCE``) were measured on this 2-core machine by running the
+public repositories (TimeArena, Recipe2Plan, MindAgent/CuisineWorld, TDAG/ItineraryBench) on the same
+scripted decisions; they are quoted, not re-run here, so the "x original" ratios are only as good as
+the machine's load at both times. CPU time of this process (``time.process_time``) is used, so other
+work on a shared machine inflates the figures less. Reads ``settings.DATASETS_DIR`` (skips a domain
+whose published data is absent). ``python -m bench engine_speed``; ``BENCH_ENGINE_DOMAINS=tasks,kitchen``
+measures some domains only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+Report = Callable[..., None]
+
+# The original code on the work below, from issue 18 (per second).
+REFERENCE = {
+    "tasks": 74_300,  # TimeArena, decisions/s
+    "tasks+observe": 1e3 * 99 / 1.67,  # decisions/s with an observation per decision
+    "recipes": 63_700,  # Recipe2Plan, steps/s
+    "recipes+observe": 45_200,
+    "kitchen": 9_700,  # CuisineWorld level_3, random dispatcher, steps/s
+    "kitchen rules": 60 / 5.6e-3,  # replaying the commands
+    "itinerary": 1 / 2.12e-3,  # TDAG's evaluator, plans/s
+}
+# Per web action and cold load goals (µs).
+ACTION_GOAL = {"tasks": 200, "kitchen": 200, "recipes": 500, "itinerary": 500}
+LOAD_GOAL = 200
+
+
+def _cpu(work: Callable[[], Any], *, at_least: float = 0.5) -> tuple[float, int]:
+    """CPU seconds per call of ``work`` (repeated for at least ``at_least`` seconds)."""
+    calls, started = 0, time.process_time()
+    while True:
+        work()
+        calls += 1
+        elapsed = time.process_time() - started
+        if elapsed >= at_least:
+            return elapsed / calls, calls
+
+
+def _versus(report: Report, label: str, per_second: float, reference: str, unit: str) -> None:
+    report(f"{label}", per_second, unit)
+    report(f"{label}: x original", per_second / REFERENCE[reference], "x")
+
+
+def _web_action(
+    report: Report, domain: str, rules: Any, state: Any, agent: int, action: str, seats: Iterable[int]
+) -> None:
+    """One web action's engine work from ``state``, and a cold load of the state it leaves."""
+    seats = list(seats)
+
+    def action_work() -> None:
+        after = rules.act(state, agent, action, rules.now(state)).state
+        for seat in seats:
+            rules.observe(after, seat)
+        rules.dump_state(after)
+
+    per_call, _ = _cpu(action_work)
+    report(
+        f"{domain}: web action (act + observe x{len(seats)} + dump)",
+        1e6 * per_call,
+        f"µs (goal < {ACTION_GOAL[domain]})",
+    )
+    for label, work in (
+        ("act", lambda: rules.act(state, agent, action, rules.now(state))),
+        ("observe", lambda: rules.observe(state, agent)),
+        ("dump_state", lambda: rules.dump_state(state)),
+    ):
+        report(f"{domain}:   of which {label}", 1e6 * _cpu(work, at_least=0.2)[0], "µs")
+    text = json.dumps(rules.dump_state(state))
+    copies = [json.loads(text) for _ in range(50)]
+    position = [0]
+
+    def load() -> None:  # a fresh decoded dict each call, as read from the snapshot row
+        rules.load_state(copies[position[0] % len(copies)])
+        position[0] += 1
+
+    rules.load_state(json.loads(text))  # the scenario is compiled once per process
+    report(
+        f"{domain}: cold load_state ({len(text) // 1024} KB of JSON)", 1e6 * _cpu(load)[0], f"µs (goal < {LOAD_GOAL})"
+    )
+
+
+# --- tasks --------------------------------------------------------------------------------------
+
+
+def _tasks(report: Report, datasets: Path) -> None:
+    from games.domains.tasks.definition import compose
+    from games.domains.tasks.rules import RULES
+    from games.domains.tasks.timearena import read
+
+    path = datasets / "timearena" / "dependencygraph.json"
+    if not path.exists():
+        print(f"  tasks skipped: {path} is absent")
+        return
+    definitions, _ = read(json.loads(path.read_text()))
+    definition = compose([definitions["cooking1"], definitions["cooking2"], definitions["cooking3"]])
+    options = {"time_limit": 120}
+
+    def script() -> list[tuple[str, int]]:
+        """A decision at every free minute: start the first action that can start when nothing is
+        running, else wait (one action at a time, so a third of the decisions are waits)."""
+        state, log = RULES.initial_state(definition, options=options), []
+        while not RULES.outcome(state).over:
+            if 0 in RULES.awaiting(state):
+                action = RULES.legal_actions(state, 0)[0] if not state.running else "wait"
+                log.append((action, state.time))
+                state = RULES.act(state, 0, action, state.time).state
+            else:
+                state = RULES.advance(state, RULES.next_deadline(state)).state
+        return log
+
+    log = script()
+
+    def episode(observe: bool = False) -> Any:
+        state = RULES.initial_state(definition, options=options)
+        for action, at in log:
+            if at > state.time:
+                state = RULES.advance(state, at).state
+            if observe:
+                RULES.observe(state, 0)
+            state = RULES.act(state, 0, action, at).state
+        return state
+
+    waits = sum(action == "wait" for action, _ in log)
+    print(f"  tasks: cooking1+2+3, 1 agent, {len(log)} decisions ({waits} waits), 120-minute limit")
+    per_episode, _ = _cpu(episode)
+    report("tasks: one scripted episode", 1e3 * per_episode, "ms")
+    _versus(report, "tasks: decisions per second", len(log) / per_episode, "tasks", "decisions/s")
+    per_episode, _ = _cpu(lambda: episode(observe=True))
+    report("tasks: one scripted episode, observe() per decision", 1e3 * per_episode, "ms")
+    _versus(
+        report, "tasks: decisions per second with observe()", len(log) / per_episode, "tasks+observe", "decisions/s"
+    )
+
+    # A web action in the middle of the game, with three seats watching.
+    state = RULES.initial_state(definition, agents=3, options=options)
+    for action, at in log[: len(log) // 2]:
+        state = RULES.advance(state, at).state if at > state.time else state
+        state = RULES.act(state, 0, action, at).state
+    state = RULES.advance(state, RULES.next_deadline(state)).state
+    free = min(RULES.awaiting(state))
+    _web_action(report, "tasks", RULES, state, free, RULES.legal_actions(state, free)[0], range(3))
+
+
+# --- recipes ------------------------------------------------------------------------------------
+
+
+def _recipes(report: Report, datasets: Path) -> None:
+    from games.domains.recipes.dataset import read_instances
+    from games.domains.recipes.plan import order
+    from games.domains.recipes.rules import RULES
+    from games.domains.recipes.text import step_text
+    from games.planners.recipes_heuristic import plan_items
+
+    path = datasets / "recipe2plan" / "cooking.json"
+    if not path.exists():
+        print(f"  recipes skipped: {path} is absent")
+        return
+    instances = read_instances(json.loads(path.read_text(encoding="utf-8")))
+    # The heuristic planner's plans stand in for the published plans (one per instance and level).
+    games: list[tuple[dict[str, Any], dict[str, Any], list[tuple[str, int]]]] = []
+    for definition in instances.values():
+        for constraints in (True, False):
+            items = plan_items(definition, time_constraints=constraints)
+            if not items:
+                continue
+            options = {"time_constraints": constraints}
+            state = RULES.initial_state(definition, options=options)
+            turns = [(step_text(*item), item[3]) for item in order(state, items)]
+            games.append((definition, options, turns))
+    steps = sum(len(turns) for _, _, turns in games)
+    print(f"  recipes: {len(games)} plans of {len(instances)} instances, {steps} Step actions, one per turn")
+
+    def run_all(observe: bool = False) -> Any:
+        for definition, options, turns in games:
+            state = RULES.initial_state(definition, options=options)
+            for action, at in turns:
+                if observe:
+                    RULES.observe(state, 0)
+                state = RULES.act(state, 0, action, max(at, state.time)).state
+        return state
+
+    per_run, _ = _cpu(run_all, at_least=1.0)
+    _versus(report, "recipes: Step actions per second", steps / per_run, "recipes", "steps/s")
+    per_run, _ = _cpu(lambda: run_all(observe=True), at_least=1.0)
+    _versus(report, "recipes: Step actions per second with observe()", steps / per_run, "recipes+observe", "steps/s")
+
+    definition, options, turns = max(games, key=lambda game: len(game[2]))
+    state = RULES.initial_state(definition, agents=2, options=options)
+    middle = len(turns) // 2
+    for action, at in turns[:middle]:
+        state = RULES.act(state, 0, action, max(at, state.time)).state
+    _web_action(report, "recipes", RULES, state, 0, turns[middle][0], range(2))
+
+
+# --- kitchen ------------------------------------------------------------------------------------
+
+
+def _kitchen(report: Report, datasets: Path) -> None:
+    from games.domains.kitchen.cuisineworld_format import read_cuisineworld
+    from games.domains.kitchen.rules import RULES
+    from games.planners.kitchen_dispatcher import random_dispatcher
+
+    folder = datasets / "cuisineworld"
+    if not folder.is_dir():
+        print(f"  kitchen skipped: {folder} is absent")
+        return
+    definition, _ = read_cuisineworld(folder)["level_3"]
+    agents, seeds = 4, range(10)
+    print(f"  kitchen: CuisineWorld level_3, {agents} agents, {definition['max_steps']} steps, random dispatcher")
+
+    def episode(seed: int, log: list[list[tuple[int, str]]] | None = None) -> int:
+        state = RULES.initial_state(definition, seed=seed, agents=agents)
+        steps = 0
+        while state.step < state.level.max_steps:
+            commands = list(random_dispatcher(state, range(agents)).items())
+            if log is not None:
+                log.append(commands)
+            for agent, command in commands:
+                state = RULES.act(state, agent, command, state.step).state
+            state = RULES.advance(state, state.step + 1).state
+            steps += 1
+        return steps
+
+    steps = sum(episode(seed) for seed in seeds)
+    per_run, _ = _cpu(lambda: [episode(seed) for seed in seeds], at_least=1.0)
+    _versus(report, "kitchen: steps per second (dispatcher + rules)", steps / per_run, "kitchen", "steps/s")
+
+    logs: list[list[list[tuple[int, str]]]] = []
+    for seed in seeds:
+        logs.append([])
+        episode(seed, logs[-1])
+
+    def replay_all() -> None:
+        for seed, log in zip(seeds, logs, strict=True):
+            state = RULES.initial_state(definition, seed=seed, agents=agents)
+            for commands in log:
+                for agent, command in commands:
+                    state = RULES.act(state, agent, command, state.step).state
+                state = RULES.advance(state, state.step + 1).state
+
+    per_run, _ = _cpu(replay_all, at_least=1.0)
+    _versus(report, "kitchen: steps per second, rules only (replay)", steps / per_run, "kitchen rules", "steps/s")
+
+    state = RULES.initial_state(definition, seed=0, agents=agents)
+    for commands in logs[0][:30]:
+        for agent, command in commands:
+            state = RULES.act(state, agent, command, state.step).state
+        state = RULES.advance(state, state.step + 1).state
+    agent, command = next(iter(random_dispatcher(state, [0]).items()))
+    _web_action(report, "kitchen", RULES, state, agent, command, range(agents))
+
+
+# --- itinerary ----------------------------------------------------------------------------------
+
+
+def _itinerary(report: Report, datasets: Path) -> None:
+    from games.domains.itinerary.rules import RULES
+    from games.domains.itinerary.samples import definition_from_sample
+    from games.domains.itinerary.tools import check_plan
+    from games.importers.itinerarybench_files import read_published
+    from games.planners.itinerary_search import plan
+
+    folder = datasets / "itinerarybench"
+    if not folder.is_dir():
+        print(f"  itinerary skipped: {folder} is absent")
+        return
+    published = read_published(folder)
+    # Our planner's plans of the published samples stand in for the plans scored by TDAG's evaluator.
+    plans: list[tuple[dict[str, Any], list[str]]] = []
+    for kind, samples in sorted(published.samples.items()):
+        for index, sample in enumerate(samples):
+            definition = definition_from_sample(kind, index, sample, published.tables)
+            found = plan(definition)
+            if found.feasible:
+                plans.append((definition, found.actions))
+    actions = sum(len(lines) for _, lines in plans)
+    print(f"  itinerary: {len(plans)} published samples with a plan, {actions} actions; score each plan")
+
+    def score_all() -> None:
+        for definition, lines in plans:
+            check_plan(definition, lines)
+
+    per_run, _ = _cpu(score_all, at_least=1.0)
+    report("itinerary: score one plan (new game, play, score)", 1e3 * per_run / len(plans), "ms")
+    _versus(report, "itinerary: plans scored per second", len(plans) / per_run, "itinerary", "plans/s")
+
+    definition, lines = max(plans, key=lambda item: len(item[1]))
+    state = RULES.initial_state(definition)
+    middle = len(lines) // 2
+    for line in lines[:middle]:
+        state = RULES.act(state, 0, line, RULES.now(state)).state
+    _web_action(report, "itinerary", RULES, state, 0, lines[middle], range(1))
+
+
+DOMAINS = {"tasks": _tasks, "recipes": _recipes, "kitchen": _kitchen, "itinerary": _itinerary}
+
+
+def run(report: Report) -> None:
+    from django.conf import settings
+
+    datasets = Path(settings.DATASETS_DIR)
+    chosen = os.environ.get("BENCH_ENGINE_DOMAINS", "").split(",")
+    for name in [name for name in DOMAINS if name in chosen] or list(DOMAINS):
+        DOMAINS[name](report, datasets)
