@@ -41,3 +41,14 @@ def can_control(user: Any, game: Game) -> bool:
 def _plays_as_human(game: Game, user: Any) -> bool:
     # a participant whose game was created in their name (a study) still may not pause it
     return any(seat.kind == SeatKind.HUMAN for seat in seats_of(user, game))
+
+
+def replay_source(user: Any, game_id: Any) -> Game | None:
+    """The game an NPC replay seat of ``user``'s game may copy: only one ``user`` may watch (the
+    same check as the game's replay page), so a replay never reads someone else's private game."""
+    if isinstance(game_id, bool) or not isinstance(game_id, int) or game_id <= 0:
+        return None
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not can_watch(user, game):
+        return None
+    return game

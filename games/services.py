@@ -35,7 +35,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, clock, hooks, metrics, presence, state_store
+from games import broadcast, clock, hooks, metrics, permissions, presence, state_store
 from games.agents import endpoints
 from games.codec import Entry, entry_from_event
 from games.engine import registry
@@ -302,6 +302,17 @@ def _scenario_versions(scenarios: Scenario | str | Sequence[Scenario | str]) -> 
     return versions
 
 
+def _check_replay(settings: Mapping[str, Any], created_by: Any) -> None:
+    source, agent = settings.get("source_game"), settings.get("source_agent", 0)
+    if isinstance(agent, bool) or not isinstance(agent, int) or not 0 <= agent < MAX_SEATS:
+        raise InvalidInput(f"a replay seat's source_agent is a seat number from 0 to {MAX_SEATS - 1}")
+    if permissions.replay_source(created_by, source) is None:
+        raise InvalidInput(
+            f"a replay seat needs settings {{'source_game': <id>, 'source_agent': <n>}} naming a game you may"
+            f" see; there is no game {source!r} you may see"
+        )
+
+
 def _seat_spec(raw: SeatSpec | Mapping[str, Any], created_by: Any) -> SeatSpec:
     if isinstance(raw, SeatSpec):
         spec = raw
@@ -334,6 +345,8 @@ def _seat_spec(raw: SeatSpec | Mapping[str, Any], created_by: Any) -> SeatSpec:
                 endpoints.check(nested if isinstance(nested, Mapping) else spec.settings)
             except endpoints.EndpointError as error:
                 raise InvalidInput(f"npc seat settings: {error}") from None
+        if spec.dispatcher == "replay":
+            _check_replay(spec.settings, created_by)
         return SeatSpec(kind=spec.kind, dispatcher=spec.dispatcher, settings=spec.settings)
     user = spec.user if spec.user is not None else created_by
     if isinstance(user, str):

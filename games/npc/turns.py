@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import services, state_store
+from games import permissions, services, state_store
 from games.agents.dispatcher import Dispatcher, DispatcherError, NpcSeat, build_dispatcher
 from games.agents.endpoints import EndpointError
 from games.agents.llm import LlmClient, LlmConfig
@@ -118,11 +118,15 @@ def llm_client(seat_settings: Mapping[str, Any]) -> LlmClient:
         raise DispatcherError(str(error)) from None
 
 
-def replay_actions(seat_settings: Mapping[str, Any]) -> list[LoggedAction]:
-    source = seat_settings.get("source_game")
-    if not source:
-        raise DispatcherError("a replay seat needs settings {'source_game': <game id>, 'source_agent': <n>}")
-    rows = GameEvent.objects.filter(game_id=source, category="action").order_by("seq")
+def replay_actions(seat_settings: Mapping[str, Any], viewer: Any = None) -> list[LoggedAction]:
+    """The actions of the game a replay seat copies; only a game ``viewer`` (the creator of the
+    game the seat plays in) may watch, checked again at each turn as the replay page would."""
+    source = permissions.replay_source(viewer, seat_settings.get("source_game"))
+    if source is None:
+        raise DispatcherError(
+            "a replay seat needs settings {'source_game': <id of a game its creator may see>, 'source_agent': <n>}"
+        )
+    rows = GameEvent.objects.filter(game_id=source.pk, category="action").order_by("seq")
     return [LoggedAction(int(r.agent or 0), str(r.data.get("action", "")), float(r.time)) for r in rows]
 
 
@@ -133,7 +137,7 @@ def dispatcher_for(game: Game, seats: Sequence[Seat]) -> Dispatcher:
         npc_seats(seats),
         human_agents=humans,
         client_factory=llm_client,
-        replay_actions=replay_actions,
+        replay_actions=lambda settings_: replay_actions(settings_, viewer=game.created_by),
         seed=game.seed,
     )
 
