@@ -131,11 +131,14 @@ def solve(
     chunks: int = 2,
     workers: int = 1,
     seed: int = 0,
+    heuristic: recipes_heuristic.HeuristicResult | None = None,
 ) -> OptimalResult:
+    """``heuristic``: the heuristic's result when the caller already has it (else it is computed)."""
     began = time.perf_counter()
     kitchen = load_kitchen(definition)
     unit = _scale(kitchen)
-    heuristic = recipes_heuristic.plan(definition, time_constraints=time_constraints)
+    if heuristic is None:
+        heuristic = recipes_heuristic.plan(definition, time_constraints=time_constraints)
     every = kitchen.all_steps()
     total = sum(s.duration for s in every) + sum(w for s in every for _, w in s.time_constraints)
     horizon = (heuristic.makespan if heuristic.makespan is not None else total) // unit

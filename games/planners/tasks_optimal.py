@@ -50,11 +50,20 @@ def plan(
     max_seconds: float = 10.0,
     seed: int = 0,
     hint: dict[int, int] | None = None,
+    upper_bound: int | None = None,
+    workers: int = 1,
 ) -> OptimalPlan:
-    """The minimum-makespan plan for ``agents`` agents (the scenario's compile mode sets the pools)."""
+    """The minimum-makespan plan for ``agents`` agents (the scenario's compile mode sets the pools).
+
+    ``upper_bound`` is the makespan of a known feasible plan (e.g. ``hint``'s): it caps the horizon,
+    which shrinks every variable's domain. ``workers`` > 1 runs a parallel portfolio (then the plan,
+    though not a proven optimum's value, may depend on thread timing).
+    """
     started = time.perf_counter()
     actions = scenario.actions
     horizon = sum(a.minutes for a in actions)
+    if upper_bound is not None:
+        horizon = min(horizon, upper_bound)
     model = cp_model.CpModel()
     starts, ends, locks, occupancy = [], [], [], []
     for action in actions:
@@ -102,7 +111,7 @@ def plan(
 
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max_seconds
-    solver.parameters.num_workers = 1
+    solver.parameters.num_workers = max(1, workers)
     solver.parameters.random_seed = seed
     if agents > 1:
         # The full LP relaxation of the cumulative and no-overlap constraints is what proves most

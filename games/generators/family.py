@@ -1,0 +1,85 @@
+"""Generating a family of instances: the same domain, knobs and seed give the same definitions,
+byte for byte (each instance draws from its own ``random.Random`` seeded by a string of all three,
+which Python hashes the same on every machine and run).
+
+An instance is the JSON object ``manage.py generate --json`` prints: ``slug``, ``definition``,
+``optimal_makespan`` (the domain's optimum: minutes for tasks, seconds for recipes, the heuristic's
+CoS for kitchen, the planner's score for itinerary), ``optimal`` (proven), ``lower_bound``,
+``greedy_makespan`` (the reference heuristic's value), ``solve_seconds``, ``stats`` and ``plan``.
+Only ``solve_seconds`` depends on the machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Callable, Mapping
+from importlib import import_module
+from types import ModuleType
+from typing import Any
+
+from games.generators import DOMAINS
+from games.generators.knobs import KnobError, resolve
+
+SOURCE = "generated"
+
+
+def module(domain: str) -> ModuleType:
+    if domain not in DOMAINS:
+        raise KnobError(f"unknown domain {domain!r} (domains: {', '.join(DOMAINS)})")
+    return import_module(f"games.generators.{domain}")
+
+
+def family_name(domain: str, seed: int, knobs: Mapping[str, Any]) -> str:
+    """``tasks-s7-3f9a2c``: the domain, the seed and a digest of every knob's value."""
+    digest = hashlib.sha256(json.dumps(dict(knobs), sort_keys=True).encode()).hexdigest()[:6]
+    return f"{domain}-s{seed}-{digest}"
+
+
+def build(domain: str, seed: int, knobs: Mapping[str, Any], index: int) -> dict[str, Any]:
+    """The definition of instance ``index`` of a family (no solving)."""
+    rng = random.Random(f"{domain}|{seed}|{index}|{json.dumps(dict(knobs), sort_keys=True)}")
+    return module(domain).build(rng, dict(knobs), index)
+
+
+def generate(
+    domain: str,
+    *,
+    count: int,
+    seed: int,
+    knobs: Mapping[str, Any] | None = None,
+    max_seconds: float = 10.0,
+    log: Callable[[str], None] | None = None,
+) -> list[dict[str, Any]]:
+    """``count`` instances with their optimum; raises KnobError for bad knobs or a bad count."""
+    generator = module(domain)
+    values = resolve(generator.KNOBS, knobs or {})
+    if not 1 <= count <= 200:
+        raise KnobError(f"count: must be from 1 to 200, got {count}")
+    family = family_name(domain, seed, values)
+    instances = []
+    for index in range(count):
+        definition = build(domain, seed, values, index)
+        found = generator.evaluate(definition, values, max_seconds)
+        instance = {"slug": f"{SOURCE}/{family}-{index + 1:03d}", "family": family, "seed": seed, "knobs": values}
+        instance["definition"] = definition
+        instance.update(found)
+        if log:
+            log(
+                f"{instance['slug']}: optimum {found['optimal_makespan']} "
+                f"({'proven' if found['optimal'] else 'not proven'}, bound {found['lower_bound']}), "
+                f"heuristic {found['greedy_makespan']}, {found['solve_seconds']:.2f} s"
+            )
+        instances.append(instance)
+    return instances
+
+
+def describe(instance: Mapping[str, Any]) -> str:
+    """The line stored as a saved instance's description: how it was made and its certificate."""
+    proof = "proven optimal" if instance["optimal"] else f"best found, lower bound {instance['lower_bound']}"
+    return (
+        f"Generated (family {instance['family']}, seed {instance['seed']}, knobs "
+        f"{json.dumps(instance['knobs'], sort_keys=True)}). Optimum {instance['optimal_makespan']} ({proof}); "
+        f"reference heuristic {instance['greedy_makespan']}."
+    )
