@@ -177,11 +177,15 @@ class ParticipantStatus(models.TextChoices):
 
 
 class Participant(models.Model):
-    """An anonymous participant. ``user`` is a login-less account that owns their game seats."""
+    """An anonymous participant. ``user`` is a login-less account created for this participation
+    alone (it owns their game seats); it is never a person's own account."""
 
     study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="participants")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="study_participations")
     external_id = models.CharField(max_length=128, blank=True, help_text="e.g. the Prolific id, from ?pid=")
+    resume_code = models.CharField(
+        max_length=16, blank=True, help_text="Shown to the participant; needed to continue on another device."
+    )
     status = models.CharField(max_length=10, choices=ParticipantStatus.choices, default=ParticipantStatus.JOINED)
     is_pilot = models.BooleanField(default=False, help_text="Scripted pilot participant; excluded from analysis.")
     onboarding_done = models.PositiveIntegerField(default=0, help_text="Onboarding pages completed.")

@@ -272,13 +272,24 @@ def set_status(study: Study, status: str) -> None:
 
 @transaction.atomic
 def delete_pilot_data(study: Study) -> int:
-    """Remove pilot participants (and their episodes and answers) so the design can change again."""
+    """Remove pilot participations, their episodes, answers and games (study and practice), so the
+    design can change again. Accounts go only if they are a pilot's own login-less participation
+    account; a person's account is never deleted here."""
+    from games import services as games
+    from games.models import Game, GameStatus
+    from studies.services.participation import is_participation_account
+
     pilots = list(study.participants.filter(is_pilot=True).select_related("user"))
+    game_ids = {e.game_id for e in Episode.objects.filter(participant__in=pilots) if e.game_id}
+    game_ids |= {p.tutorial_game_id for p in pilots if p.tutorial_game_id}
+    for game_id in Game.objects.filter(pk__in=game_ids).exclude(status=GameStatus.FINISHED).values_list("pk", flat=True):
+        games.finish(game_id, reason="pilot data deleted")  # a pilot still connected sees the game end
     users = [p.user for p in pilots]
     Response.objects.filter(episode__participant__in=pilots).delete()
     Episode.objects.filter(participant__in=pilots).delete()
     study.participants.filter(is_pilot=True).delete()
+    Game.objects.filter(pk__in=game_ids).delete()
     for user in users:
-        if not user.study_participations.exists() and not user.is_staff:
+        if is_participation_account(user) and not user.study_participations.exists():
             user.delete()
     return len(pilots)

@@ -9,11 +9,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from accounts.roles import Role, grant
+from accounts.roles import Role, grant, roles_of
 from studies import assignment, flow
 from studies.errors import StudyError
 from studies.measures import LIKERT_POINTS
@@ -32,6 +33,9 @@ from studies.models import (
 )
 
 EXTERNAL_ID = re.compile(r"^[A-Za-z0-9_.@:-]{1,128}$")
+ACCOUNT_PREFIX = "p-"
+RESUME_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+MAX_RESUME_TRIES = 10
 
 
 # --- participants --------------------------------------------------------------------------
@@ -48,33 +52,78 @@ def clean_external_id(raw: str) -> str:
 
 
 def _participant_account() -> Any:
-    """A login-less account that owns the participant's game seats (no password, no personal data)."""
-    user = get_user_model().objects.create_user(f"p-{secrets.token_hex(8)}")
+    """A login-less account that owns one participation's game seats (no password, no personal data)."""
+    user = get_user_model().objects.create_user(f"{ACCOUNT_PREFIX}{secrets.token_hex(8)}")
     user.set_unusable_password()
     user.save(update_fields=["password"])
     grant(user, Role.PARTICIPANT)
     return user
 
 
+def is_participation_account(user: Any) -> bool:
+    """True for the login-less accounts ``join`` creates (never a person's own account)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return (
+        user.get_username().startswith(ACCOUNT_PREFIX)
+        and not user.has_usable_password()
+        and not user.is_staff
+        and not user.is_superuser
+        and roles_of(user) <= {Role.PARTICIPANT}
+    )
+
+
+def new_resume_code() -> str:
+    """What a participant types to continue on another device, e.g. ``K7QF-2M9X`` (40 bits)."""
+    raw = "".join(secrets.choice(RESUME_ALPHABET) for _ in range(8))
+    return f"{raw[:4]}-{raw[4:]}"
+
+
+def _normalise_code(raw: str) -> str:
+    return re.sub(r"[^A-Z0-9]", "", (raw or "").upper())
+
+
 @transaction.atomic
-def join(study: Study, *, external_id: str = "", user: Any = None, is_pilot: bool = False) -> Participant:
-    """The participant for this link: an existing one (same external id or same account) or a new one."""
+def join(study: Study, *, external_id: str = "", is_pilot: bool = False) -> Participant:
+    """A new participation with its own login-less account. It never reuses a signed-in account:
+    a participation is its own identity. A known external id is refused here (that person resumes
+    with ``resume``), so knowing someone's panel id is not enough to act as them."""
     external_id = clean_external_id(external_id)
     if study.status == StudyStatus.CLOSED:
         raise StudyError("This study is closed and no longer takes participants. Thank you for your interest.")
     if study.status == StudyStatus.DRAFT and not is_pilot:
         raise StudyError("This study has not opened yet. Please try the link again later.")
-    if external_id:
-        found = study.participants.filter(external_id=external_id).first()
-        if found is not None:
-            return found
-    if user is not None and getattr(user, "is_authenticated", False):
-        found = study.participants.filter(user=user).first()
-        if found is not None:
-            return found
-    if user is None or not getattr(user, "is_authenticated", False) or user.is_staff:
-        user = _participant_account()
-    return Participant.objects.create(study=study, user=user, external_id=external_id, is_pilot=is_pilot)
+    if external_id and study.participants.filter(external_id=external_id).exists():
+        raise StudyError(
+            "Someone with this participant id has already started. To continue, enter the resume code "
+            "shown on your study pages."
+        )
+    return Participant.objects.create(
+        study=study,
+        user=_participant_account(),
+        external_id=external_id,
+        is_pilot=is_pilot,
+        resume_code=new_resume_code(),
+    )
+
+
+def resume(study: Study, *, external_id: str, code: str) -> Participant:
+    """The participation with this external id, if ``code`` is its resume code (another device).
+    Wrong codes are counted; after ``MAX_RESUME_TRIES`` in an hour the id is locked for that hour."""
+    external_id = clean_external_id(external_id)
+    participant = study.participants.filter(external_id=external_id).first() if external_id else None
+    if participant is None:
+        raise StudyError("There is no participation with this participant id in this study.")
+    tries_key = f"studies:resume-tries:{participant.pk}"
+    tries = cache.get(tries_key, 0)
+    if tries >= MAX_RESUME_TRIES:
+        raise StudyError("Too many wrong resume codes; please wait an hour or contact the researcher.")
+    given = _normalise_code(code)
+    if not given or not secrets.compare_digest(given, _normalise_code(participant.resume_code)):
+        cache.set(tries_key, tries + 1, 3600)
+        raise StudyError("That resume code does not match. It is shown at the bottom of every study page.")
+    cache.delete(tries_key)
+    return participant
 
 
 def _sequence_counts(study: Study, is_pilot: bool, n_sequences: int) -> list[int]:

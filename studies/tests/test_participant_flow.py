@@ -80,18 +80,25 @@ def test_a_participant_goes_from_the_link_to_the_completion_code(client, make_st
     assert participant.status == ParticipantStatus.COMPLETED
 
 
-def test_reload_and_a_new_device_with_the_same_link_resume_where_the_participant_was(client, make_study):
+def test_reload_resumes_and_a_new_device_needs_the_resume_code(client, make_study):
     study = make_study()
     entry = reverse("studies:entry", args=[study.slug])
     step_url = reverse("studies:step", args=[study.slug])
     client.post(entry, {"pid": "ABC", "choice": "agree", "agree": "1"})
     client.post(step_url, {"action": "onboarding", "index": "0"})
     client.post(step_url, {"action": "start", "index": "0"})
+    code = Participant.objects.get().resume_code
+    assert code in client.get(step_url).content.decode()  # shown to the participant
 
     assert client.get(entry + "?pid=ABC")["Location"] == step_url  # reload of the link
     other_device = Client()
-    response = other_device.get(entry + "?pid=ABC")
-    assert response["Location"] == step_url
+    asked = other_device.get(entry + "?pid=ABC")
+    assert asked.status_code == 200 and 'data-step="resume"' in asked.content.decode()
+    assert other_device.get(step_url)["Location"].startswith(entry)  # the pid alone opens nothing
+    wrong = other_device.post(entry, {"pid": "ABC", "choice": "resume", "code": "AAAA-AAAA"})
+    assert wrong.status_code == 400 and "does not match" in wrong.content.decode()
+    typed = code.lower().replace("-", " ")  # typed loosely
+    assert other_device.post(entry, {"pid": "ABC", "choice": "resume", "code": typed})["Location"] == step_url
     page = other_device.get(step_url).content.decode()
     assert "Your game is running" in page
     assert Participant.objects.count() == 1
@@ -190,19 +197,6 @@ def test_a_tutorial_page_starts_a_solo_practice_game(client, make_study, toy_sce
     client.post(step_url, {"action": "onboarding", "index": "0"})
     assert "Game 1" in client.get(step_url).content.decode()
     assert Seat.objects.filter(user=participant.user).count() == 1
-
-
-def test_a_signed_in_researcher_is_asked_before_becoming_a_participant(client, researcher, make_study):
-    study = make_study()
-    entry = reverse("studies:entry", args=[study.slug])
-    Client().post(entry, {"pid": "P7", "choice": "agree", "agree": "1"})
-    client.force_login(researcher)
-    page = client.get(entry + "?pid=P7")
-    assert "Continue as this participant?" in page.content.decode()
-    assert client.get(reverse("studies:list")).status_code == 200  # still the researcher
-    client.post(entry, {"pid": "P7", "choice": "resume"})
-    assert client.get(reverse("studies:step", args=[study.slug])).status_code == 200
-    assert client.get(reverse("studies:list")).status_code == 403  # now the participant
 
 
 def test_the_dashboards_point_to_the_study(client, researcher, make_study):

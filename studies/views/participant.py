@@ -1,8 +1,9 @@
 """The participant's side: the study link, consent, onboarding, episodes, questionnaires, the end.
 
-Participants have no password: the study link (with ``?pid=`` for panels like Prolific) signs them
-in to a login-less account that owns their game seats, so a reload, a new tab or a new device with
-the same link resumes where they left off. Every page is driven by ``selectors.participant_step``:
+Participants have no password: joining creates a login-less account for this participation alone
+(``views.identity``), remembered by the browser's session, so a reload or a new tab resumes where
+they left off; another device needs the resume code shown on every study page. A signed-in person
+is never switched to a participation (they are asked to use a private window). Every page is driven by ``selectors.participant_step``:
 a participant can only ever act on their current step.
 """
 
@@ -11,19 +12,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import logout
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 
 from studies import flow, selectors, services
+from studies.views import identity
 from studies.errors import StudyError
 from studies.measures import LIKERT_LABELS
 from studies.models import EpisodeStatus, Participant, Study, StudyStatus
 
 PILOT_SALT = "studies.pilot"
-BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def pilot_token(study: Study) -> str:
@@ -41,62 +43,77 @@ def _is_pilot(request: HttpRequest, study: Study) -> bool:
         return False
 
 
-def _sign_in(request: HttpRequest, participant: Participant) -> None:
-    if request.user != participant.user:
-        login(request, participant.user, backend=BACKEND)
-
-
-def _entry_url(study: Study, pid: str = "") -> str:
+def _entry_url(study: Study, pid: str = "", pilot: str = "") -> str:
     url = reverse("studies:entry", args=[study.slug])
-    return f"{url}?pid={pid}" if pid else url
+    query = urlencode({k: v for k, v in (("pid", pid), ("pilot", pilot)) if v})
+    return f"{url}?{query}" if query else url
+
+
+def _problem(request: HttpRequest, study: Study, message: str, status: int = 400) -> HttpResponse:
+    return render(request, "studies/participant/problem.html", {"study": study, "message": message}, status=status)
 
 
 def entry(request: HttpRequest, slug: str) -> HttpResponse:
-    """The study link: resume a known participant, else show the consent page (POST: agree or decline)."""
+    """The study link: resume this browser's participation, else consent (POST: agree or decline),
+    or resume another device's participation with its resume code."""
     study = get_object_or_404(Study, slug=slug)
     pid = (request.GET.get("pid") or request.POST.get("pid") or "").strip()
-    pilot = _is_pilot(request, study)
-    context: dict[str, Any] = {"study": study, "pid": pid, "pilot": request.GET.get("pilot", "")}
+    pilot_token_raw = request.GET.get("pilot") or request.POST.get("pilot") or ""
+    context: dict[str, Any] = {"study": study, "pid": pid, "pilot": pilot_token_raw}
     try:
         pid = services.clean_external_id(pid)
     except StudyError as error:
-        return render(request, "studies/participant/problem.html", {"study": study, "message": str(error)}, status=400)
+        return _problem(request, study, str(error))
+    choice = request.POST.get("choice") if request.method == "POST" else None
 
-    known = study.participants.filter(external_id=pid).first() if pid else None
-    known = known or selectors.participant_for(study, request.user)
-    if request.method == "POST":
-        choice = request.POST.get("choice")
-        if choice not in ("agree", "decline", "resume") or (choice == "resume" and known is None):
-            return redirect(_entry_url(study, pid))
-        if known is None and choice == "agree" and not request.POST.get("agree"):
+    if identity.has_own_account(request):
+        if choice == "signout":  # the visitor's own decision, never a side effect of the link
+            logout(request)
+            return redirect(_entry_url(study, pid, pilot_token_raw))
+        return render(request, "studies/participant/signed_in.html", context, status=403 if choice else 200)
+
+    participant = identity.current(request, study)
+    if participant is not None and pid and participant.external_id != pid:
+        participant = None  # someone else on this browser (a lab computer): a participation of their own
+    taken = bool(pid) and participant is None and study.participants.filter(external_id=pid).exists()
+
+    if choice == "resume":
+        try:
+            participant = services.resume(study, external_id=pid, code=request.POST.get("code", ""))
+        except StudyError as error:
+            context["error"] = str(error)
+            return render(request, "studies/participant/resume.html", context, status=400)
+        identity.remember(request, participant)
+        return redirect("studies:step", slug=study.slug)
+    if taken:
+        return render(request, "studies/participant/resume.html", context, status=409 if choice else 200)
+    if choice in ("agree", "decline"):
+        if participant is None and choice == "agree" and not request.POST.get("agree"):
             context["error"] = "Please tick the box to confirm you agree, or choose “I do not agree”."
             return render(request, "studies/participant/consent.html", context, status=400)
         try:
-            participant = known or services.join(study, external_id=pid, user=request.user, is_pilot=pilot)
-            _sign_in(request, participant)
+            if participant is None:
+                participant = services.join(study, external_id=pid, is_pilot=_is_pilot(request, study))
+                identity.remember(request, participant)
             if choice == "agree":
                 services.give_consent(participant)
-            elif choice == "decline":
+            else:
                 services.decline_consent(participant)
         except StudyError as error:
-            return render(
-                request, "studies/participant/problem.html", {"study": study, "message": str(error)}, status=400
-            )
+            return _problem(request, study, str(error))
         return redirect("studies:step", slug=study.slug)
+    if choice is not None:
+        return redirect(_entry_url(study, pid, pilot_token_raw))
 
-    if known is not None:
-        if request.user.is_authenticated and request.user.is_staff and request.user != known.user:
-            return render(request, "studies/participant/switch.html", context)
-        _sign_in(request, known)
+    if participant is not None:
         return redirect("studies:step", slug=study.slug)
-    if study.status == StudyStatus.CLOSED or (study.status == StudyStatus.DRAFT and not pilot):
+    if study.status == StudyStatus.CLOSED or (study.status == StudyStatus.DRAFT and not _is_pilot(request, study)):
         message = (
             "This study is closed and no longer takes participants. Thank you for your interest."
             if study.status == StudyStatus.CLOSED
             else "This study has not opened yet. Please try the link again later."
         )
-        return render(request, "studies/participant/problem.html", {"study": study, "message": message})
-    context["signed_in_as"] = request.user if request.user.is_authenticated else None
+        return _problem(request, study, message, status=200)
     return render(request, "studies/participant/consent.html", context)
 
 
@@ -171,7 +188,7 @@ TEMPLATES = {
 def step(request: HttpRequest, slug: str) -> HttpResponse:
     """The participant's current step (GET) or an action on it (POST, then back here)."""
     study = get_object_or_404(Study, slug=slug)
-    participant = selectors.participant_for(study, request.user)
+    participant = identity.current(request, study)
     if participant is None:
         messages.info(request, "Open the study link you were given to start or continue.")
         return redirect(_entry_url(study))
@@ -191,5 +208,5 @@ def step(request: HttpRequest, slug: str) -> HttpResponse:
         current = selectors.participant_step(participant)
     context = _step_context(participant, current)
     if current.kind == "consent":
-        context.update(pid=participant.external_id, signed_in_as=None)
+        context.update(pid=participant.external_id)
     return render(request, TEMPLATES[current.kind], context)
