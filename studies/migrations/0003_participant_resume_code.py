@@ -17,16 +17,17 @@ def give_codes(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('studies', '0002_tutorial_game_related_name'),
+        ("studies", "0002_tutorial_game_related_name"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='participant',
-            name='resume_code',
-            field=models.CharField(blank=True, help_text='Shown to the participant; needed to continue on another device.', max_length=16),
+            model_name="participant",
+            name="resume_code",
+            field=models.CharField(
+                blank=True, help_text="Shown to the participant; needed to continue on another device.", max_length=16
+            ),
         ),
         migrations.RunPython(give_codes, migrations.RunPython.noop),
     ]

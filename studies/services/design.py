@@ -282,7 +282,9 @@ def delete_pilot_data(study: Study) -> int:
     pilots = list(study.participants.filter(is_pilot=True).select_related("user"))
     game_ids = {e.game_id for e in Episode.objects.filter(participant__in=pilots) if e.game_id}
     game_ids |= {p.tutorial_game_id for p in pilots if p.tutorial_game_id}
-    for game_id in Game.objects.filter(pk__in=game_ids).exclude(status=GameStatus.FINISHED).values_list("pk", flat=True):
+    for game_id in (
+        Game.objects.filter(pk__in=game_ids).exclude(status=GameStatus.FINISHED).values_list("pk", flat=True)
+    ):
         games.finish(game_id, reason="pilot data deleted")  # a pilot still connected sees the game end
     users = [p.user for p in pilots]
     Response.objects.filter(episode__participant__in=pilots).delete()

@@ -3,8 +3,8 @@
 Participants have no password: joining creates a login-less account for this participation alone
 (``views.identity``), remembered by the browser's session, so a reload or a new tab resumes where
 they left off; another device needs the resume code shown on every study page. A signed-in person
-is never switched to a participation (they are asked to use a private window). Every page is driven by ``selectors.participant_step``:
-a participant can only ever act on their current step.
+is never switched to a participation (they are asked to use a private window). Every page is driven
+by ``selectors.participant_step``: a participant can only ever act on their current step.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from studies import flow, selectors, services
-from studies.views import identity
 from studies.errors import StudyError
 from studies.measures import LIKERT_LABELS
 from studies.models import EpisodeStatus, Participant, Study, StudyStatus
+from studies.views import identity
 
 PILOT_SALT = "studies.pilot"
 
