@@ -93,3 +93,39 @@ def test_a_researcher_adds_a_condition_and_reads_the_analysis(live_server, brows
     assert "repeated-measures ANOVA" in page.text_content("main")
     page.screenshot(path=shots / "analysis.png", full_page=True)
     assert all(p.status == ParticipantStatus.COMPLETED for p in study.participants.all())
+
+
+def test_another_device_continues_with_the_resume_code(live_server, browser, make_study, shots, annotator):
+    study = make_study()
+    link = f"{live_server.url}/studies/s/{study.slug}/?pid=TWO-DEVICES"
+    first = browser.new_context().new_page()
+    first.goto(link)
+    first.get_by_label("I have read the information").check()
+    first.get_by_role("button", name="Continue").click()
+    code = first.text_content("#resume-code-value")
+    first.screenshot(path=shots / "participant-resume-code.png", full_page=True)
+
+    second = browser.new_context(viewport={"width": 900, "height": 700}).new_page()
+    second.goto(link)
+    second.wait_for_selector("[data-step=resume]")
+    second.get_by_label("Resume code").fill("WRNG-CODE")
+    second.keyboard.press("Enter")
+    second.wait_for_selector("[role=alert]")
+    assert "does not match" in second.text_content("[role=alert]")
+    second.screenshot(path=shots / "participant-resume-wrong.png", full_page=True)
+    second.get_by_label("Resume code").fill(code.lower())
+    second.keyboard.press("Enter")
+    second.wait_for_selector("[data-step=onboarding]")
+    assert second.text_content("h1") == "Rules"  # where the first device was
+
+    # Someone signed in with their own account is told to use a private window, and stays signed in.
+    own = browser.new_context().new_page()
+    own.goto(f"{live_server.url}/accounts/login/")
+    own.fill("#id_username", "ann")
+    own.fill("#id_password", "pw-annotator-1")
+    own.get_by_role("button", name="Sign in").click()
+    own.wait_for_url("**/")
+    own.goto(link)
+    own.wait_for_selector("[data-step=signed-in]")
+    own.screenshot(path=shots / "participant-signed-in.png", full_page=True)
+    assert Participant.objects.count() == 1
