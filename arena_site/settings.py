@@ -14,6 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from arena_site.config import database_config, env_bool, env_float, env_list, redis_url
 from games.agents.endpoints import parse as parse_endpoints
+from games.agents.prices import parse as _parse_prices
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("ARENA_VAR_DIR", BASE_DIR / "var"))
@@ -146,6 +147,18 @@ except ValueError as _error:
     raise ImproperlyConfigured(str(_error)) from None
 LLM_TIMEOUT_SECONDS = env_float("LLM_TIMEOUT_SECONDS", 20.0)
 LLM_TEMPERATURE = env_float("LLM_TEMPERATURE", 0.0)
+
+# Benchmarks: the price of each model in US dollars per million tokens, JSON like
+# {"gpt-4o-mini": {"input": 0.15, "output": 0.6}} (games/agents/prices.py); retries of a 429/5xx
+# with the openai client's capped exponential backoff; episodes played at once per run; model
+# calls in flight at once per endpoint, across every run and worker.
+try:
+    LLM_PRICES = _parse_prices(os.environ.get("LLM_PRICES", ""))
+except ValueError as _price_error:
+    raise ImproperlyConfigured(str(_price_error)) from None
+BENCHMARK_LLM_RETRIES = int(os.environ.get("BENCHMARK_LLM_RETRIES", "4"))
+BENCHMARK_WORKERS = int(os.environ.get("BENCHMARK_WORKERS", "2"))
+LLM_CONCURRENCY = int(os.environ.get("LLM_CONCURRENCY", "4"))
 
 LOGGING = {
     "version": 1,

@@ -36,7 +36,10 @@ def make_agent(
     prompt: Mapping[str, Any] | None = None,
     npc_agents: Sequence[int] = (0,),
     seed: int = 0,
+    client: Any = None,
 ) -> Brain:
+    """``client``: what the agent calls instead of a fresh ``LlmClient(config=llm)`` (a benchmark's
+    caching, rate-limited client)."""
     if agent not in BENCHMARK_AGENTS:
         raise AgentError(f"unknown agent {agent!r}; choose one of {', '.join(BENCHMARK_AGENTS)}")
     if agent == "planner":
@@ -45,7 +48,7 @@ def make_agent(
         return RandomBrain(seed=seed)
     if llm is None:
         raise AgentError(f"the {agent} agent needs an LLM endpoint (--base-url/--model or LLM_* settings)")
-    client = LlmClient(config=llm)
+    client = client or LlmClient(config=llm)
     options = PromptOptions.from_json(dict(prompt or {}))
     if agent == "react":
         return ReactAgent(client, domain, options)

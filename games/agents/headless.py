@@ -7,7 +7,7 @@ a turn lets time move to the next deadline (an idle step).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,12 @@ class HeadlessEpisode:
     turns: int = 0
     says: list[str] = field(default_factory=list)
     stopped: str = ""  # why the loop ended besides the rules' outcome
+    curve: list[list[float]] = field(default_factory=list)  # [game time, turns, score] when the score changed
+
+    def track(self, rules: RuleSet[Any], score: Callable[[Any], float | None] | None) -> None:
+        value = score(self.state) if score else None
+        if value is not None and (not self.curve or self.curve[-1][2] != value):
+            self.curve.append([float(rules.now(self.state)), self.turns, value])
 
 
 def run_episode(
@@ -39,9 +45,12 @@ def run_episode(
     options: Mapping[str, Any] | None = None,
     max_turns: int = 500,
     memory: dict[str, Any] | None = None,
+    score: Callable[[Any], float | None] | None = None,
 ) -> HeadlessEpisode:
+    """``score(state)`` (the headline metric, 0-100), when given, is followed into ``curve``."""
     state = rules.initial_state(scenario, seed=seed, agents=agents, options=options)
     episode = HeadlessEpisode(state=state)
+    episode.track(rules, score)
     memory = {} if memory is None else memory
     controlled = set(range(agents) if npc_agents is None else npc_agents)
     unseen: list[Event] = []
@@ -67,6 +76,7 @@ def run_episode(
                 episode.events += transition.events
                 unseen += transition.events
                 episode.state = transition.state
+            episode.track(rules, score)
             if rules.outcome(episode.state).over:
                 break
             if _progressed(decision.actions) and set(rules.awaiting(episode.state)) & controlled:
@@ -81,6 +91,7 @@ def run_episode(
         episode.events += transition.events
         unseen += transition.events
         episode.state = transition.state
+        episode.track(rules, score)
     return episode
 
 

@@ -87,6 +87,7 @@ class LlmReply:
     completion_tokens: int = 0
     error: str = ""
     model: str = ""
+    cached: bool = False  # answered from the response cache (games.npc.llm_cache), not the model
 
     @property
     def ok(self) -> bool:
@@ -96,8 +97,9 @@ class LlmReply:
 class LlmClient:
     """A thin wrapper over ``openai.OpenAI`` that measures latency and turns failures into data.
 
-    Retries are off: a late answer is useless to a real-time game (the NPC idles that step), and a
-    benchmark records the failure instead of hiding it behind a retry.
+    Retries are off by default: a late answer is useless to a real-time game (the NPC idles that
+    step). Benchmarks pass ``max_retries`` so a 429 or 5xx is retried with the openai client's capped
+    exponential backoff (honouring ``Retry-After``); what still fails is recorded, not hidden.
     """
 
     def __init__(
@@ -110,6 +112,7 @@ class LlmClient:
         max_tokens: int = DEFAULT_MAX_TOKENS,
         *,
         config: LlmConfig | None = None,
+        max_retries: int = 0,
     ) -> None:
         if config is None:
             if not base_url or not model:
@@ -120,7 +123,7 @@ class LlmClient:
             base_url=config.base_url,
             api_key=config.api_key or "not-needed",
             timeout=config.timeout_seconds,
-            max_retries=0,
+            max_retries=max_retries,
         )
 
     @classmethod

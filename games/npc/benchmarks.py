@@ -3,7 +3,11 @@
 A run stores its task set up front; running it plays every item that has no result yet, so a
 run stopped by a restart, a crash or the Stop button carries on where it was with ``resume``.
 Each episode is played in the ``fast`` clock by ``games.agents.headless``; its LLM calls are
-counted (and stored with ``config["log_calls"]``).
+counted, priced (``LLM_PRICES``) and stored with ``config["log_calls"]``. Model answers come from
+the response cache when the run allows it (``config["cache"]``, on by default; see
+``games.npc.llm_cache``), so re-running a finished run costs no model call and gives its tables
+again. ``--repeats k`` plays every item k times (``attempt`` 0..k-1) for confidence intervals and
+pass^k (``games.npc.stats``).
 """
 
 from __future__ import annotations
@@ -14,15 +18,19 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games import metrics
+from games.agents import prices
 from games.agents.endpoints import EndpointError
 from games.agents.factory import LLM_AGENTS, make_agent
 from games.agents.headless import run_episode
-from games.agents.llm import LlmConfig
+from games.agents.llm import LlmClient, LlmConfig
 from games.engine import registry
 from games.models import Scenario
+from games.npc.llm_cache import CachingClient
 from games.npc.models import BenchmarkResult, BenchmarkRun, LlmCall, RunStatus
 from games.npc.tables import paper_table
 
@@ -44,10 +52,20 @@ def create_run(
     log_calls: bool = False,
     label: str = "",
     created_by: Any = None,
+    cache: bool = True,
+    repeats: int = 1,
 ) -> BenchmarkRun:
     if not items:
         raise BenchmarkError("the task set is empty; widen --scenarios or load scenarios first")
-    config: dict[str, Any] = {"prompt": dict(prompt or {}), "max_turns": max_turns, "log_calls": log_calls}
+    if not 1 <= int(repeats) <= MAX_REPEATS:
+        raise BenchmarkError(f"repeats must be from 1 to {MAX_REPEATS}")
+    config: dict[str, Any] = {
+        "prompt": dict(prompt or {}),
+        "max_turns": max_turns,
+        "log_calls": log_calls,
+        "cache": bool(cache),
+        "repeats": int(repeats),
+    }
     if agent in LLM_AGENTS:
         try:
             config["llm"] = LlmConfig.from_settings(llm).public()
@@ -60,7 +78,36 @@ def create_run(
         agent=agent,
         label=label[:200],
         config=config,
-        items=[dict(item) for item in items],
+        items=with_repeats(items, int(repeats)),
+        created_by=created_by if getattr(created_by, "pk", None) else None,
+    )
+
+
+MAX_REPEATS = 20
+
+
+def with_repeats(items: Sequence[Mapping[str, Any]], repeats: int) -> list[dict[str, Any]]:
+    """Each item ``repeats`` times, as attempts 0..k-1 (one attempt keeps the item as it was)."""
+    if repeats <= 1:
+        return [dict(item) for item in items]
+    return [
+        {**item, "key": f"{item['key']}|attempt={attempt}", "attempt": attempt, "instance": item["key"]}
+        for item in items
+        for attempt in range(repeats)
+    ]
+
+
+def rerun(run: BenchmarkRun, *, cache: bool | None = None, created_by: Any = None) -> BenchmarkRun:
+    """A new run of the same task set and settings (with the cache on, it replays the stored answers)."""
+    config = dict(run.config)
+    if cache is not None:
+        config["cache"] = bool(cache)
+    return BenchmarkRun.objects.create(
+        domain=run.domain,
+        agent=run.agent,
+        label=(f"again: {run.label or f'run {run.pk}'}")[:200],
+        config=config,
+        items=list(run.items),
         created_by=created_by if getattr(created_by, "pk", None) else None,
     )
 
@@ -102,13 +149,23 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult:
     rules = registry.get(run.domain)
     started = time.perf_counter()
     agents = int(item.get("agents", 1))
+    llm = _llm_config(run.config)
+    client = None
+    if llm is not None:
+        client = CachingClient(
+            LlmClient(config=llm, max_retries=int(getattr(settings, "BENCHMARK_LLM_RETRIES", 4))),
+            seed=int(item.get("seed", 0)),
+            attempt=int(item.get("attempt", 0)),
+            enabled=bool(run.config.get("cache", True)),
+        )
     brain = make_agent(
         run.domain,
         run.agent,
-        llm=_llm_config(run.config),
+        llm=llm,
         prompt=run.config.get("prompt"),
         npc_agents=list(range(agents)),
         seed=int(item.get("seed", 0)),
+        client=client,
     )
     result = BenchmarkResult(run=run, key=item["key"], item=dict(item))
     try:
@@ -128,6 +185,7 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult:
             seed=int(item.get("seed", 0)),
             options=item.get("options") or {},
             max_turns=int(run.config.get("max_turns", 400)),
+            score=lambda state: metrics.headline(run.domain, rules.result(state)),
         )
     if episode is not None:
         outcome = rules.outcome(episode.state)
@@ -140,6 +198,10 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult:
         result.llm_seconds = round(sum(call.reply.latency_seconds for call in episode.calls), 3)
         result.prompt_tokens = sum(call.reply.prompt_tokens for call in episode.calls)
         result.completion_tokens = sum(call.reply.completion_tokens for call in episode.calls)
+        result.cached_calls = sum(1 for call in episode.calls if call.reply.cached)
+        result.cost_usd = round(sum(_cost(call.reply) for call in episode.calls if not call.reply.cached), 6)
+        result.saved_usd = round(sum(_cost(call.reply) for call in episode.calls if call.reply.cached), 6)
+        result.curve = episode.curve
     result.wall_seconds = round(time.perf_counter() - started, 3)
     with transaction.atomic():
         result.save()
@@ -159,10 +221,16 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult:
                     prompt_tokens=call.reply.prompt_tokens,
                     completion_tokens=call.reply.completion_tokens,
                     error=call.reply.error,
+                    cached=call.reply.cached,
+                    cost_usd=_cost(call.reply),
                 )
                 for call in episode.calls
             )
     return result
+
+
+def _cost(reply: Any) -> float:
+    return prices.cost_usd(reply.model, reply.prompt_tokens, reply.completion_tokens)
 
 
 def run_benchmark(run_id: int, log: Log | None = None) -> BenchmarkRun:
@@ -184,7 +252,10 @@ def run_benchmark(run_id: int, log: Log | None = None) -> BenchmarkRun:
                 log(f"run {run_id} stopped at {index - 1}/{run.total}")
                 return BenchmarkRun.objects.get(pk=run_id)
             result = run_item(run, item)
-            summary = result.error or f"{result.outcome} · {result.llm_calls} LLM calls · {result.wall_seconds:.1f} s"
+            summary = result.error or (
+                f"{result.outcome} · {result.llm_calls} LLM calls ({result.cached_calls} cached)"
+                f" · ${result.cost_usd:.4f} · {result.wall_seconds:.1f} s"
+            )
             log(f"[{index}/{run.total}] {item['key']}: {summary}")
             BenchmarkRun.objects.filter(pk=run_id).update(heartbeat_at=timezone.now())
     except Exception as error:
@@ -246,6 +317,10 @@ CSV_FIELDS = [
     "llm_seconds",
     "prompt_tokens",
     "completion_tokens",
+    "cached_calls",
+    "cost_usd",
+    "saved_usd",
+    "attempt",
     "wall_seconds",
     "error",
 ]
@@ -282,6 +357,10 @@ def csv_text(run: BenchmarkRun) -> str:
                 r.llm_seconds,
                 r.prompt_tokens,
                 r.completion_tokens,
+                r.cached_calls,
+                r.cost_usd,
+                r.saved_usd,
+                item.get("attempt", 0),
                 r.wall_seconds,
                 r.error,
             ]

@@ -60,6 +60,9 @@ def configure(parser: Any) -> None:
     add_group("--history", type=int, default=6, help="turns in the sliding history window")
     add_group("--log-calls", action="store_true", help="store every prompt and reply")
     add_group("--label", default="", help="a name for the run")
+    add_group("--repeats", type=int, default=1, help="play every item this many times (CIs and pass^k)")
+    add_group("--no-cache", action="store_true", help="always ask the model (do not answer from stored replies)")
+    add_group("--again", type=int, default=None, metavar="RUN", help="a new run of RUN's task set and settings")
     add_group("--resume", type=int, default=None, metavar="RUN", help="carry on run RUN where it stopped")
     add_group("--csv", type=Path, default=None, help="also write one row per episode to this file")
     del add
@@ -72,6 +75,13 @@ def run(domain: str, options: dict[str, Any], log: Any) -> dict[str, Any]:
             raise UsageError(f"there is no benchmark run {options['resume']}; see the Benchmarks page for ids")
         if run.domain != domain:
             raise UsageError(f"run {run.pk} is a {run.domain} run; use 'benchmark {run.domain} --resume {run.pk}'")
+    elif options.get("again"):
+        source = BenchmarkRun.objects.filter(pk=options["again"]).first()
+        if source is None:
+            raise UsageError(f"there is no benchmark run {options['again']}; see the Benchmarks page for ids")
+        if source.domain != domain:
+            raise UsageError(f"run {source.pk} is a {source.domain} run; use 'benchmark {source.domain} --again'")
+        run = benchmarks.rerun(source, cache=False if options.get("no_cache") else None)
     else:
         run = _create(domain, options)
     done, total = benchmarks.progress(run)
@@ -134,6 +144,8 @@ def _create(domain: str, options: dict[str, Any]) -> BenchmarkRun:
             max_turns=options.get("max_turns") or 400,
             log_calls=bool(options.get("log_calls")),
             label=options.get("label") or "",
+            cache=not options.get("no_cache"),
+            repeats=options.get("repeats") or 1,
         )
     except (AgentError, benchmarks.BenchmarkError) as error:
         raise UsageError(str(error)) from None

@@ -49,6 +49,19 @@ class BenchmarkForm(forms.Form):
     hints = forms.BooleanField(required=False, initial=True)
     demo = forms.BooleanField(required=False, initial=True, label="One-shot demonstration")
     log_calls = forms.BooleanField(required=False, label="Store every prompt and reply")
+    repeats = forms.IntegerField(
+        min_value=1,
+        max_value=20,
+        initial=1,
+        required=False,
+        help_text="Play every episode this many times (confidence intervals, pass^k)",
+    )
+    cache = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Reuse stored replies",
+        help_text="A request made before (same model, prompt, settings, seed, attempt) is answered from the database",
+    )
     label = forms.CharField(required=False, max_length=200)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

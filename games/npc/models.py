@@ -32,6 +32,8 @@ class LlmCall(models.Model):
     prompt_tokens = models.PositiveIntegerField(default=0)
     completion_tokens = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
+    cached = models.BooleanField(default=False, help_text="Answered from the response cache, not the model.")
+    cost_usd = models.FloatField(default=0.0, help_text="Its tokens at the model's price (LLM_PRICES).")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -118,6 +120,12 @@ class BenchmarkResult(models.Model):
     llm_seconds = models.FloatField(default=0.0)
     prompt_tokens = models.PositiveIntegerField(default=0)
     completion_tokens = models.PositiveIntegerField(default=0)
+    cached_calls = models.PositiveIntegerField(default=0, help_text="Calls answered from the response cache.")
+    cost_usd = models.FloatField(default=0.0, help_text="Spent: the calls that reached the model, at LLM_PRICES.")
+    saved_usd = models.FloatField(default=0.0, help_text="What the cached calls would have cost.")
+    curve = models.JSONField(
+        default=list, blank=True, help_text="[game time, decisions so far, headline score] each time the score changed."
+    )
     wall_seconds = models.FloatField(default=0.0)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -128,3 +136,21 @@ class BenchmarkResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.run} {self.key}"
+
+
+class LlmResponse(models.Model):
+    """A stored model answer, found again by a hash of the request (``games.npc.llm_cache``)."""
+
+    key = models.CharField(max_length=64, unique=True, help_text="sha256 of the request and its occurrence.")
+    endpoint = models.CharField(max_length=300, help_text="The endpoint id (or URL) it came from.")
+    model = models.CharField(max_length=200)
+    request = models.JSONField(help_text="Messages, sampling settings, seed, attempt, occurrence.")
+    text = models.TextField(blank=True)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    latency_seconds = models.FloatField(default=0.0, help_text="How long the model took the first time.")
+    hits = models.PositiveIntegerField(default=0, help_text="Times it answered instead of the model.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"cached {self.model} reply {self.key[:10]}"

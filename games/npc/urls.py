@@ -9,6 +9,7 @@ urlpatterns = [
     path("benchmarks/<int:pk>/", views.benchmark_detail, name="benchmark"),
     path("benchmarks/<int:pk>/stop/", views.benchmark_stop, name="benchmark_stop"),
     path("benchmarks/<int:pk>/resume/", views.benchmark_resume, name="benchmark_resume"),
+    path("benchmarks/<int:pk>/again/", views.benchmark_again, name="benchmark_again"),
     path("benchmarks/<int:pk>/results.csv", views.benchmark_csv, name="benchmark_csv"),
     path("games/<int:pk>/llm-calls/", views.game_llm_calls, name="llm_calls"),
 ]

@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
+from games.agents import prices
 from games.models import Game
 from games.npc import benchmarks
 from games.npc.background import submit
@@ -42,6 +43,8 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
                 log_calls=bool(data.get("log_calls")),
                 label=data.get("label") or "",
                 created_by=request.user,
+                cache=bool(data.get("cache")),
+                repeats=data.get("repeats") or 1,
             )
         except (TaskSetError, benchmarks.BenchmarkError, ValueError) as error:
             form.add_error(None, str(error))
@@ -69,6 +72,10 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
         "llm_calls": sum(r.llm_calls for r in results),
         "tokens": sum(r.prompt_tokens + r.completion_tokens for r in results),
         "llm_seconds": round(sum(r.llm_seconds for r in results), 1),
+        "cached_calls": sum(r.cached_calls for r in results),
+        "cost_usd": sum(r.cost_usd for r in results),
+        "saved_usd": sum(r.saved_usd for r in results),
+        "priced": bool(run.config.get("llm")) and prices.priced(str(run.config["llm"].get("model", ""))),
     }
 
 
@@ -98,6 +105,17 @@ def benchmark_resume(request: HttpRequest, pk: int) -> HttpResponse:
         BenchmarkRun.objects.filter(pk=run.pk).update(status=RunStatus.QUEUED)
         submit(benchmark_run, run.pk)
         messages.success(request, f"Run {run.pk} resumes; finished episodes are kept.")
+    return redirect("games:benchmark", pk=run.pk)
+
+
+@require_POST
+@researcher_required
+def benchmark_again(request: HttpRequest, pk: int) -> HttpResponse:
+    source = get_object_or_404(BenchmarkRun, pk=pk)
+    run = benchmarks.rerun(source, cache=request.POST.get("cache") != "0", created_by=request.user)
+    submit(benchmark_run, run.pk)
+    how = "answering from stored replies where it can" if run.config.get("cache", True) else "asking the model afresh"
+    messages.success(request, f"Run {run.pk} plays run {source.pk}'s {run.total} episodes again, {how}.")
     return redirect("games:benchmark", pk=run.pk)
 
 

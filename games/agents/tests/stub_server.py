@@ -26,6 +26,12 @@ class StubEndpoint:
     authorizations: list[str] = field(default_factory=list)  # the Authorization header of each request
     delay_seconds: float = 0.0
     status: int = 200
+    # Statuses to answer the next requests with, one each (e.g. [429, 429] then the script again);
+    # they come with ``retry-after-ms: 20`` so the client's backoff is short in tests.
+    fail_next: list[int] = field(default_factory=list)
+    in_flight: int = 0
+    max_in_flight: int = 0  # the most requests it was answering at once
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 @contextmanager
@@ -46,10 +52,32 @@ def stub_endpoint(script: Script | list[str]) -> Iterator[StubEndpoint]:
 
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-            endpoint.requests.append(body)
-            endpoint.authorizations.append(self.headers.get("Authorization", ""))
+            with endpoint._lock:
+                endpoint.requests.append(body)
+                endpoint.authorizations.append(self.headers.get("Authorization", ""))
+                endpoint.in_flight += 1
+                endpoint.max_in_flight = max(endpoint.max_in_flight, endpoint.in_flight)
+                scripted = endpoint.fail_next.pop(0) if endpoint.fail_next else None
+            self._counted = True
+            try:
+                self._answer(body, scripted)
+            finally:
+                self._release()
+
+        def _release(self) -> None:
+            # Before the answer is written: the client may send its next request the moment it reads it.
+            if getattr(self, "_counted", False):
+                self._counted = False
+                with endpoint._lock:
+                    endpoint.in_flight -= 1
+
+        def _answer(self, body: dict[str, Any], scripted: int | None) -> None:
             if endpoint.delay_seconds:
                 time.sleep(endpoint.delay_seconds)
+            if scripted is not None:
+                payload = {"error": {"message": f"scripted {scripted}", "type": "rate_limit_error"}}
+                self._send(scripted, payload, {"retry-after-ms": "20"})
+                return
             if endpoint.status != 200:
                 payload = {"error": {"message": "scripted failure", "type": "server_error"}}
                 self._send(endpoint.status, payload)
@@ -70,9 +98,12 @@ def stub_endpoint(script: Script | list[str]) -> Iterator[StubEndpoint]:
             }
             self._send(200, payload)
 
-        def _send(self, status: int, payload: dict[str, Any]) -> None:
+        def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
             data = json.dumps(payload).encode()
+            self._release()
             self.send_response(status)
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()

@@ -39,7 +39,8 @@ class Command(DomainCommand):
             configure_npc(sub)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if not options.get("agent"):
+        # --again and --resume name an NPC run, whose agent is already known.
+        if not (options.get("agent") or options.get("again") or options.get("resume")):
             for action in getattr(self, "_domain_required", {}).get(options["domain"], []):
                 if options.get(action.dest) is None:
                     raise CommandError(
