@@ -113,9 +113,16 @@ def llm_client(seat_settings: Mapping[str, Any]) -> LlmClient:
     configured endpoint's id, never a URL (``games.agents.endpoints``)."""
     overrides = seat_settings.get("llm") if isinstance(seat_settings.get("llm"), Mapping) else seat_settings
     try:
-        return LlmClient(config=LlmConfig.from_settings(overrides))
+        client = LlmClient(config=LlmConfig.from_settings(overrides))
     except EndpointError as error:
         raise DispatcherError(str(error)) from None
+    if seat_settings.get("cache") is True:
+        # Asked for (a study wanting the same NPC answer to the same situation for everyone):
+        # stored replies, never by default.
+        from games.npc.llm_cache import CachingClient
+
+        return CachingClient(client)  # type: ignore[return-value]
+    return client
 
 
 def replay_actions(seat_settings: Mapping[str, Any], viewer: Any = None) -> list[LoggedAction]:

@@ -131,3 +131,16 @@ def test_benchmark_command_again_and_no_cache(tasks_scenarios):  # noqa: F811
             "benchmark", "tasks", "--again", str(run.pk), "--no-cache", stdout=io.StringIO(), stderr=io.StringIO()
         )
         assert len(endpoint.requests) == 2 * asked
+
+
+def test_live_npcs_use_stored_replies_only_when_their_settings_ask(db, settings):
+    from games.npc.turns import llm_client
+
+    with stub_endpoint(["first", "second"]) as endpoint:
+        settings.LLM_BASE_URL = endpoint.base_url
+        hello = [{"role": "user", "content": "hello"}]
+        assert llm_client({}).chat(hello).text == "first" and LlmResponse.objects.count() == 0
+        asked = llm_client({"cache": True})
+        assert asked.chat(hello).text == "second" and LlmResponse.objects.count() == 1
+        assert llm_client({"cache": True}).chat(hello).text == "second"  # the same situation, the same answer
+    assert len(endpoint.requests) == 2
