@@ -28,8 +28,17 @@ def answer(messages):
     return "Action: wait"
 
 
+@pytest.fixture(autouse=True)
+def _stand_in_endpoint(settings):
+    """Runs name a configured endpoint by id; each test points ``stand-in`` at its own stub."""
+    settings.LLM_ENDPOINTS = []
+
+
 def _llm(endpoint):
-    return {"base_url": endpoint.base_url, "model": "stub-model"}
+    from django.conf import settings
+
+    settings.LLM_ENDPOINTS = [{"id": "stand-in", "base_url": endpoint.base_url, "models": ["stub-model"]}]
+    return {"endpoint": "stand-in", "model": "stub-model"}
 
 
 def test_running_a_finished_run_again_asks_the_model_nothing_and_gives_the_same_tables(tasks_scenarios):  # noqa: F811
