@@ -162,9 +162,28 @@ def _reject(kind: str, message: str, *, fatal: bool = False) -> StartCheck:
     return StartCheck(feedback=fb.feedback(kind, message), fatal=fatal)
 
 
-def check_start(state: RecipesState, agent: int, action: StepAction) -> StartCheck:
+# A state advanced to a moment, with the events of getting there (see ``check_start``'s ``ahead``).
+Ahead = tuple[RecipesState, list[Event]]
+
+
+def advanced_to(state: RecipesState, moment: int, cache: dict[int, Ahead] | None = None) -> Ahead:
+    """``state`` advanced to ``moment`` (memoised in ``cache``: the observation asks about the same
+    few moments for every step)."""
+    if moment <= state.time:
+        return state, []
+    if cache is None:
+        return advance(state, moment)
+    found = cache.get(moment)
+    if found is None:
+        found = cache[moment] = advance(state, moment)
+    return found
+
+
+def check_start(
+    state: RecipesState, agent: int, action: StepAction, advanced: dict[int, Ahead] | None = None
+) -> StartCheck:
     """All the rules of SPEC section 3 for starting (a chunk of) a step, in the order a player would
-    want to hear about them."""
+    want to hear about them. ``advanced`` memoises the state advanced to each start asked about."""
     recipe = state.kitchen.recipe_index(action.recipe)
     if recipe is None:
         names = ", ".join(r.name for r in state.kitchen.recipes)
@@ -181,7 +200,7 @@ def check_start(state: RecipesState, agent: int, action: StepAction) -> StartChe
             f"It is already {format_clock(state.time)}; {label} cannot start at {format_clock(start)}. "
             f"Choose a start at or after {format_clock(state.time)}.",
         )
-    ahead, events = advance(state, start) if start > state.time else (state, [])
+    ahead, events = advanced_to(state, start, advanced)
     if ahead.status == FAILED:
         return _reject(fb.TIME_CONSTRAINT, ahead.reason, fatal=True)
     if ahead.over:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.domains.recipes.execution import check_start, step_name
+from games.domains.recipes.execution import Ahead, check_start, step_name
 from games.domains.recipes.state import RecipesState
 from games.domains.recipes.text import PauseAction, StepAction
 from games.domains.recipes.timefmt import format_clock
@@ -45,15 +45,32 @@ from games.domains.recipes.timefmt import format_clock
 _HINT_MOMENTS = 8
 
 
-def startable_at(state: RecipesState, agent: int, recipe: int, step: int) -> int | None:
+def _moments(state: RecipesState) -> list[int]:
+    return sorted({state.time, *(c.end for c in state.chunks if c.end > state.time)})[:_HINT_MOMENTS]
+
+
+def startable_at(
+    state: RecipesState,
+    agent: int,
+    recipe: int,
+    step: int,
+    moments: list[int] | None = None,
+    advanced: dict[int, Ahead] | None = None,
+) -> int | None:
     """The earliest of now and the upcoming chunk ends at which the step could start in full (or
-    its next chunk), or None if none of those moments works."""
+    its next chunk), or None if none of those moments works. ``moments`` and ``advanced`` let a
+    caller asking about every step compute the moments and the advanced states once."""
     if state.over or state.remaining(recipe, step) <= 0:
         return None
-    moments = sorted({state.time, *(c.end for c in state.chunks if c.end > state.time)})[:_HINT_MOMENTS]
+    # A prerequisite not yet scheduled in full stays so while time passes: no moment can work
+    # (check_start would refuse every one of them), so spare the trial runs.
+    if any(
+        state.finished_at(recipe, before) is None for before in state.kitchen.recipes[recipe].steps[step].prerequisites
+    ):
+        return None
     name = state.kitchen.recipes[recipe].name
-    for moment in moments:
-        verdict = check_start(state, agent, StepAction(step, name, None, moment))
+    for moment in _moments(state) if moments is None else moments:
+        verdict = check_start(state, agent, StepAction(step, name, None, moment), advanced)
         if verdict.feedback is None:
             return moment
         if verdict.fatal:
@@ -64,9 +81,13 @@ def startable_at(state: RecipesState, agent: int, recipe: int, step: int) -> int
 def next_steps(state: RecipesState, agent: int) -> list[dict[str, Any]]:
     """Steps that could start next, grouped by the earliest moment they could start."""
     grouped: dict[int, list[dict[str, Any]]] = {}
+    if state.over:
+        return []
+    moments = _moments(state)
+    advanced: dict[int, Ahead] = {}
     for recipe_number, recipe in enumerate(state.kitchen.recipes):
         for spec in recipe.steps:
-            moment = startable_at(state, agent, recipe_number, spec.index)
+            moment = startable_at(state, agent, recipe_number, spec.index, moments, advanced)
             if moment is not None:
                 grouped.setdefault(moment, []).append({"recipe": recipe.name, "step": spec.index})
     return [{"at": at, "clock": format_clock(at), "steps": grouped[at]} for at in sorted(grouped)]
@@ -113,13 +134,29 @@ def observation_data(state: RecipesState, agent: int) -> dict[str, Any]:
     can_start = {(s["recipe"], s["step"]): group["at"] for group in hints for s in group["steps"]}
     recipes = []
     done_total = total = 0
+    index, now = state.index, state.time
     for recipe_number, recipe in enumerate(state.kitchen.recipes):
         steps = []
         done = 0
         for spec in recipe.steps:
-            status = state.status_of(recipe_number, spec.index)
+            key = (recipe_number, spec.index)
+            chunks = index.by_step.get(key, ())
+            executed = index.executed.get(key, 0)
+            finished_at = index.last_end[key] if executed >= spec.duration else None
+            current = next((c for c in chunks if c.start <= now < c.end), None)
+            if finished_at is not None and finished_at <= now:
+                status = "done"
+            elif current is not None:
+                status = "running"
+            else:
+                status = "paused" if executed else "todo"
             done += status == "done"
-            current = state.running_chunk(recipe_number, spec.index)
+            deadlines = []
+            for source, window in spec.time_constraints:
+                finished = state.finished_at(recipe_number, source)
+                deadlines.append(
+                    {"after": source, "within": window, "deadline": None if finished is None else finished + window}
+                )
             steps.append(
                 {
                     "index": spec.index,
@@ -128,28 +165,14 @@ def observation_data(state: RecipesState, agent: int) -> dict[str, Any]:
                     "autonomous": spec.autonomous,
                     "interruptible": spec.interruptible,
                     "status": status,
-                    "executed": state.executed(recipe_number, spec.index),
-                    "remaining": state.remaining(recipe_number, spec.index),
+                    "executed": executed,
+                    "remaining": spec.duration - executed,
                     "running_until": current.end if current else None,
-                    "finished_at": state.finished_at(recipe_number, spec.index),
+                    "finished_at": finished_at,
                     "prerequisites": list(spec.prerequisites),
-                    "time_constraints": [
-                        {
-                            "after": source,
-                            "within": window,
-                            "deadline": (
-                                None
-                                if state.finished_at(recipe_number, source) is None
-                                else (state.finished_at(recipe_number, source) or 0) + window
-                            ),
-                        }
-                        for source, window in spec.time_constraints
-                    ],
+                    "time_constraints": deadlines,
                     "appliances": [{"name": use.appliance, **use.to_json()} for use in spec.uses],
-                    "chunks": [
-                        {"start": c.start, "end": c.end, "agent": c.agent}
-                        for c in state.step_chunks(recipe_number, spec.index)
-                    ],
+                    "chunks": [{"start": c.start, "end": c.end, "agent": c.agent} for c in chunks],
                     "can_start_at": can_start.get((recipe.name, spec.index)),
                 }
             )

@@ -9,7 +9,7 @@ running, paused or complete is derived from its chunks, so it cannot go out of s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.domains.recipes.kitchen import Kitchen, Props, StepSpec, load_kitchen
@@ -27,6 +27,26 @@ class Chunk:
     agent: int
     start: int
     end: int
+
+
+class ChunkIndex:
+    """The chunks of a state grouped by step, with each step's scheduled seconds and last end: the
+    questions the rules ask hundreds of times per action answered without scanning every chunk.
+
+    Built lazily from one ``chunks`` tuple and never changed; a state derived with other chunks
+    gets its own (``RecipesState.index`` checks which tuple an index was built from).
+    """
+
+    __slots__ = ("by_step", "chunks", "executed", "last_end")
+
+    def __init__(self, chunks: tuple[Chunk, ...]) -> None:
+        self.chunks = chunks
+        by_step: dict[tuple[int, int], list[Chunk]] = {}
+        for chunk in chunks:
+            by_step.setdefault((chunk.recipe, chunk.step), []).append(chunk)
+        self.by_step = by_step
+        self.executed = {key: sum(c.end - c.start for c in found) for key, found in by_step.items()}
+        self.last_end = {key: max(c.end for c in found) for key, found in by_step.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,32 +85,45 @@ class RecipesState:
     status: str = PLAYING
     reason: str = ""
     ended_at: int | None = None
+    # A cache derived from ``chunks`` (not part of the value: not compared, not serialised). ``replace``
+    # carries it over; ``index`` rebuilds it when the chunks it was built from are not this state's.
+    cached_index: ChunkIndex | None = field(default=None, compare=False, repr=False)
 
     # --- questions about steps -------------------------------------------------------------------
 
+    @property
+    def index(self) -> ChunkIndex:
+        found = self.cached_index
+        if found is None or found.chunks is not self.chunks:
+            found = ChunkIndex(self.chunks)
+            object.__setattr__(self, "cached_index", found)
+        return found
+
     def step_chunks(self, recipe: int, step: int) -> list[Chunk]:
-        return [chunk for chunk in self.chunks if chunk.recipe == recipe and chunk.step == step]
+        return list(self.index.by_step.get((recipe, step), ()))
 
     def executed(self, recipe: int, step: int) -> int:
         """Seconds of the step done or under way (a running chunk counts in full)."""
-        return sum(chunk.end - chunk.start for chunk in self.step_chunks(recipe, step))
+        return self.index.executed.get((recipe, step), 0)
 
     def remaining(self, recipe: int, step: int) -> int:
-        return self.kitchen.step(recipe, step).duration - self.executed(recipe, step)
+        return self.kitchen.recipes[recipe].steps[step].duration - self.index.executed.get((recipe, step), 0)
 
     def running_chunk(self, recipe: int, step: int, at: int | None = None) -> Chunk | None:
         moment = self.time if at is None else at
-        for chunk in self.step_chunks(recipe, step):
+        for chunk in self.index.by_step.get((recipe, step), ()):
             if chunk.start <= moment < chunk.end:
                 return chunk
         return None
 
     def finished_at(self, recipe: int, step: int) -> int | None:
         """When the step's last chunk ends, if its whole duration has been scheduled."""
-        chunks = self.step_chunks(recipe, step)
-        if not chunks or self.remaining(recipe, step) > 0:
+        index = self.index
+        key = (recipe, step)
+        executed = index.executed.get(key)
+        if executed is None or executed < self.kitchen.recipes[recipe].steps[step].duration:
             return None
-        return max(chunk.end for chunk in chunks)
+        return index.last_end[key]
 
     def is_complete(self, recipe: int, step: int, at: int | None = None) -> bool:
         """Complete = the whole duration done AND its last chunk has ended (an autonomous step is
