@@ -82,10 +82,13 @@ def spoil_message(state: RecipesState, spoil: Spoil) -> str:
     )
 
 
-def next_event_time(state: RecipesState) -> int | None:
+def next_event_time(state: RecipesState, spoil: Spoil | bool | None = False) -> int | None:
+    """When the next chunk ends or a constraint spoils (``spoil``: ``next_spoil(state)`` if the
+    caller has it already)."""
     moments = [chunk.end for chunk in state.chunks if chunk.end > state.time]
-    spoil = next_spoil(state)
-    if spoil is not None:
+    if spoil is False:
+        spoil = next_spoil(state)
+    if isinstance(spoil, Spoil):
         moments.append(spoil.time)
     return min(moments) if moments and not state.over else None
 
@@ -94,10 +97,10 @@ def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]
     """Let time pass to ``until``: chunks end, steps complete, constraints spoil, the game ends."""
     events: list[Event] = []
     while not state.over:
-        moment = next_event_time(state)
+        spoil = next_spoil(state)
+        moment = next_event_time(state, spoil)
         if moment is None or moment > until:
             break
-        spoil = next_spoil(state)
         state = replace(state, time=moment)
         for chunk in state.chunks:
             if chunk.end != moment:
@@ -329,11 +332,13 @@ def begin(check: StartCheck, agent: int) -> tuple[RecipesState, Event]:
             props.update(dict(use.update))
             appliances[use.appliance] = tuple(sorted(props.items()))
     chunk = Chunk(check.recipe, check.step, agent, check.start, check.start + check.duration)
+    chunks = (*state.chunks, chunk)
     state = replace(
         state,
-        chunks=(*state.chunks, chunk),
+        chunks=chunks,
         appliances=tuple(sorted(appliances.items())),
         accepted=state.accepted + 1,
+        cached_index=state.index.plus(chunk, chunks),
     )
     label = step_name(state, check.recipe, check.step)
     kind = "autonomous, runs by itself" if spec.autonomous else "keeps you busy"

@@ -9,10 +9,14 @@ running, paused or complete is derived from its chunks, so it cannot go out of s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.domains.recipes.kitchen import Kitchen, Props, StepSpec, load_kitchen
+from games.engine.compiled import CompiledScenarios
+
+# Each scenario's Kitchen, parsed and validated once per process (games share the immutable value).
+KITCHENS: CompiledScenarios[Kitchen] = CompiledScenarios(load_kitchen)
 
 PLAYING, SUCCESS, FAILED, STOPPED, TRUNCATED = "playing", "success", "failed", "stopped", "truncated"
 
@@ -47,6 +51,16 @@ class ChunkIndex:
         self.by_step = by_step
         self.executed = {key: sum(c.end - c.start for c in found) for key, found in by_step.items()}
         self.last_end = {key: max(c.end for c in found) for key, found in by_step.items()}
+
+    def plus(self, chunk: Chunk, chunks: tuple[Chunk, ...]) -> ChunkIndex:
+        """The index of ``chunks`` = this index's chunks followed by ``chunk`` (without a rescan)."""
+        new = ChunkIndex.__new__(ChunkIndex)
+        new.chunks = chunks
+        key = (chunk.recipe, chunk.step)
+        new.by_step = {**self.by_step, key: [*self.by_step.get(key, ()), chunk]}
+        new.executed = {**self.executed, key: self.executed.get(key, 0) + chunk.end - chunk.start}
+        new.last_end = {**self.last_end, key: max(self.last_end.get(key, chunk.end), chunk.end)}
+        return new
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +195,7 @@ class RecipesState:
 def initial_state(
     definition: Mapping[str, Any], *, agents: int = 1, options: Mapping[str, Any] | None = None
 ) -> RecipesState:
-    kitchen = load_kitchen(definition)
+    kitchen = KITCHENS.get(definition)
     count = max(1, int(agents))
     return RecipesState(
         kitchen=kitchen,
@@ -195,8 +209,10 @@ def initial_state(
 
 
 def dump_state(state: RecipesState) -> dict[str, Any]:
+    definition = state.kitchen.to_json()
     return {
-        "definition": state.kitchen.to_json(),
+        "definition": definition,
+        "scenario_key": KITCHENS.dump_key(state.kitchen, definition),
         "options": {
             "time_constraints": state.options.time_constraints,
             "hints": state.options.hints,
@@ -218,9 +234,11 @@ def dump_state(state: RecipesState) -> dict[str, Any]:
 
 
 def load_state(raw: Mapping[str, Any]) -> RecipesState:
-    base = initial_state(raw["definition"], agents=int(raw["agents"]), options=raw["options"])
-    return replace(
-        base,
+    count = max(1, int(raw["agents"]))
+    return RecipesState(
+        kitchen=KITCHENS.get(raw["definition"], key=raw.get("scenario_key")),
+        options=Options.from_mapping(raw["options"]),
+        agents=count,
         time=int(raw["time"]),
         chunks=tuple(Chunk(*(int(value) for value in item)) for item in raw["chunks"]),
         appliances=tuple(

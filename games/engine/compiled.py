@@ -1,0 +1,88 @@
+"""Compiling a scenario once per process: a bounded cache of a domain's compiled scenarios.
+
+A rule set turns a scenario definition (JSON) into an indexed, immutable value (the tasks'
+``Compiled``, the recipes' ``Kitchen``, the itinerary's ``World``) that every state of a game shares.
+Compiling costs far more than an action, so it happens once per process per scenario: the compiled
+value is cached under the digest of its definition (``scenario_key``), and ``dump_state`` writes the
+digest of the definition it dumps beside it, so that ``load_state`` of a cold game finds the compiled
+scenario without hashing or parsing the definition again. A key that is unknown to the process (a
+new worker, an evicted entry, a dump without a key) falls back to compiling the stored definition,
+so a dumped state still restores on its own; the key is a pure function of the dumped definition,
+so dumps are the same in every process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any
+
+
+def scenario_key(definition: Mapping[str, Any], *extra: Hashable) -> str:
+    """A digest of the definition's content (and of whatever else the compiled value depends on)."""
+    text = json.dumps([definition, *extra], sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+class CompiledScenarios[T]:
+    """Compiled scenarios by key, the least recently used dropped beyond ``size``."""
+
+    def __init__(self, compile_: Callable[..., T], size: int = 256) -> None:
+        self._compile = compile_
+        self._size = size
+        self._entries: OrderedDict[str, T] = OrderedDict()
+        # id(compiled) -> (compiled, the key of its dumped definition); holding the value keeps the id valid
+        self._dump_keys: dict[int, tuple[T, str]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, definition: Mapping[str, Any], *extra: Hashable, key: str | None = None) -> T:
+        """The compiled ``definition`` (``extra``: other arguments of the compile function, part of
+        the key). ``key`` is the one a dump stored: trusted when this process holds it; otherwise
+        the definition is hashed and, if new, compiled (a bad definition raises and caches nothing)."""
+        if key is not None:
+            found = self._lookup(key)
+            if found is not None:
+                return found
+        key = scenario_key(definition, *extra)
+        found = self._lookup(key)
+        if found is None:
+            found = self._compile(definition, *extra)
+            self._store(key, found)
+        return found
+
+    def dump_key(self, compiled: T, dumped: Mapping[str, Any], *extra: Hashable) -> str:
+        """The key to write beside ``dumped`` (the definition a dump stores for ``compiled``); it
+        is remembered, and ``compiled`` is filed under it for the next ``load_state``."""
+        with self._lock:
+            known = self._dump_keys.get(id(compiled))
+        if known is not None and known[0] is compiled:
+            return known[1]
+        key = scenario_key(dumped, *extra)
+        self._store(key, compiled)
+        with self._lock:
+            if len(self._dump_keys) >= 4 * self._size:
+                self._dump_keys.clear()
+            self._dump_keys[id(compiled)] = (compiled, key)
+        return key
+
+    def _lookup(self, key: str) -> T | None:
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+            return found
+
+    def _store(self, key: str, compiled: T) -> None:
+        with self._lock:
+            self._entries.setdefault(key, compiled)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._dump_keys.clear()

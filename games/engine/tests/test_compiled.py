@@ -1,0 +1,56 @@
+"""The per-process cache of compiled scenarios."""
+
+import pytest
+
+from games.engine.compiled import CompiledScenarios, scenario_key
+
+
+class Counting:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, definition: dict) -> tuple:
+        self.calls += 1
+        if "bad" in definition:
+            raise ValueError("bad definition")
+        return tuple(sorted(definition.items()))
+
+
+def test_a_definition_is_compiled_once_whatever_its_key_order():
+    compile_ = Counting()
+    cache = CompiledScenarios(compile_)
+    first = cache.get({"a": 1, "b": 2})
+    again = cache.get({"b": 2, "a": 1})
+    assert again is first and compile_.calls == 1
+
+
+def test_a_dumped_key_finds_the_compiled_value_and_an_unknown_key_falls_back_to_the_definition():
+    compile_ = Counting()
+    cache = CompiledScenarios(compile_)
+    compiled = cache.get({"a": 1})
+    key = cache.dump_key(compiled, {"a": 1})
+    assert key == scenario_key({"a": 1})
+    assert cache.get({"a": 1}, key=key) is compiled
+    assert cache.get({"a": 2}, key="not-a-known-key") == (("a", 2),)
+    assert compile_.calls == 2
+
+
+def test_a_bad_definition_raises_every_time_and_is_not_cached():
+    compile_ = Counting()
+    cache = CompiledScenarios(compile_)
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            cache.get({"bad": True})
+    assert compile_.calls == 2
+
+
+def test_the_least_recently_used_scenario_is_dropped_beyond_the_size():
+    compile_ = Counting()
+    cache = CompiledScenarios(compile_, size=2)
+    for n in (1, 2, 1, 3):  # 2 is the least recently used when 3 arrives
+        cache.get({"n": n})
+    assert compile_.calls == 3
+    cache.get({"n": 1})
+    assert compile_.calls == 3
+    cache.get({"n": 2})
+    assert compile_.calls == 4
