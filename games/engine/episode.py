@@ -68,10 +68,12 @@ def play(
             acted = True
         if rules.outcome(episode.state).over:
             break
+        if acted and any(agent in policies for agent in rules.awaiting(episode.state)):
+            # Someone who acted is still free at this moment (a recipe's autonomous step leaves the
+            # cook free to start the next one): ask again before time moves on by itself.
+            continue
         deadline = rules.next_deadline(episode.state)
         if deadline is None:
-            if acted:
-                continue
             break
         transition = rules.advance(episode.state, deadline)
         episode.events.extend(transition.events)

@@ -158,8 +158,19 @@ def plan_state(
     state = initial_state(
         definition, options={"time_constraints": time_constraints, "max_rejections": 0, "max_repeats": 0}
     )
+    return search(state, node_limit=node_limit)
+
+
+def search(
+    state: RecipesState, *, agent: int = 0, guards: bool | None = None, node_limit: int = 20_000
+) -> tuple[RecipesState | None, int]:
+    """The heuristic's depth-first search from any state (a game under way included): the first
+    finished state it reaches, with every step ``agent`` starts added as chunks, and the nodes used.
+
+    ``guards`` (default: the state's time-constraint option) turns the constraint delay rules on;
+    a search without them still never spoils a recipe, it only finds fewer ways round a window."""
     listed = priority_list(state.kitchen)
-    guards = _Guards(state.kitchen, time_constraints)
+    rules = _Guards(state.kitchen, state.options.time_constraints if guards is None else guards)
     names = [recipe.name for recipe in state.kitchen.recipes]
     nodes = 0
 
@@ -169,12 +180,12 @@ def plan_state(
             left = current.remaining(*ref)
             if left <= 0:
                 continue
-            verdict = check_start(current, 0, StepAction(ref[1], names[ref[0]], left, current.time))
+            verdict = check_start(current, agent, StepAction(ref[1], names[ref[0]], left, current.time))
             if verdict.feedback is not None:
                 continue
-            if not guards.allows(current, ref, current.time, current.time + left):
+            if not rules.allows(current, ref, current.time, current.time + left):
                 continue
-            options.append(begin(verdict, 0)[0])
+            options.append(begin(verdict, agent)[0])
         moment = next_event_time(current)
         if moment is not None:
             options.append(advance(current, moment)[0])
