@@ -1,19 +1,64 @@
-"""The one number per domain a progress chart follows over a game (0-100), from ``result()``."""
+"""The one number per domain a progress chart follows over a game (0-100), from ``result()``, and
+the words the header and the games list show beside it.
+
+- tasks, recipes: ``progress`` (percent of the work done);
+- kitchen: the success rate of the orders finished so far, in percent (the header adds how many
+  were served);
+- itinerary: the score ``total`` (executability + constraints + efficiency, each 0-1) out of 3.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-# result key to chart for each domain; the first numeric one of these is used for a new domain
-HEADLINE: dict[str, str] = {"tasks": "progress", "recipes": "progress", "kitchen": "score", "itinerary": "score"}
-FALLBACKS = ("progress", "score", "success_rate")
+FALLBACKS = ("progress", "score")
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return None
 
 
 def headline(domain: str, result: Mapping[str, Any]) -> float | None:
-    keys = [HEADLINE[domain]] if domain in HEADLINE else []
-    for key in [*keys, *FALLBACKS]:
-        value = result.get(key)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
+    if domain == "kitchen":
+        rate = _number(result.get("success_rate"))
+        return None if rate is None else round(100.0 * rate, 2)
+    if domain == "itinerary":
+        total = _number(result.get("total"))
+        return None if total is None else round(100.0 * total / 3.0, 2)
+    for key in ("progress", *FALLBACKS):
+        value = _number(result.get(key))
+        if value is not None:
+            return value
     return None
+
+
+def headline_text(domain: str, result: Mapping[str, Any], observation: Mapping[str, Any] | None = None) -> str:
+    """A few words for the header: what the number means in this domain."""
+    observation = observation or {}
+    if domain == "kitchen":
+        served = int(result.get("completed") or 0)
+        failed = int(result.get("failed") or 0)
+        if not served + failed:
+            return f"{served} served"
+        return f"{served} served · {failed} missed"
+    if domain == "recipes":
+        progress = observation.get("progress")
+        if isinstance(progress, Mapping) and "total" in progress:
+            return f"{progress.get('done', 0)} of {progress['total']} steps done"
+        return "steps done"
+    if domain == "itinerary":
+        total = _number(result.get("total"))
+        return f"score {total:.2f} of 3" if total is not None else "score"
+    return "done"
+
+
+def headline_title(domain: str) -> str:
+    """What the chart and the header's number are, in plain words."""
+    return {
+        "kitchen": "Orders served on time (% of the orders finished so far)",
+        "recipes": "Recipe steps done (%)",
+        "itinerary": "Trip score (executability + constraints + efficiency, % of 3)",
+    }.get(domain, "Progress (% of the work done)")

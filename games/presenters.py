@@ -14,9 +14,10 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.utils import timezone
 
-from games import metrics, timeline
+from games import kitchen_view, metrics, timeline
 from games.codec import format_time
 from games.models import Game, GameEvent, Seat, SeatKind
+from games.seatnames import SeatInfo, cannot_read_chat, seat_names
 from games.viewer import Update, Viewer, event_message
 
 LOG_LENGTH = 150
@@ -42,6 +43,64 @@ def seat_labels(game: Game) -> list[str]:
     return labels
 
 
+def seat_infos(game: Game) -> list[SeatInfo]:
+    return [
+        SeatInfo(agent=s.agent, kind=s.kind, dispatcher=s.dispatcher, username=s.user.get_username() if s.user else "")
+        for s in game.seats.select_related("user").order_by("agent")
+    ]
+
+
+def names_for(game: Game, viewer_agents: list[int] | tuple[int, ...] = ()) -> list[str]:
+    """The seats' names as the viewer reads them ("You", "Teammate 1 (planner NPC)")."""
+    return seat_names(seat_infos(game), viewer_agents)
+
+
+def time_text(domain: str) -> timeline.TimeText:
+    """How the domain's game time reads on the timeline's tooltips."""
+    if domain == "recipes":
+        return lambda value: f"{int(value) // 60}:{int(value) % 60:02d}"
+    if domain == "kitchen":
+        return lambda value: f"step {int(value)}"
+    if domain == "itinerary":
+        return lambda value: f"minute {int(value)}"
+    return lambda value: f"t={timeline.plain_time(value)}"
+
+
+def board_extras(domain: str, data: dict[str, Any], names: list[str], actions: list[str]) -> dict[str, Any]:
+    """What a domain's board needs beyond the observation (kitchen: names, floor plan, recipe book)."""
+    if domain != "kitchen" or not data.get("locations"):
+        return {}
+    places = kitchen_view.place_names(data["locations"])
+    you = data.get("you", 0)
+    you_at = next((a["location"] for a in data.get("agents", []) if a["id"] == you), None)
+    return {
+        "places": places,
+        "names": names,
+        "floor": kitchen_view.floor_plan(data, places, names),
+        "book": kitchen_view.recipe_book(data, places),
+        "groups": kitchen_view.action_groups(actions, data, places, you_at),
+    }
+
+
+def describe_for(domain: str, data: dict[str, Any]) -> timeline.Describe:
+    if domain != "kitchen" or not data.get("locations"):
+        return timeline.default_label
+    places = kitchen_view.place_names(data["locations"])
+
+    def describe(details: dict[str, Any]) -> str:
+        command = str(details.get("command", ""))
+        match = kitchen_view._DISPATCH.match(command)
+        if not match:
+            return timeline.default_label(details)
+        verb, _, place, item = match.groups()
+        short = " ".join(
+            part for part in (verb, place, item or ("" if verb != "get" else details.get("item", ""))) if part
+        )
+        return kitchen_view.command_label(short, places)[0]
+
+    return describe
+
+
 def seat_label(seat: Seat) -> str:
     if seat.kind == SeatKind.NPC:
         return f"NPC {seat.agent} ({seat.dispatcher})"
@@ -52,10 +111,19 @@ def seat_label(seat: Seat) -> str:
 def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[dict] | None = None) -> dict[str, Any]:
     game, state = update.game, update.state
     observation = state["observation"]["data"]
-    labels = seat_labels(game)
+    seats = seat_infos(game)
+    labels = seat_names(seats, who.agents)
     entries = list(GameEvent.objects.filter(game=game, category="engine").order_by("seq"))
     limit = observation.get("time_limit") if isinstance(observation.get("time_limit"), int | float) else None
-    gantt = timeline.build(entries, labels, now=float(state["time"]), limit=limit)
+    gantt = timeline.build(
+        entries,
+        labels,
+        now=float(state["time"]),
+        limit=limit,
+        finished=game.is_finished,
+        describe=describe_for(game.domain, observation),
+        time_text=time_text(game.domain),
+    )
     if full and log_entries is None:
         recent = GameEvent.objects.filter(game=game, category__in=LOG_CATEGORIES).order_by("-seq")[:LOG_LENGTH]
         log_entries = [event_message(e) for e in reversed(list(recent))]
@@ -64,6 +132,11 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         for e in (log_entries if log_entries is not None else update.events)
     ]
     log = [e for e in log if e["category"] in LOG_CATEGORIES]
+    extras = board_extras(game.domain, observation, labels, state["legal_actions"])
+    if "places" in extras:
+        # the kitchen's lines name their agents themselves ("You went to Pan 1")
+        log = [dict(e, agent=None, agent_label="") for e in kitchen_view.log_lines(log, labels, extras["places"])]
+    deaf = cannot_read_chat(seats)
     return {
         "game": game,
         "state": state,
@@ -72,16 +145,21 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "full": full,
         "board_template": board_template(game.domain),
         "actions": action_buttons(state["legal_actions"]),
+        "action_groups": keyed_groups(extras.get("groups")),
+        "board": extras,
         "legal": set(state["legal_actions"]),
         "timeline": gantt,
         "chart": progress_chart(game.progress_points, gantt.span, float(state["time"])),
         "log": log,
         "speed_text": speed_text(game.speed, state["time_unit"]),
         "scenario_count": len(game.scenario_ids or [1]),
-        "has_npcs": any(label.startswith("NPC") for label in labels),
+        "has_npcs": any(seat.kind == SeatKind.NPC for seat in seats),
+        "deaf_teammates": [labels[s.agent] for s in deaf if s.agent not in who.agents and s.agent < len(labels)],
         "labels": labels,
         "metrics": state["metrics"],
         "score": metrics.headline(game.domain, state["metrics"]),
+        "score_text": metrics.headline_text(game.domain, state["metrics"], observation),
+        "score_title": metrics.headline_title(game.domain),
         "finished": game.is_finished,
         "result_rows": metric_rows(game.result or {}) if game.is_finished else [],
         "clock_attrs": clock_attrs(state),
@@ -115,6 +193,27 @@ def action_buttons(actions: list[str]) -> list[dict[str, Any]]:
             key = ""
         buttons.append({"action": action, "key": key, "vals": json.dumps({"type": "act", "action": action})})
     return buttons
+
+
+def keyed_groups(groups: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """Grouped buttons (kitchen) with keys in reading order: 1-9 for the first nine, W for waiting."""
+    if not groups:
+        return []
+    numbered = 0
+    out = []
+    for group in groups:
+        buttons = []
+        for b in group["buttons"]:
+            if b["action"] in ("wait", "noop"):
+                key = "w"
+            elif numbered < len(SHORTCUT_KEYS):
+                key = SHORTCUT_KEYS[numbered]
+                numbered += 1
+            else:
+                key = ""
+            buttons.append(dict(b, key=key, vals=json.dumps({"type": "act", "action": b["action"]})))
+        out.append(dict(group, buttons=buttons))
+    return out
 
 
 def clock_attrs(state: dict[str, Any]) -> dict[str, Any]:

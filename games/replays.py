@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.cache import cache
 
-from games import presenters, selectors, timeline
+from games import kitchen_view, presenters, selectors, timeline
 from games.engine.episode import play
 from games.models import Game, GameEvent
 from games.viewer import event_message
@@ -19,7 +19,7 @@ PLAN_DECISIONS = 5_000  # a planner that has not finished by then is not shown
 
 def replay_context(game: Game, *, at: str | None) -> dict[str, Any]:
     rules = selectors.game_rules(game)
-    labels = presenters.seat_labels(game)
+    labels = presenters.names_for(game)
     entries = list(GameEvent.objects.filter(game=game).order_by("seq"))
     last = entries[-1].seq if entries else 0
     seq = int(at) if at and at.isdigit() and 0 < int(at) <= last else last
@@ -27,7 +27,17 @@ def replay_context(game: Game, *, at: str | None) -> dict[str, Any]:
     now = float(rules.now(state))
     limit_data = rules.observe(state, 0).data
     limit = limit_data.get("time_limit") if isinstance(limit_data.get("time_limit"), int | float) else None
-    played = timeline.build(entries, labels, now=float(game.anchor_time), limit=None)
+    describe = presenters.describe_for(game.domain, dict(limit_data))  # the kitchen's places never change
+    when = presenters.time_text(game.domain)
+    played = timeline.build(
+        entries,
+        labels,
+        now=float(game.anchor_time),
+        limit=None,
+        finished=game.is_finished,
+        describe=describe,
+        time_text=when,
+    )
     plan = planned(game, labels)
     span = max(played.span, plan["timeline"].span if plan else 0.0, 1.0)
     played.span = span
@@ -45,6 +55,10 @@ def replay_context(game: Game, *, at: str | None) -> dict[str, Any]:
         for e in entries
         if e.seq <= seq and e.category in presenters.LOG_CATEGORIES
     ]
+    extras = presenters.board_extras(game.domain, dict(observation.data), labels, [])
+    if "places" in extras:
+        lines = kitchen_view.log_lines(log_entries, labels, extras["places"])
+        log_entries = [dict(e, agent=None, agent_label="") for e in lines]
     return {
         "game": game,
         "labels": labels,
@@ -55,6 +69,7 @@ def replay_context(game: Game, *, at: str | None) -> dict[str, Any]:
         "at_time": now,
         "state": board_state,
         "data": observation.data,
+        "board": extras,
         "legal": set(),
         "viewer": None,
         "board_template": presenters.board_template(game.domain),
@@ -104,9 +119,17 @@ def _plan(game: Game, labels: list[str]) -> dict[str, Any] | None:
         log.exception("the %s planner failed on game %s", game.domain, game.pk)
         return None
     fake_entries = [_Entry(e) for e in episode.events]
-    plan_labels = [f"planner · agent {i}" for i in range(agents)]
+    plan_labels = [f"Planner for {label.split(' (')[0]}" for label in labels]
+    final = dict(rules.observe(episode.state, 0).data)
     return {
-        "timeline": timeline.build(fake_entries, plan_labels, now=float(rules.now(episode.state))),
+        "timeline": timeline.build(
+            fake_entries,
+            plan_labels,
+            now=float(rules.now(episode.state)),
+            finished=True,
+            describe=presenters.describe_for(game.domain, final),
+            time_text=presenters.time_text(game.domain),
+        ),
         "result_rows": presenters.metric_rows(rules.result(episode.state)),
         "over": rules.outcome(episode.state).reason,
     }

@@ -1,17 +1,29 @@
-"""The Gantt timeline of a game (and of a plan) from its log: one row per agent, one bar per action.
+"""The Gantt timeline of a game (and of a plan) from its log: one row per agent, one bar per action,
+overlapping bars of one agent in sub-rows (lanes).
 
-Read from the engine's ``started``/``completed``/``waited``/``rejected`` events, whose details name
-the ``action`` and, where the domain knows them, its ``start``, ``end`` and ``background`` flag. A
-bar without a known end runs until its ``completed`` event, or until now while it is running.
+Read from the engine's ``started``/``completed``/``waited``/``rejected`` events. The domains say
+different things, and every form is drawn:
+
+- ``started`` with ``start``/``end`` and ``background`` (tasks) or ``autonomous`` (recipes): a bar
+  that its ``completed`` event closes; without a known end it runs until now;
+- ``completed`` with no open bar: an action that took its time as a whole. Kitchen commands name
+  their ``step`` (one step each; an activated tool cooks on by itself until ``ready_at``); itinerary
+  legs and visits run from the agent's previous end to the event's time;
+- ``waited``: a wait from ``from`` (else the event) to ``until`` (else one unit later).
+
+A finished game has no running bars: whatever was still open ends when the game ended.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 TIMELINE_KINDS = ("started", "completed", "waited", "rejected")
+# how a domain names one action from its event details (kitchen: readable place names)
+Describe = Callable[[dict[str, Any]], str]
+TimeText = Callable[[float], str]
 
 
 @dataclass
@@ -21,6 +33,7 @@ class Bar:
     end: float | None
     kind: str  # occupying, background, wait
     done: bool = False
+    tip: str = ""
 
     def width(self, now: float) -> float:
         return max(0.0, (self.end if self.end is not None else now) - self.start)
@@ -32,6 +45,8 @@ class Row:
     label: str
     bars: list[Bar] = field(default_factory=list)
     rejections: list[tuple[float, str]] = field(default_factory=list)
+    lanes: list[list[Bar]] = field(default_factory=list)
+    cursor: float = 0.0  # where this agent's last whole action ended (itinerary legs start there)
 
 
 @dataclass
@@ -48,58 +63,165 @@ class Timeline:
         step = _tick_step(self.span)
         return [i * step for i in range(int(self.span // step) + 1)]
 
+    @property
+    def empty(self) -> bool:
+        return not any(row.bars or row.rejections for row in self.rows)
 
-def build(entries: Iterable[Any], agent_labels: Sequence[str], *, now: float, limit: float | None = None) -> Timeline:
+
+def default_label(details: dict[str, Any]) -> str:
+    """The action an event's details name: ``action``, a kitchen ``command``, or a recipe step."""
+    if details.get("action"):
+        return str(details["action"])
+    if details.get("command"):
+        return str(details["command"])
+    if "recipe" in details and "step" in details:
+        return f"{details['recipe']}, step {int(details['step']) + 1}"
+    return "action"
+
+
+def plain_time(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+def build(
+    entries: Iterable[Any],
+    agent_labels: Sequence[str],
+    *,
+    now: float,
+    limit: float | None = None,
+    finished: bool = False,
+    describe: Describe = default_label,
+    time_text: TimeText = plain_time,
+) -> Timeline:
     """``entries``: GameEvent rows (or objects with category/kind/agent/time/data) in seq order."""
     rows = [Row(agent=i, label=label) for i, label in enumerate(agent_labels)]
     open_bars: dict[tuple[int, str], Bar] = {}
     latest = now
+    solo = len(rows) == 1  # events nobody caused (an itinerary's wait) belong to the only agent
+
+    def row_of(agent: int | None) -> Row | None:
+        if agent is None:
+            if not solo:
+                return None
+            agent = 0
+        if agent >= len(rows):
+            rows.extend(Row(agent=i, label=f"Agent {i + 1}") for i in range(len(rows), agent + 1))
+        return rows[agent]
+
     for entry in entries:
-        if entry.category != "engine" or entry.kind not in TIMELINE_KINDS or entry.agent is None:
+        if entry.category != "engine" or entry.kind not in TIMELINE_KINDS:
             continue
-        if entry.agent >= len(rows):
-            rows.extend(Row(agent=i, label=f"agent {i}") for i in range(len(rows), entry.agent + 1))
-        row = rows[entry.agent]
-        details = entry.data.get("details", {})
-        action = str(details.get("action", ""))
+        row = row_of(entry.agent)
+        if row is None:
+            continue
+        details = dict(entry.data.get("details", {}) or {})
+        label = describe(details)
+        key = (row.agent, _identity(details, label))
         if entry.kind == "started":
             start = float(details.get("start", entry.time))
             end = details.get("end")
-            kind = "background" if details.get("background") else "occupying"
-            bar = Bar(label=action, start=start, end=float(end) if end is not None else None, kind=kind)
+            background = details.get("background") or details.get("autonomous")
+            bar = Bar(
+                label, start, float(end) if end is not None else None, "background" if background else "occupying"
+            )
             row.bars.append(bar)
-            open_bars[(entry.agent, action)] = bar
+            open_bars[key] = bar
             latest = max(latest, bar.end or start)
         elif entry.kind == "completed":
-            finished = open_bars.pop((entry.agent, action)) if (entry.agent, action) in open_bars else None
-            if finished is not None:
-                finished.done = True
-                if finished.end is None:
-                    finished.end = float(details.get("end", entry.time))
+            bar = open_bars.pop(key, None)
+            if bar is not None:
+                bar.done = True
+                if bar.end is None:
+                    bar.end = float(details.get("end", entry.time))
+                continue
+            for bar in _whole_action(details, label, float(entry.time), row.cursor):
+                row.bars.append(bar)
+                latest = max(latest, bar.end or bar.start)
+            row.cursor = max(row.cursor, float(entry.time))
         elif entry.kind == "waited":
-            row.bars.append(Bar(label="wait", start=entry.time, end=entry.time + 1, kind="wait", done=True))
+            start = float(details.get("from", entry.time))
+            until = float(details.get("until", entry.time + 1 if start == entry.time else entry.time))
+            row.bars.append(Bar("wait", start, max(until, start), "wait", done=True))
+            row.cursor = max(row.cursor, until)
         elif entry.kind == "rejected":
-            row.rejections.append((entry.time, entry.data.get("message", "")))
+            row.rejections.append((float(entry.time), entry.data.get("message", "")))
+    if finished:
+        for row in rows:
+            for bar in row.bars:
+                if not bar.done:
+                    bar.done = True
+                    bar.end = min(bar.end, now) if bar.end is not None else now
     # the span follows the game (a little room ahead) rather than the time limit, so short actions
     # stay readable early on; ``limit`` caps it
     span = max(latest, 1.0) * 1.1 + 2
     if limit:
         span = min(span, float(limit))
+    for row in rows:
+        _tip_and_lanes(row, now, time_text)
     return Timeline(rows=rows, span=max(span, latest, 1.0), now=now)
 
 
-def from_plan(steps: Iterable[dict[str, Any]], agent_labels: Sequence[str]) -> Timeline:
+def _identity(details: dict[str, Any], label: str) -> str:
+    # a recipe step is the same step whatever the event says about it
+    if "recipe" in details and "step" in details:
+        return f"{details['recipe']}#{details['step']}"
+    return label
+
+
+def _whole_action(details: dict[str, Any], label: str, time: float, cursor: float) -> list[Bar]:
+    if "step" in details and "command" in details:  # a kitchen command: one step
+        step = float(details["step"])
+        command = str(details["command"])
+        kind = "wait" if command.startswith("noop") else "occupying"
+        bars = [Bar(label, step, step + 1, kind, done=True)]
+        ready = details.get("ready_at")
+        if ready is not None and float(ready) > step + 1:
+            product = details.get("product", "")
+            bars.append(
+                Bar(f"{product} cooking" if product else "cooking", step, float(ready), "background", done=True)
+            )
+        return bars
+    start = min(cursor, time)
+    return [Bar(label, start, max(time, start), "occupying", done=True)]
+
+
+def _tip_and_lanes(row: Row, now: float, time_text: TimeText) -> None:
+    """Tooltips (action, start, end) and sub-rows: a bar goes to the first lane free at its start."""
+    ends: list[float] = []
+    for bar in sorted(row.bars, key=lambda b: (b.start, b.kind != "occupying")):
+        end_text = time_text(bar.end) if bar.end is not None else "now"
+        how = {"background": " (runs by itself)", "wait": ""}.get(bar.kind, " (keeps the agent busy)")
+        bar.tip = f"{bar.label}: {time_text(bar.start)}–{end_text}{how}"
+        stop = bar.end if bar.end is not None else float("inf")
+        stop = max(stop, bar.start + 1e-9)
+        for index, free_at in enumerate(ends):
+            if free_at <= bar.start + 1e-9:
+                ends[index] = stop
+                row.lanes[index].append(bar)
+                break
+        else:
+            ends.append(stop)
+            row.lanes.append([bar])
+    if not row.lanes:
+        row.lanes.append([])
+
+
+def from_plan(
+    steps: Iterable[dict[str, Any]], agent_labels: Sequence[str], *, time_text: TimeText = plain_time
+) -> Timeline:
     """A planner's schedule ``[{"agent", "action", "start", "end", "background"}]`` as a timeline."""
     rows = [Row(agent=i, label=label) for i, label in enumerate(agent_labels)]
     latest = 1.0
     for step in steps:
         agent = int(step.get("agent", 0))
         while agent >= len(rows):
-            rows.append(Row(agent=len(rows), label=f"agent {len(rows)}"))
+            rows.append(Row(agent=len(rows), label=f"Agent {len(rows) + 1}"))
         kind = "background" if step.get("background") else "occupying"
         bar = Bar(label=str(step["action"]), start=float(step["start"]), end=float(step["end"]), kind=kind, done=True)
         rows[agent].bars.append(bar)
         latest = max(latest, bar.end or 0.0)
+    for row in rows:
+        _tip_and_lanes(row, latest, time_text)
     return Timeline(rows=rows, span=latest, now=latest)
 
 

@@ -34,3 +34,25 @@ def get(mapping: Any, key: Any) -> Any:
         return mapping[key]
     except (KeyError, IndexError, TypeError):
         return None
+
+
+@register.filter
+def kitchen_item(item: str | None) -> str:
+    from games.kitchen_view import item_name
+
+    return item_name(item)
+
+
+@register.filter
+def kitchen_command(command: str | None, places: Any) -> str:
+    from games.kitchen_view import command_label
+
+    return command_label(command or "", places or {})[0] if command else ""
+
+
+@register.filter
+def kitchen_text(message: str, board: Any) -> str:
+    from games.kitchen_view import humanize
+
+    names = board.get("names", []) if isinstance(board, dict) else []
+    return humanize(message, names, board.get("places", {}) if isinstance(board, dict) else {})

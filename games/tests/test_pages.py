@@ -23,7 +23,7 @@ def test_player_sees_the_play_page_with_actions(client, participant, game):
     html = page.content.decode()
     assert f'ws-connect="/ws/games/{game.pk}/?format=html"' in html
     assert "do sweep" in html and 'data-key="1"' in html and 'data-key="w"' in html
-    assert "Timeline" in html and "Progress score over time" in html
+    assert "Timeline" in html and "Score over time" in html
 
 
 def test_researcher_watches_with_controls(client, researcher, game):

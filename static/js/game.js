@@ -60,12 +60,83 @@
       if (event.key === "Escape") event.target.blur();
       return;
     }
+    if (arrowMove(event)) return;
     const key = event.key.toLowerCase();
     if (key === "?") { toggleHelp(); event.preventDefault(); return; }
     if (key === "c") { focus("#chat-text", event); return; }
     if (key === "a") { focus("#free-action", event); return; }
     const button = document.querySelector('#game-actions [data-key="' + key + '"], #game-status [data-key="' + key + '"]');
     if (button && !button.disabled) { button.click(); event.preventDefault(); }
+  });
+
+  // Every action is reachable by keyboard: the arrow keys (and Home/End) move between the action
+  // buttons, Enter or Space does the focused one; from anywhere else, an arrow key enters the list.
+  function actionButtons() {
+    // the visible ones (a folded group's buttons are reached by opening it)
+    return Array.prototype.slice.call(document.querySelectorAll("#game-actions button.action, #game-actions details.more-actions > summary"))
+      .filter(function (b) { return b.offsetParent !== null || b.getClientRects().length; });
+  }
+
+  function arrowMove(event) {
+    const moves = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1, Home: "first", End: "last" };
+    if (!(event.key in moves)) return false;
+    const buttons = actionButtons();
+    if (!buttons.length) return false;
+    const here = buttons.indexOf(document.activeElement);
+    if (here < 0 && (event.key === "Home" || event.key === "End") && document.activeElement !== document.body) return false;
+    const move = moves[event.key];
+    let next;
+    if (move === "first") next = 0;
+    else if (move === "last") next = buttons.length - 1;
+    else if (here < 0) next = 0;
+    else next = Math.min(buttons.length - 1, Math.max(0, here + move));
+    buttons[next].focus();
+    event.preventDefault();
+    return true;
+  }
+
+  // After an action the server redraws the action list; keep the focus in it (on the same action
+  // when it is still possible, else at the same position) instead of dropping it to the page.
+  let actionFocus = null;
+  document.addEventListener("focusin", function (event) {
+    const button = event.target.closest && event.target.closest("#game-actions button.action, #game-actions summary");
+    if (button) actionFocus = { action: button.dataset.action || "", index: actionButtons().indexOf(button) };
+    else if (event.target !== document.body) actionFocus = null;
+  });
+  function restoreFocus() {
+    if (!actionFocus) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    const buttons = actionButtons();
+    if (!buttons.length) return;
+    const same = actionFocus.action && buttons.find(function (b) { return b.dataset.action === actionFocus.action; });
+    (same || buttons[Math.min(actionFocus.index, buttons.length - 1)] || buttons[0]).focus();
+  }
+
+  // a folded group of actions stays open across the server's redraws once the player opened it
+  let moreOpen = false;
+  document.addEventListener("toggle", function (event) {
+    if (event.target.matches && event.target.matches("#game-actions details.more-actions")) moreOpen = event.target.open;
+  }, true);
+  function keepMoreOpen() {
+    document.querySelectorAll("#game-actions details.more-actions").forEach(function (d) { if (moreOpen) d.open = true; });
+  }
+
+  // Kitchen: picking a place on the floor plan marks it and the commands possible there.
+  let pickedPlace = null;
+  function showPicked(focusFirst) {
+    document.querySelectorAll(".place.picked, #game-actions .action.picked").forEach(function (el) { el.classList.remove("picked"); });
+    if (!pickedPlace) return;
+    document.querySelectorAll('[data-pick-place="' + pickedPlace + '"]').forEach(function (el) { el.classList.add("picked"); });
+    const here = actionButtons().filter(function (b) { return b.dataset.place === pickedPlace; });
+    here.forEach(function (b) { b.classList.add("picked"); });
+    if (focusFirst && here.length) here[0].focus();
+  }
+  document.addEventListener("click", function (event) {
+    const place = event.target.closest && event.target.closest("[data-pick-place]");
+    if (!place) return;
+    pickedPlace = place.dataset.pickPlace;
+    showPicked(true);
   });
 
   function focus(selector, event) {
@@ -84,6 +155,17 @@
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-help-toggle]")) toggleHelp();
   });
+
+  // forms redrawn by the websocket carry no CSRF token; the page's own (on <body>) is valid
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (!form.matches || !form.matches("[data-csrf-form]")) return;
+    const input = form.querySelector("input[name=csrfmiddlewaretoken]");
+    try {
+      const token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
+      if (input && token) input.value = token;
+    } catch (error) { /* keep what the page rendered */ }
+  }, true);
 
   function connection(text, bad) {
     const el = document.querySelector("[data-connection]");
@@ -106,7 +188,7 @@
     const log = event.target;
     if (log && log.id === "game-log-list") logPinned = log.scrollTop + log.clientHeight >= log.scrollHeight - 24;
   }, true);
-  document.addEventListener("htmx:wsAfterMessage", function () { syncOffset(); tick(); pinLog(); });
+  document.addEventListener("htmx:wsAfterMessage", function () { syncOffset(); tick(); pinLog(); keepMoreOpen(); showPicked(false); restoreFocus(); });
   document.addEventListener("htmx:afterSwap", pinLog);
   document.addEventListener("htmx:wsAfterSend", function (event) {
     const form = event.target.closest && event.target.closest("form");

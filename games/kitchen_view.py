@@ -1,0 +1,242 @@
+"""The kitchen board for people: readable place and item names, the floor plan, the recipe book,
+the commands grouped by place, and one log line per step.
+
+It reads only ``observe(state, agent).data`` of the kitchen rules (shape in
+``games/domains/kitchen/rules.py``) and the seat names, so the live page and the replay show the
+same board.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+KIND_WORDS = {"servingtable": "Serving table", "chopboard": "Chopping board"}
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_AGENT = re.compile(r"\bagent(\d+)\b")
+_DISPATCH = re.compile(r"\b(goto|get|put|activate|noop)\(agent(\d+)(?:, (\w+))?(?:, (\w+))?\)")
+
+
+def item_name(item: str | None) -> str:
+    """``eggOnToast`` -> ``egg on toast``."""
+    if not item:
+        return ""
+    return _CAMEL.sub(" ", item).lower()
+
+
+def place_names(locations: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """``pan0`` -> "Pan 1" (just "Pan" when the kitchen has one), ``storage0`` -> "Storage"."""
+    counts = Counter(loc["kind"] for loc in locations)
+    seen: Counter[str] = Counter()
+    names = {}
+    for loc in locations:
+        kind = loc["kind"]
+        seen[kind] += 1
+        word = KIND_WORDS.get(kind, kind.capitalize())
+        names[loc["name"]] = word if counts[kind] == 1 else f"{word} {seen[kind]}"
+    return names
+
+
+def command_label(command: str, places: Mapping[str, str]) -> tuple[str, str | None]:
+    """A short command (``get storage0 tomato``) as words, and the place it acts on."""
+    parts = command.split()
+    verb = parts[0] if parts else ""
+    place = parts[1] if len(parts) > 1 else None
+    where = places.get(place or "", place or "")
+    if verb == "noop":
+        return "Wait this step", None
+    if verb == "goto":
+        return f"Walk to {where}", place
+    if verb == "get":
+        item = item_name(parts[2]) if len(parts) > 2 else ""
+        return (f"Take {item}" if item else f"Take from {where}"), place
+    if verb == "put":
+        if place and place.startswith("storage"):
+            return "Throw away what you hold", place
+        if place and place.startswith("servingtable"):
+            return "Serve what you hold", place
+        return f"Put it into {where}", place
+    if verb == "activate":
+        return f"Start {where}", place
+    return command, place
+
+
+def wanted_items(data: Mapping[str, Any]) -> list[str]:
+    """Every item the open orders need, dish first, down to base ingredients (for ordering the
+    storage's 27 ingredients: the useful ones first)."""
+    recipes = data.get("recipes", {})
+    wanted: list[str] = []
+
+    def walk(item: str) -> None:
+        if item in wanted:
+            return
+        wanted.append(item)
+        for part in recipes.get(item, {}).get("ingredients", []):
+            walk(part)
+
+    for order in data.get("orders", []):
+        walk(order["dish"])
+    return wanted
+
+
+def action_groups(
+    actions: Sequence[str], data: Mapping[str, Any], places: Mapping[str, str], you_at: str | None
+) -> list[dict[str, Any]]:
+    """The viewer's legal commands grouped: what can be done here, where to walk, waiting."""
+    wanted = wanted_items(data)
+    here: list[dict[str, Any]] = []
+    walk: list[dict[str, Any]] = []
+    wait: list[dict[str, Any]] = []
+    for action in actions:
+        label, place = command_label(action, places)
+        button = {"action": action, "label": label, "place": place or ""}
+        verb = action.split()[0] if action else ""
+        if verb == "noop":
+            wait.append(button)
+        elif verb == "goto":
+            walk.append(button)
+        else:
+            parts = action.split()
+            item = parts[2] if verb == "get" and len(parts) > 2 else None
+            button["useful"] = item is None or item in wanted
+            here.append(button)
+    # ingredients the orders need first; the rest folded away (still a click or Enter away)
+    useful = [b for b in here if b.get("useful", True)]
+    others = [b for b in here if not b.get("useful", True)]
+    groups = []
+    if useful or others:
+        groups.append({"title": f"Here at {places.get(you_at or '', you_at or '')}", "buttons": useful})
+    if others:
+        groups.append(
+            {
+                "title": f"Other ingredients ({len(others)}, no open order needs them)",
+                "buttons": others,
+                "collapsed": True,
+            }
+        )
+    if walk:
+        groups.append({"title": "Walk to", "buttons": walk})
+    if wait:
+        groups.append({"title": "", "buttons": wait})
+    return groups
+
+
+def recipe_book(data: Mapping[str, Any], places: Mapping[str, str]) -> list[dict[str, Any]]:
+    """For every dish that can be ordered, its tree: what goes into which tool to make what."""
+    recipes = data.get("recipes", {})
+    tools_of_kind: dict[str, list[str]] = {}
+    for loc in data.get("locations", []):
+        tools_of_kind.setdefault(loc["kind"], []).append(places.get(loc["name"], loc["name"]))
+
+    def node(item: str, depth: int = 0) -> dict[str, Any]:
+        recipe = recipes.get(item)
+        if recipe is None or depth > 8:
+            return {"item": item_name(item), "base": True, "parts": []}
+        tool = recipe["tool"]
+        where = tools_of_kind.get(tool, [KIND_WORDS.get(tool, tool)])
+        return {
+            "item": item_name(item),
+            "base": False,
+            "tool": KIND_WORDS.get(tool, tool.capitalize()),
+            "where": " or ".join(where),
+            "parts": [node(part, depth + 1) for part in recipe.get("ingredients", [])],
+        }
+
+    ordered = {order["dish"] for order in data.get("orders", [])}
+    return [dict(node(dish), ordered=dish in ordered) for dish in data.get("dishes", [])]
+
+
+def floor_plan(data: Mapping[str, Any], places: Mapping[str, str], names: Sequence[str]) -> list[dict[str, Any]]:
+    """One tile per place: its contents, busy countdown, and the agents standing there."""
+    step = int(data.get("step", 0))
+    short = [n.split(" (")[0] for n in names]
+    tiles = []
+    for loc in data.get("locations", []):
+        busy_steps = int(loc.get("busy_steps") or 0)
+        left = max(0, int(loc.get("busy_until", 0)) - step) if loc.get("busy") else 0
+        agents = [
+            {
+                "id": a["id"],
+                "name": short[a["id"]] if a["id"] < len(short) else f"Agent {a['id'] + 1}",
+                "holding": item_name(a.get("holding")),
+                "busy_left": max(0, int(a.get("busy_until", 0)) - step) if a.get("busy") else 0,
+                "pending": a.get("pending"),
+            }
+            for a in data.get("agents", [])
+            if a.get("location") == loc["name"]
+        ]
+        contents = [item_name(c) for c in loc.get("contents", [])]
+        tiles.append(
+            {
+                "name": loc["name"],
+                "label": places.get(loc["name"], loc["name"]),
+                "kind": loc["kind"],
+                "contents": contents,
+                "busy_left": left,
+                "busy_pct": round(100 * (busy_steps - left) / busy_steps) if left and busy_steps else 100,
+                "ready": bool(contents) and loc.get("pickable") and loc["kind"] not in ("storage", "chopboard"),
+                "agents": agents,
+            }
+        )
+    return tiles
+
+
+def humanize(message: str, names: Sequence[str], places: Mapping[str, str]) -> str:
+    """A rules message with people's and places' names instead of ``agent1`` and ``pan0``."""
+
+    def agent(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        return names[index].split(" (")[0] if index < len(names) else f"Agent {index + 1}"
+
+    def command(match: re.Match[str]) -> str:
+        verb, who, place, item = match.groups()
+        short = " ".join(part for part in (verb, place, item) if part)
+        label = command_label(short, places)[0]
+        return f"{agent(who_match(who))} waited" if verb == "noop" else f"“{label}”"
+
+    def who_match(who: str) -> re.Match[str]:
+        match = _AGENT.match(f"agent{who}")
+        assert match is not None
+        return match
+
+    text = _DISPATCH.sub(command, message)
+    text = _AGENT.sub(agent, text)
+    for raw, nice in sorted(places.items(), key=lambda kv: -len(kv[0])):
+        text = re.sub(rf"\b{re.escape(raw)}\b", nice, text)
+    return re.sub(r"\b[a-z]+(?:[A-Z][a-z]*)+\b", lambda m: item_name(m.group(0)), text)
+
+
+def log_lines(entries: Sequence[dict[str, Any]], names: Sequence[str], places: Mapping[str, str]) -> list[dict]:
+    """One line per step: the step's commands and order news joined; commitments (a command
+    waiting for its step) are shown on the board, not logged."""
+    lines: list[dict[str, Any]] = []
+    for entry in entries:
+        if entry["category"] == "engine" and entry["kind"] == "committed":
+            continue
+        text = humanize(entry["message"], names, places)
+        if entry["kind"] == "rejected":
+            who = entry.get("agent")
+            name = names[who].split(" (")[0] if who is not None and who < len(names) else "Someone"
+            text = f"{name} could not: {text}"
+        last = lines[-1] if lines else None
+        step = _step_of(entry)
+        if last is not None and entry["category"] == "engine" and last.get("step") == step:
+            last["message"] = f"{last['message']} · {text}"
+            last["seq"] = entry["seq"]
+            continue
+        line = dict(entry, message=text, step=step if entry["category"] == "engine" else None)
+        if step is not None and entry["category"] == "engine":
+            line["time"] = step
+        lines.append(line)
+    return lines
+
+
+def _step_of(entry: dict[str, Any]) -> int | None:
+    """The step whose execution wrote ``entry``: orders that arrive or run out, and the closing,
+    are stamped with the next step's number."""
+    if entry["category"] != "engine":
+        return None
+    time = int(entry["time"])
+    return time - 1 if entry["kind"] in ("order_arrived", "order_expired", "finished") and time > 0 else time

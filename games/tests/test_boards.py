@@ -1,0 +1,171 @@
+"""The pieces the boards are drawn from: the timeline's bars and lanes, seat names, the kitchen's
+readable names, grouped commands, recipe book and one-line-per-step log, and the headline metric."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games import kitchen_view, metrics, timeline
+from games.domains.kitchen.rules import RULES as KITCHEN
+from games.seatnames import SeatInfo, cannot_read_chat, seat_names
+
+
+@dataclass
+class E:
+    kind: str
+    time: float
+    agent: int | None
+    details: dict[str, Any] = field(default_factory=dict)
+    message: str = ""
+    category: str = "engine"
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return {"message": self.message, "details": self.details}
+
+
+def test_overlapping_actions_of_one_agent_go_to_sub_rows_and_keep_their_kind():
+    entries = [
+        E("started", 0, 0, {"recipe": "Soup", "step": 0, "start": 0, "end": 300, "autonomous": True}),
+        E("started", 10, 0, {"recipe": "Soup", "step": 1, "start": 10, "end": 70, "autonomous": False}),
+        E("completed", 70, 0, {"recipe": "Soup", "step": 1}),
+        E("started", 80, 0, {"recipe": "Soup", "step": 2, "start": 80, "end": 100}),
+    ]
+    tl = timeline.build(entries, ["You"], now=90, time_text=lambda v: f"{int(v) // 60}:{int(v) % 60:02d}")
+    row = tl.rows[0]
+    assert len(row.lanes) == 2  # the autonomous step overlaps both others
+    first, second = row.lanes
+    assert [b.kind for b in first] == ["background"]
+    assert [b.label for b in second] == ["Soup, step 2", "Soup, step 3"]
+    assert first[0].tip == "Soup, step 1: 0:00–5:00 (runs by itself)"
+    assert second[0].done and not second[1].done
+
+
+def test_a_finished_game_has_no_running_bars():
+    entries = [E("started", 0, 0, {"action": "boil water", "start": 0})]
+    running = timeline.build(entries, ["You"], now=5)
+    assert not running.rows[0].bars[0].done
+    ended = timeline.build(entries, ["You"], now=5, finished=True)
+    bar = ended.rows[0].bars[0]
+    assert bar.done and bar.end == 5
+
+
+def test_kitchen_commands_are_one_step_bars_and_a_cooking_tool_runs_by_itself():
+    entries = [
+        E("completed", 3, 1, {"command": "goto(agent1, pan0)", "step": 3}),
+        E("completed", 4, 1, {"command": "activate(agent1, pan0)", "step": 4, "product": "friedEgg", "ready_at": 6}),
+        E("completed", 5, 1, {"command": "noop(agent1)", "step": 5}),
+    ]
+    tl = timeline.build(entries, ["You", "Teammate 1"], now=6)
+    bars = sorted(tl.rows[1].bars, key=lambda b: (b.start, b.end))
+    assert [(b.start, b.end, b.kind) for b in bars] == [
+        (3, 4, "occupying"),
+        (4, 5, "occupying"),
+        (4, 6, "background"),
+        (5, 6, "wait"),
+    ]
+    assert len(tl.rows[1].lanes) == 2
+
+
+def test_itinerary_legs_run_from_the_previous_end():
+    entries = [
+        E("completed", 30, 0, {"action": "go to Museum"}),
+        E("waited", 60, None, {"from": 30, "until": 60}),
+        E("completed", 150, 0, {"action": "visit Museum"}),
+    ]
+    bars = timeline.build(entries, ["You"], now=150).rows[0].bars
+    assert [(b.label, b.start, b.end) for b in bars] == [
+        ("go to Museum", 0, 30),
+        ("wait", 30, 60),
+        ("visit Museum", 60, 150),
+    ]
+
+
+def test_seat_names_from_where_the_reader_sits():
+    seats = [SeatInfo(0, "human", username="ann"), SeatInfo(1, "npc", "planner"), SeatInfo(2, "npc", "llm")]
+    assert seat_names(seats, [0]) == ["You", "Teammate 1 (planner NPC)", "Teammate 2 (LLM NPC)"]
+    assert seat_names(seats, [1], blind=True) == ["Teammate 1", "You", "Teammate 2"]
+    assert seat_names(seats, []) == ["Player 1 (ann)", "Player 2 (planner NPC)", "Player 3 (LLM NPC)"]
+    assert [s.agent for s in cannot_read_chat(seats)] == [1]
+
+
+def kitchen_data(level: str = "breakfast-grill") -> dict[str, Any]:
+    from games.importers.bundled_kitchen import definitions
+
+    scenario = definitions()[level]
+    state = KITCHEN.initial_state(scenario, agents=2)
+    return dict(KITCHEN.observe(state, 0).data)
+
+
+def test_kitchen_places_and_commands_read_as_words():
+    data = kitchen_data()
+    places = kitchen_view.place_names(data["locations"])
+    assert places["storage0"] == "Storage" and places["servingtable0"] == "Serving table"
+    kinds = [loc["kind"] for loc in data["locations"]]
+    assert all(places[loc["name"]].split()[-1].isdigit() for loc in data["locations"] if kinds.count(loc["kind"]) > 1)
+    assert kitchen_view.command_label("get storage0 seaweedSheet", places) == ("Take seaweed sheet", "storage0")
+    assert kitchen_view.command_label("put servingtable0", places)[0] == "Serve what you hold"
+    assert kitchen_view.item_name("eggOnToast") == "egg on toast"
+
+
+def test_every_legal_command_is_in_a_group_and_the_useful_ingredients_come_first():
+    data = kitchen_data()
+    places = kitchen_view.place_names(data["locations"])
+    # stand at the storage: 27 ingredients to take
+    data["agents"][0]["location"] = "storage0"
+    legal = ["noop", *(f"get storage0 {item}" for item in ("tuna", "egg", "bread", "lamb")), "goto pan0"]
+    groups = kitchen_view.action_groups(legal, data, places, "storage0")
+    listed = [b["action"] for g in groups for b in g["buttons"]]
+    assert sorted(listed) == sorted(legal)
+    wanted = set(kitchen_view.wanted_items(data))
+    here = groups[0]["buttons"]
+    assert here and all(b["action"].split()[-1] in wanted for b in here)
+    folded = [g for g in groups if g.get("collapsed")]
+    assert all(b["action"].split()[-1] not in wanted for g in folded for b in g["buttons"])
+
+
+def test_the_recipe_book_has_every_dish_down_to_storage():
+    data = kitchen_data()
+    places = kitchen_view.place_names(data["locations"])
+    book = kitchen_view.recipe_book(data, places)
+    assert [d["item"] for d in book] == [kitchen_view.item_name(d) for d in data["dishes"]]
+
+    def leaves(node: dict[str, Any]) -> list[dict[str, Any]]:
+        return [node] if node["base"] else [leaf for part in node["parts"] for leaf in leaves(part)]
+
+    for dish in book:
+        assert not dish["base"] and dish["tool"]
+        assert all(leaf["item"] for leaf in leaves(dish))
+
+
+def test_the_kitchen_log_has_one_line_per_step_with_names():
+    names = ["You", "Teammate 1 (planner NPC)"]
+    places = {"pan0": "Pan 1", "storage0": "Storage"}
+
+    def entry(seq: int, kind: str, time: float, agent: int | None, message: str) -> dict[str, Any]:
+        return {"seq": seq, "category": "engine", "kind": kind, "agent": agent, "time": time, "message": message}
+
+    lines = kitchen_view.log_lines(
+        [
+            entry(1, "committed", 3, 0, "agent0 will goto pan0 at step 3"),
+            entry(2, "completed", 3, 0, "agent0 went to pan0"),
+            entry(3, "completed", 3, 1, "noop(agent1)"),
+            entry(4, "order_arrived", 4, None, "new order #2: eggOnToast within 9 steps"),
+            entry(5, "completed", 4, 1, "agent1 took tuna from storage0"),
+        ],
+        names,
+        places,
+    )
+    assert [line["message"] for line in lines] == [
+        "You went to Pan 1 · Teammate 1 waited · new order #2: egg on toast within 9 steps",
+        "Teammate 1 took tuna from Storage",
+    ]
+
+
+def test_the_kitchen_headline_is_the_success_rate_with_the_orders_served():
+    result = {"completed": 3, "failed": 1, "success_rate": 0.75}
+    assert metrics.headline("kitchen", result) == 75.0
+    assert metrics.headline_text("kitchen", result) == "3 served · 1 missed"
+    assert metrics.headline("itinerary", {"total": 1.5}) == 50.0
+    assert metrics.headline("tasks", {"progress": 42.5}) == 42.5
