@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
@@ -17,12 +16,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.permissions import can_create_games, is_researcher
 from accounts.tokens import user_for_request_header
-from games import permissions, selectors, services
+from games import permissions, schema, selectors, services
 from games.agents import endpoints
 from games.models import Game, Scenario
 from games.viewer import event_message
 
-CREATE_FIELDS = {"domain", "scenario", "seats", "clock", "speed", "seed", "options", "disconnect_policy"}
 EVENTS_PAGE = 1000
 
 
@@ -46,20 +44,11 @@ def create_game(request: HttpRequest) -> JsonResponse:
     if not can_create_games(user):
         return _problem(403, "this account may not create games")
     try:
-        body = json.loads(request.body or b"{}")
-    except ValueError:
-        return _problem(400, 'the body must be JSON like {"domain": "tasks", "scenario": "timearena/cooking1", ...}')
-    if not isinstance(body, dict):
-        return _problem(400, "the body must be a JSON object")
-    unknown = set(body) - CREATE_FIELDS
-    if unknown:
-        return _problem(400, f"unknown field(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(CREATE_FIELDS))}")
-    scenario = body.get("scenario")
-    if not scenario or not isinstance(scenario, str | list):
-        return _problem(400, '"scenario" is a slug like "timearena/cooking1" (or a list of slugs played together)')
+        body = schema.create_game_body(request.body)
+    except schema.SchemaError as error:
+        return _problem(400, str(error))
+    scenario = body["scenario"]
     seats = body.get("seats") or [{"kind": "program"}]
-    if not isinstance(seats, list):
-        return _problem(400, '"seats" is a list like [{"kind": "program"}, {"kind": "npc", "dispatcher": "random"}]')
     if not is_researcher(user):
         for seat in seats:
             named = seat.get("user") if isinstance(seat, dict) else None
@@ -70,9 +59,6 @@ def create_game(request: HttpRequest) -> JsonResponse:
                 return _problem(
                     403, "only researchers choose an NPC's endpoint or model settings; leave them out to use the site's"
                 )
-    for number in ("speed", "seed"):
-        if number in body and not isinstance(body[number], int | float):
-            return _problem(400, f'"{number}" must be a number')
     first_slug = scenario if isinstance(scenario, str) else (scenario[0] if scenario else "")
     found = Scenario.objects.current().filter(slug=first_slug).values_list("domain", flat=True).first()
     if found and body.get("domain") and body["domain"] != found:
@@ -83,8 +69,8 @@ def create_game(request: HttpRequest) -> JsonResponse:
             seats,
             clock=str(body.get("clock", "lockstep")),
             speed=body.get("speed"),
-            seed=int(body.get("seed", 0)),
-            options=body.get("options") if isinstance(body.get("options"), dict) else None,
+            seed=body.get("seed", 0),
+            options=body.get("options"),
             disconnect_policy=str(body.get("disconnect_policy", "pause")),
             created_by=user,
         )

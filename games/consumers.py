@@ -19,13 +19,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connections
 from django.template.loader import render_to_string
 
-from games import broadcast, permissions, scheduler, services, viewer
+from games import broadcast, permissions, scheduler, schema, services, viewer
 from games.models import Game, SeatKind
 
 log = logging.getLogger(__name__)
-
-CLIENT_TYPES = ("act", "wait", "chat", "pause", "resume", "sync", "ping")
-MAX_FRAME = 8_000
 
 
 def db(func: Any) -> Any:
@@ -85,9 +82,10 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not hasattr(self, "who"):
             return
-        message = self._parse(text_data, bytes_data)
-        if isinstance(message, str):
-            await self._send_error(message, code="bad_frame")
+        try:
+            message = schema.frame(text_data if text_data is not None else bytes_data)
+        except schema.SchemaError as error:
+            await self._send_error(str(error), code="bad_frame")
             return
         kind = message["type"]
         try:
@@ -108,10 +106,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await db(operation)(self.game_id, by=self.scope["user"])
                 await self._push()
             elif kind == "sync":
-                since = message.get("since")
-                if since is not None and (not isinstance(since, int) or since < 0):
-                    await self._send_error('"since" is the last seq you saw (a number)', code="bad_frame")
-                    return
+                since = message.get("since")  # a whole number >= 0 (games.schema)
                 if since is not None:
                     self.sent_seq = since
                 await db(services.advance)(self.game_id)
@@ -120,21 +115,20 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self._send_json({"type": "pong"})
         except services.GameError as error:
             await self._send_error(str(error), code=_error_code(error))
+        except Exception:
+            # A bug must not cost the player their connection: log it, say so, keep the socket.
+            log.exception("game %s: frame %r failed", self.game_id, kind)
+            await self._send_error("the server could not handle that frame; it has been logged", code="internal")
 
     async def _act(self, message: dict[str, Any]) -> None:
         if not self.who.agents:
             await self._send_error("you are watching this game; you have no seat to act in", code="forbidden")
             return
-        agent = message.get("agent", self.who.agent)
-        if isinstance(agent, str) and agent.isdigit():
-            agent = int(agent)  # html forms send strings
+        agent = message.get("agent", self.who.agent)  # a whole number, never a bool (games.schema)
         if agent not in self.who.agents:
             await self._send_error(f"you may act only for agent {_list(self.who.agents)}", code="forbidden")
             return
         action = message.get("action")
-        if message["type"] != "wait" and not isinstance(action, str):
-            await self._send_error('an "act" frame needs "action": text like "wash dish"', code="bad_frame")
-            return
         user, since = self.scope["user"], self.sent_seq or 0
 
         def act_and_read() -> tuple[services.ActionResult, viewer.Update]:
@@ -151,22 +145,6 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._send_feedback(result.rejection.kind, result.rejection.message, result.seq)
         elif self.html:  # an accepted action clears the last complaint
             await self.send(text_data='<div id="game-feedback" class="feedback" role="alert" hx-swap-oob="true"></div>')
-
-    def _parse(self, text: str | None, raw: bytes | None) -> dict[str, Any] | str:
-        if text is None and raw is not None:
-            try:
-                text = raw.decode()
-            except UnicodeDecodeError:
-                return "frames are UTF-8 JSON text"
-        if not text or len(text) > MAX_FRAME:
-            return f"frames are JSON objects of at most {MAX_FRAME} bytes"
-        try:
-            message = json.loads(text)
-        except ValueError:
-            return 'frames are JSON objects like {"type": "act", "action": "wash dish"}'
-        if not isinstance(message, dict) or message.get("type") not in CLIENT_TYPES:
-            return f'"type" must be one of {", ".join(CLIENT_TYPES)}'
-        return message
 
     # ------------------------------------------------------------------------------------------
     # server -> client

@@ -53,10 +53,12 @@ from games.models import (
     SeatKind,
 )
 from games.scenarios import current_scenario
+from games.schema import text_problem
 
 MAX_ACTION_LENGTH = 300
 MAX_CHAT_LENGTH = 1000
 MAX_SEATS = 5
+SEED_MAX = 2**31 - 1
 NPC_DISPATCHERS = ("llm", "planner", "random", "replay")
 DEFAULT_SPEED = 0.5  # one game unit (minute) per two seconds, as SPEC section 8 suggests
 # The Game fields a change may write (the rest are set once, at creation).
@@ -212,6 +214,8 @@ def create_game(
         raise InvalidInput(f"unknown clock {clock!r}; use one of {', '.join(ClockMode.values)}")
     if disconnect_policy not in DisconnectPolicy.values:
         raise InvalidInput(f"unknown disconnect policy {disconnect_policy!r}; use pause or continue")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise InvalidInput(f"seed must be a whole number from 0 to {SEED_MAX}")
     speed = DEFAULT_SPEED if speed is None else float(speed)
     if not 0 < speed <= 1000:
         raise InvalidInput("speed is game time units per second and must be between 0 and 1000")
@@ -362,6 +366,12 @@ def _seat_spec(raw: SeatSpec | Mapping[str, Any], created_by: Any) -> SeatSpec:
 # playing
 
 
+def _check_agent(agent: Any) -> None:
+    # 0.0, -0.0 and False compare equal to 0, so "is it a seat?" would pass them on to the rules.
+    if not isinstance(agent, int) or isinstance(agent, bool):
+        raise InvalidInput("agent must be the seat's agent number (a whole number)")
+
+
 def apply_action(game_id: int, *, agent: int, action: str, by: Any = None, now: datetime | None = None) -> ActionResult:
     """Agent ``agent`` plays ``action`` (text in the domain's grammar; ``wait`` lets time pass).
 
@@ -375,8 +385,9 @@ def apply_action(game_id: int, *, agent: int, action: str, by: Any = None, now: 
     action = " ".join(action.split())
     if len(action) > MAX_ACTION_LENGTH:
         raise InvalidInput(f"an action is at most {MAX_ACTION_LENGTH} characters")
-    if not isinstance(agent, int) or isinstance(agent, bool):
-        raise InvalidInput("agent must be the seat's agent number")
+    if problem := text_problem(action):
+        raise InvalidInput(f"the action {problem}")  # an NPC's reply too: Postgres stores no NUL
+    _check_agent(agent)
     ended = False
     with transaction.atomic():
         ctx = _load(game_id, now)
@@ -412,6 +423,7 @@ def pass_turn(game_id: int, *, agent: int, by: Any = None, now: datetime | None 
     lockstep the agent passes until time next moves (time moves once every free agent has acted
     or passed); in real time the clock runs anyway and nothing is stored.
     """
+    _check_agent(agent)
     with transaction.atomic():
         ctx = _load(game_id, now)
         game = ctx.game
@@ -540,6 +552,10 @@ def post_chat(game_id: int, *, text: str, by: Any = None, agent: int | None = No
     text = text.strip()
     if len(text) > MAX_CHAT_LENGTH:
         raise InvalidInput(f"a chat message is at most {MAX_CHAT_LENGTH} characters")
+    if problem := text_problem(text):
+        raise InvalidInput(f"the message {problem}")
+    if agent is not None:
+        _check_agent(agent)
     with transaction.atomic():
         ctx = _load(game_id, now)
         if ctx.game.is_finished:

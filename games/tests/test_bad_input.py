@@ -1,0 +1,123 @@
+"""Bad frames and bad API bodies: an error that says what to fix, the connection stays open, and
+nothing is written (issue 15 findings 4 and 6)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client as HttpClient
+
+from accounts.roles import Role, grant
+from accounts.tokens import create_token
+from games import services
+from games.models import Game, GameEvent
+from games.tests.wsclient import Client
+
+BAD_FRAMES = [
+    ("[" * 2000 + "]" * 2000, "nests deeper"),
+    ('{"type": "act", "action": "do sweep", "x": ' + "[" * 3000 + "]" * 3000 + "}", "nests deeper"),
+    ({"type": "wait", "agent": 0.0}, "whole number"),
+    ({"type": "wait", "agent": -0.0}, "whole number"),
+    ({"type": "wait", "agent": False}, "whole number"),
+    ({"type": "act", "agent": True, "action": "do sweep"}, "whole number"),
+    ({"type": "act", "agent": 0, "action": "do \u0000sweep"}, "NUL"),
+    ({"type": "chat", "text": "hi\u0000"}, "NUL"),
+    ('{"type": "chat", "text": "\\ud800"}', "surrogate"),
+    ({"type": "act", "action": 7}, "text"),
+    ({"type": "act"}, '"action"'),
+    ({"type": "act", "action": "x" * 301}, "longer than 300"),
+    ({"type": "sync", "since": -1}, "from 0"),
+    ({"type": "sync", "since": 1.5}, "whole number"),
+    ('{"type": "wait", "agent": NaN}', "finite number"),
+    ({"type": "dance"}, '"type" must be one of'),
+    (" ", "empty"),
+    ("x" * 9000, "longer than"),
+    ("[1, 2]", "JSON object"),
+    ("not json", "not JSON"),
+]
+
+
+@database_sync_to_async
+def setup_game(django_user_model):
+    user = django_user_model.objects.create_user("alice")
+    grant(user, Role.PARTICIPANT)
+    game = services.create_game("test/toy", [{"kind": "human", "user": user}], clock="lockstep", created_by=user)
+    return game, create_token(user)
+
+
+@database_sync_to_async
+def log_of(game):
+    return list(GameEvent.objects.filter(game=game).values_list("seq", "kind"))
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_every_bad_frame_gets_an_error_and_the_connection_stays_open(toy_scenario, django_user_model):
+    game, token = await setup_game(django_user_model)
+    before = await log_of(game)
+    client = Client(game.pk, token)
+    await client.connect()
+    await client.state()
+    for frame, problem in BAD_FRAMES:
+        await client.send(frame if isinstance(frame, str) else json.dumps(frame))
+        error = await client.receive_until("error")
+        assert error["code"] in ("bad_frame", "invalid") and problem in error["message"], (frame, error)
+    await client.communicator.send_to(bytes_data=b"\xff\xfe")
+    assert "UTF-8" in (await client.receive_until("error"))["message"]
+    await client.send({"type": "ping"})
+    assert (await client.receive_until("pong"))["type"] == "pong"  # still open
+    assert await log_of(game) == before  # garbage changed nothing
+    await client.send({"type": "act", "agent": "0", "action": "do sweep"})  # html forms send digits
+    await client.receive_until("state")
+    assert len(await log_of(game)) > len(before)
+    await client.close()
+
+
+def test_services_refuse_what_postgres_cannot_store_and_non_integer_agents(toy_scenario, participant):
+    game = services.create_game("test/toy", [{"kind": "human", "user": participant}], clock="lockstep")
+    for call in (
+        lambda: services.apply_action(game.pk, agent=0, action="do\x00 sweep"),
+        lambda: services.post_chat(game.pk, text="a\x00b", agent=0),
+        lambda: services.pass_turn(game.pk, agent=0.0),
+        lambda: services.pass_turn(game.pk, agent=False),
+        lambda: services.apply_action(game.pk, agent=-0.0, action="do sweep"),
+    ):
+        with pytest.raises(services.InvalidInput):
+            call()
+    assert list(GameEvent.objects.filter(game=game).values_list("kind", flat=True)) == ["created"]
+
+
+def post(token: str, body: object) -> tuple[int, dict]:
+    raw = body if isinstance(body, str | bytes) else json.dumps(body)
+    response = HttpClient().post(
+        "/api/games/", raw, content_type="application/json", HTTP_AUTHORIZATION=f"Token {token}"
+    )
+    return response.status_code, response.json()
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        ('{"scenario": "test/toy", "seed": 1e308}', '"seed" must be a whole number'),
+        ({"scenario": "test/toy", "seed": -1}, '"seed" must be from 0'),
+        ({"scenario": "test/toy", "seed": True}, '"seed" must be a whole number'),
+        ({"scenario": "test/toy", "speed": "fast"}, '"speed" must be a number'),
+        ('{"scenario": "test/toy", "speed": Infinity}', "finite number"),
+        ({"scenario": "test/toy", "seats": [{"kind": "program", "user": 5}]}, '"user" must be text'),
+        ({"scenario": "test/toy", "seats": [7]}, "seat 0 must be an object"),
+        ({"scenario": "test/toy", "seats": {"kind": "program"}}, '"seats" must be a list'),
+        ({"scenario": ["test/toy", 3]}, '"scenario" must be text or a list'),
+        ({"scenario": "test/toy", "options": []}, '"options" must be an object'),
+        ({"scenario": "test/toy\u0000"}, "NUL"),
+        ({"scenario": "test/toy", "colour": "red"}, "unknown field(s) in the body: colour"),
+        ({"seed": 1}, 'needs "scenario"'),
+        ('{"scenario": "test/toy", "options": ' + "[" * 5000 + "]" * 5000 + "}", "nests deeper"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "UTF-8"),
+        ("[]", "JSON object"),
+    ],
+)
+def test_every_bad_body_is_a_400_saying_what_to_fix(toy_scenario, participant, body, problem):
+    status, answer = post(create_token(participant), body)
+    assert status == 400 and problem in answer["error"], answer
+    assert Game.objects.count() == 0
