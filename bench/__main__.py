@@ -22,6 +22,7 @@ BENCHMARKS = [
     "bench.dispatcher",
     "bench.study_exports",
     "bench.annotations",
+    "bench.generated_instances",
 ]
 
 

@@ -7,4 +7,4 @@ reference heuristic's value and stats). ``generate`` in ``games.generators.famil
 ``manage.py generate`` and the studio's generator page print or save what it returns.
 """
 
-DOMAINS: tuple[str, ...] = ("tasks", "recipes")
+DOMAINS: tuple[str, ...] = ("tasks", "recipes", "kitchen", "itinerary")

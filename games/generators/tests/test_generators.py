@@ -12,9 +12,8 @@ from games.domains.recipes.rules import RULES as RECIPE_RULES
 from games.domains.tasks.oracle import check_schedule
 from games.domains.tasks.rules import RULES as TASK_RULES
 from games.engine.conformance import check_rules
-from games.generators import recipes as recipe_generator
-from games.generators import tasks as task_generator
 from games.generators.family import build, generate
+from games.generators.family import module as family_module
 from games.generators.knobs import KnobError, resolve
 
 SMALL = {"tasks": {"actions": 12}, "recipes": {"steps": 6}}
@@ -66,7 +65,7 @@ def test_generated_recipe_pairs_pass_conformance_and_their_optimal_plan_executes
 
 
 def _mean_stat(domain, knobs, stat, seeds=range(4)):
-    module = {"tasks": task_generator, "recipes": recipe_generator}[domain]
+    module = family_module(domain)
     values = []
     for seed in seeds:
         resolved = resolve(module.KNOBS, knobs)
@@ -131,3 +130,70 @@ def test_bad_knobs_are_refused_with_the_knob_named():
         generate("tasks", count=1, seed=0, knobs={"background": "lots"})
     with pytest.raises(KnobError, match="unknown domain"):
         generate("chess", count=1, seed=0)
+
+
+@pytest.mark.parametrize("domain", ["kitchen", "itinerary"])
+def test_kitchen_and_itinerary_families_repeat_byte_for_byte(domain):
+    first = generate(domain, count=2, seed=3)
+    again = generate(domain, count=2, seed=3)
+    assert json.dumps([i["definition"] for i in first], sort_keys=True) == json.dumps(
+        [i["definition"] for i in again], sort_keys=True
+    )
+    assert [i["optimal_makespan"] for i in first] == [i["optimal_makespan"] for i in again]
+
+
+def test_generated_kitchen_levels_pass_conformance_and_the_dispatcher_serves_some():
+    from games.domains.kitchen.rules import RULES as KITCHEN_RULES
+
+    served = 0
+    for instance in generate("kitchen", count=3, seed=2, knobs={"agents": 2, "alpha": 2.5, "depth": 1}):
+        check_rules(KITCHEN_RULES, instance["definition"], agents=2)
+        assert 0.0 <= instance["optimal_makespan"] <= 1.0 and instance["optimal"] is False
+        served += instance["stats"]["completed"]
+    assert served > 0, "every level is makeable: the heuristic dispatcher completes orders"
+
+
+@pytest.mark.parametrize("knobs", [{"cities": 2}, {"cities": 0, "constraints": 3}, {"cities": 1, "constraints": 2}])
+def test_generated_briefs_pass_conformance_and_the_planner_plan_scores_full_marks_on_the_rules(knobs):
+    from games.domains.itinerary.rules import RULES as ITINERARY_RULES
+
+    for instance in generate("itinerary", count=2, seed=4, knobs={**knobs, "tightness": 1.0}):
+        check_rules(ITINERARY_RULES, instance["definition"])
+        assert instance["optimal"], instance["status"]
+        assert instance["stats"]["score"] >= 80.0
+        assert not [c for c in instance["plan"] if not c.strip()]
+
+
+@pytest.mark.parametrize(
+    ("knob", "low", "high", "stat"),
+    [
+        ("dishes", 1, 4, "dishes"),
+        ("depth", 1, 3, "depth"),
+        ("tools", 2, 6, "tool_kinds"),
+        ("alpha", 1.0, 3.0, "task_interval"),
+    ],
+)
+def test_each_kitchen_knob_moves_its_stat_the_way_it_names(knob, low, high, stat):
+    assert _mean_stat("kitchen", {knob: low}, stat) < _mean_stat("kitchen", {knob: high}, stat)
+
+
+def test_more_time_per_order_and_more_agents_raise_the_dispatchers_cos():
+    base = {"depth": 1, "dishes": 2}
+    assert _mean_stat("kitchen", {**base, "alpha": 1.0, "agents": 1}, "cos") < _mean_stat(
+        "kitchen", {**base, "alpha": 3.0, "agents": 3}, "cos"
+    )
+
+
+@pytest.mark.parametrize(
+    ("knob", "low", "high", "stat", "direction"),
+    [
+        ("cities", 1, 3, "cities", +1),
+        ("days", 1, 3, "city_days", +1),
+        ("constraints", 1, 4, "sights", +1),
+        ("tightness", 0.0, 1.0, "budget", -1),
+    ],
+)
+def test_each_itinerary_knob_moves_its_stat_the_way_it_names(knob, low, high, stat, direction):
+    lower = _mean_stat("itinerary", {knob: low}, stat)
+    higher = _mean_stat("itinerary", {knob: high}, stat)
+    assert (higher - lower) * direction > 0, (lower, higher)
