@@ -26,8 +26,9 @@ def headline(domain: str, result: Mapping[str, Any]) -> float | None:
         rate = _number(result.get("success_rate"))
         return None if rate is None else round(100.0 * rate, 2)
     if domain == "itinerary":
+        # ItineraryBench's total is already points of 100 (60 + 20 + 20; games/domains/itinerary/scoring.py).
         total = _number(result.get("total"))
-        return None if total is None else round(100.0 * total / 3.0, 2)
+        return None if total is None else round(total, 2)
     for key in ("progress", *FALLBACKS):
         value = _number(result.get(key))
         if value is not None:
@@ -51,7 +52,7 @@ def headline_text(domain: str, result: Mapping[str, Any], observation: Mapping[s
         return "steps done"
     if domain == "itinerary":
         total = _number(result.get("total"))
-        return f"score {total:.2f} of 3" if total is not None else "score"
+        return f"score {total:.0f} of 100" if total is not None else "score"
     return "done"
 
 
@@ -60,5 +61,5 @@ def headline_title(domain: str) -> str:
     return {
         "kitchen": "Orders served on time (% of the orders finished so far)",
         "recipes": "Recipe steps done (%)",
-        "itinerary": "Trip score (executability + constraints + efficiency, % of 3)",
+        "itinerary": "Trip score (executability 60 + constraints 20 + efficiency 20, of 100)",
     }.get(domain, "Progress (% of the work done)")

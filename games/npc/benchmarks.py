@@ -84,6 +84,7 @@ def create_run(
 
 
 MAX_REPEATS = 20
+ATTEMPT_SEED_STRIDE = 7919
 
 
 def with_repeats(items: Sequence[Mapping[str, Any]], repeats: int) -> list[dict[str, Any]]:
@@ -164,7 +165,8 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult:
         llm=llm,
         prompt=run.config.get("prompt"),
         npc_agents=list(range(agents)),
-        seed=int(item.get("seed", 0)),
+        # A seeded agent (random) plays each attempt differently; attempt 0 keeps the item's seed.
+        seed=int(item.get("seed", 0)) + ATTEMPT_SEED_STRIDE * int(item.get("attempt", 0)),
         client=client,
     )
     result = BenchmarkResult(run=run, key=item["key"], item=dict(item))
@@ -277,8 +279,8 @@ def stop(run: BenchmarkRun) -> None:
 
 def result_rows(run: BenchmarkRun) -> list[dict[str, Any]]:
     return [
-        {"item": r.item, "metrics": r.metrics, "error": r.error}
-        for r in run.results.only("item", "metrics", "error").order_by("id")
+        {"item": r.item, "metrics": r.metrics, "error": r.error, "curve": r.curve}
+        for r in run.results.only("item", "metrics", "error", "curve").order_by("id")
     ]
 
 

@@ -145,7 +145,7 @@ def _create(domain: str, options: dict[str, Any]) -> BenchmarkRun:
             log_calls=bool(options.get("log_calls")),
             label=options.get("label") or "",
             cache=not options.get("no_cache"),
-            repeats=options.get("repeats") or 1,
+            repeats=1 if options.get("repeats") is None else options["repeats"],
         )
     except (AgentError, benchmarks.BenchmarkError) as error:
         raise UsageError(str(error)) from None

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from accounts.permissions import researcher_required
 from games.agents import prices
 from games.models import Game
-from games.npc import benchmarks
+from games.npc import benchmarks, reports, stats
 from games.npc.background import submit
 from games.npc.forms import BenchmarkForm
 from games.npc.models import BenchmarkRun, LlmCall, RunStatus
@@ -60,13 +60,18 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
 def _context(run: BenchmarkRun) -> dict[str, object]:
     done, total = benchmarks.progress(run)
     results = list(run.results.order_by("id"))
+    report = reports.source_report(run.domain, run.agent, benchmarks.result_rows(run))
     return {
+        "report": report,
+        "ci_reports": [report],
+        "charts": reports.curve_charts([report]),
+        "success_meaning": stats.SUCCESS_MEANING.get(run.domain, ""),
         "run": run,
         "done": done,
         "total": total,
         "percent": round(100 * done / total) if total else 0,
         "active": run.status in (RunStatus.QUEUED, RunStatus.RUNNING),
-        "table": benchmarks.table(run),
+        "table": report["table"],
         "results": results,
         "errors": sum(1 for r in results if r.error),
         "llm_calls": sum(r.llm_calls for r in results),

@@ -167,5 +167,5 @@ def test_the_kitchen_headline_is_the_success_rate_with_the_orders_served():
     result = {"completed": 3, "failed": 1, "success_rate": 0.75}
     assert metrics.headline("kitchen", result) == 75.0
     assert metrics.headline_text("kitchen", result) == "3 served · 1 missed"
-    assert metrics.headline("itinerary", {"total": 1.5}) == 50.0
+    assert metrics.headline("itinerary", {"total": 50.0}) == 50.0  # points of 100 (60 + 20 + 20)
     assert metrics.headline("tasks", {"progress": 42.5}) == 42.5

@@ -1,0 +1,50 @@
+"""What the run page and the comparison page show for one source of episodes (a run, a group of
+human games, the reference plan): the paper table, mean and 95 % CI per metric, pass^k, curves."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.npc import charts, stats
+from games.npc.tables import paper_table
+
+FAINT_LIMIT = 40  # individual episodes drawn behind a mean curve (more is noise on the page)
+
+
+def source_report(domain: str, label: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    played = [r for r in rows if not r.get("error")]
+    curves = [r.get("curve") or [] for r in played]
+    return {
+        "label": label,
+        "episodes": len(played),
+        "table": paper_table(domain, rows),
+        "summary": stats.summary(domain, rows),
+        "pass_k": stats.pass_hat_k(domain, rows),
+        "curves": curves,
+    }
+
+
+def curve_charts(reports: Sequence[Mapping[str, Any]], *, turns: bool = True) -> dict[str, Any]:
+    """Progress against game time (and decisions) for each report: its mean bold, episodes faint."""
+    faint = len(reports) == 1
+
+    def series(axis: int) -> list[dict[str, Any]]:
+        out = []
+        for report in reports:
+            curves = [c for c in report["curves"] if c and (axis == 0 or len(c[0]) > 2 and c[-1][1] is not None)]
+            if not curves:
+                continue
+            out.append(
+                {
+                    "label": f"{report['label']} (mean of {len(curves)})",
+                    "points": stats.mean_curve(curves, axis),
+                    "faint": [charts.step_points(c, axis) for c in curves[:FAINT_LIMIT]] if faint else [],
+                }
+            )
+        return out
+
+    result = {"time": charts.line_chart(series(0), x_label="game time", title="Progress against game time")}
+    if turns:
+        result["turns"] = charts.line_chart(series(1), x_label="decisions", title="Progress against decisions")
+    return result
