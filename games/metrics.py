@@ -4,7 +4,7 @@ the words the header and the games list show beside it.
 - tasks, recipes: ``progress`` (percent of the work done);
 - kitchen: the success rate of the orders finished so far, in percent (the header adds how many
   were served);
-- itinerary: the score ``total`` (executability + constraints + efficiency, each 0-1) out of 3.
+- itinerary: the score ``total``, points of 100 (executability 60 + constraints 20 + efficiency 20).
 """
 
 from __future__ import annotations

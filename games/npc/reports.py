@@ -32,7 +32,7 @@ def curve_charts(reports: Sequence[Mapping[str, Any]], *, turns: bool = True) ->
     def series(axis: int) -> list[dict[str, Any]]:
         out = []
         for report in reports:
-            curves = [c for c in report["curves"] if c and (axis == 0 or len(c[0]) > 2 and c[-1][1] is not None)]
+            curves = [c for c in report["curves"] if c and (axis == 0 or (len(c[0]) > 2 and c[-1][1] is not None))]
             if not curves:
                 continue
             out.append(
