@@ -21,6 +21,15 @@ GAME_OVER = "game_over"
 
 def startable(state: TasksState) -> list[Action]:
     """Actions whose prerequisites are complete and whose objects are free, in definition order."""
+    cached = state.cached_startable
+    if cached is not None and cached[0] is state.done and cached[1] is state.running:
+        return list(cached[2])
+    found = _startable(state)
+    object.__setattr__(state, "cached_startable", (state.done, state.running, tuple(found)))
+    return found
+
+
+def _startable(state: TasksState) -> list[Action]:
     scenario = state.scenario
     running = {run.action for run in state.running}
     # Count the uses of each object once, rather than rescanning the running actions per candidate.

@@ -39,7 +39,6 @@ import bisect
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from games.domains.tasks import state as st
@@ -59,7 +58,7 @@ from games.domains.tasks.feedback import (
     startable,
 )
 from games.domains.tasks.scoring import episode_result
-from games.domains.tasks.state import Agent, Counts, Options, Run, TasksState
+from games.domains.tasks.state import Agent, Counts, Options, Run, TasksState, evolve
 from games.domains.tasks.text import WAIT, observation_text, parse
 from games.domains.tasks.view import view
 from games.domains.tasks.vocabulary import state_sentences
@@ -191,6 +190,8 @@ class TasksRules:
             return Transition(state)
         limit = state.options.time_limit
         stop = min(target, limit)
+        if target < limit and (not state.running or state.running[0].end > stop):
+            return Transition(evolve(state, time=stop))  # nothing completes: only the clock moves
         events: list[Event] = []
         scenario = state.scenario
         running = list(state.running)
@@ -222,7 +223,7 @@ class TasksRules:
         if not ended and target >= limit:
             ended, ended_at = st.TIME_UP, limit
         new_time = ended_at if ended == st.ALL_DONE and ended_at is not None else stop
-        new = replace(
+        new = evolve(
             state,
             time=new_time,
             running=tuple(running),
@@ -308,9 +309,7 @@ def _reject(state: TasksState, agent: int, action: str, feedback: Feedback) -> T
     counts[agent] = counts[agent].bump(_COUNTER_FOR.get(feedback.kind, "invalid"))
     limit = state.options.max_rejected_in_row
     ended = st.TOO_MANY_REJECTED if limit and streak >= limit else ""
-    new = replace(
-        state, agents=tuple(agents), counts=tuple(counts), ended=ended, ended_at=state.time if ended else None
-    )
+    new = evolve(state, agents=tuple(agents), counts=tuple(counts), ended=ended, ended_at=state.time if ended else None)
     events = [rejected(state.time, agent, action, feedback)]
     if ended:
         events.append(_finished_event(new))
@@ -323,7 +322,7 @@ def _wait(state: TasksState, agent: int) -> Transition[TasksState]:
     agents[agent] = Agent(busy_until=state.time + 1, doing=WAIT, rejected_in_row=0)
     counts = list(state.counts)
     counts[agent] = counts[agent].bump("wait").bump("necessary_wait" if necessary else "unnecessary_wait")
-    new = replace(state, agents=tuple(agents), counts=tuple(counts))
+    new = evolve(state, agents=tuple(agents), counts=tuple(counts))
     event = Event(WAITED, state.time, "You wait one minute.", agent=agent, data={"necessary": necessary})
     return Transition(new, (event,))
 
@@ -358,5 +357,5 @@ def _start(state: TasksState, agent: int, action: Action) -> Transition[TasksSta
             "background": action.background,
         },
     )
-    new = replace(state, agents=tuple(agents), counts=tuple(counts), running=tuple(running))
+    new = evolve(state, agents=tuple(agents), counts=tuple(counts), running=tuple(running))
     return Transition(new, (event,))

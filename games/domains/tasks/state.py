@@ -7,10 +7,11 @@ changes); ``dump_state`` stores the definition with the state so a state restore
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
 from games.domains.tasks.definition import Compiled, compile_definition
+from games.engine.values import evolver
 
 # Why an episode ended (``TasksState.ended``).
 ALL_DONE = "all tasks complete"
@@ -83,11 +84,20 @@ class TasksState:
     progress_time: int = 0  # when the current (= highest) progress was first reached
     ended: str = ""
     ended_at: int | None = None
+    # What ``feedback.startable`` found for ``(done, running)`` (not part of the value: not compared,
+    # not serialised). Copies carry it; it is used only while both tuples are the very same objects.
+    cached_startable: tuple[frozenset[int], tuple[Run, ...], tuple[Any, ...]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     @property
     def progress(self) -> float:
         total = self.scenario.total_minutes
         return 100.0 * self.done_minutes / total if total else 100.0
+
+
+# ``evolve(state, time=3, ...)``: a copy with those fields changed (``dataclasses.replace``, cheaper).
+evolve = evolver(TasksState)
 
 
 def dump(state: TasksState) -> dict[str, Any]:
