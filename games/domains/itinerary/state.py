@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.domains.itinerary.world import World
+from games.engine.compiled import CompiledScenarios
 
 EXECUTABILITY = "executability"
 CONSTRAINTS = "constraints"
@@ -111,9 +112,15 @@ class ItineraryState:
         return done
 
 
+# Each scenario's World, indexed once per process (games and their states share the immutable value).
+WORLDS: CompiledScenarios[World] = CompiledScenarios(World.from_definition)
+
+
 def dump(state: ItineraryState) -> dict[str, Any]:
+    definition = dict(state.world.definition)
     return {
-        "definition": dict(state.world.definition),
+        "definition": definition,
+        "scenario_key": WORLDS.dump_key(state.world, definition),
         "agents": state.agents,
         "clock": state.clock,
         "city": state.city,
@@ -130,7 +137,7 @@ def dump(state: ItineraryState) -> dict[str, Any]:
 
 def load(raw: Mapping[str, Any], world: World | None = None) -> ItineraryState:
     return ItineraryState(
-        world=world or World.from_definition(raw["definition"]),
+        world=world or WORLDS.get(raw["definition"], key=raw.get("scenario_key")),
         agents=int(raw["agents"]),
         clock=int(raw["clock"]),
         city=raw["city"],

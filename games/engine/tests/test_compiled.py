@@ -16,12 +16,21 @@ class Counting:
         return tuple(sorted(definition.items()))
 
 
-def test_a_definition_is_compiled_once_whatever_its_key_order():
+def test_a_definition_is_compiled_once_and_equal_content_in_another_key_order_compiles_alike():
     compile_ = Counting()
     cache = CompiledScenarios(compile_)
     first = cache.get({"a": 1, "b": 2})
-    again = cache.get({"b": 2, "a": 1})
-    assert again is first and compile_.calls == 1
+    assert cache.get({"a": 1, "b": 2}) is first and compile_.calls == 1
+    assert cache.get({"b": 2, "a": 1}) == first
+
+
+def test_a_changed_definition_is_compiled_anew():
+    compile_ = Counting()
+    cache = CompiledScenarios(compile_)
+    definition = {"a": [1]}
+    cache.get(definition)
+    definition["a"].append(2)
+    assert cache.get(definition) == (("a", [1, 2]),)
 
 
 def test_a_dumped_key_finds_the_compiled_value_and_an_unknown_key_falls_back_to_the_definition():
