@@ -142,7 +142,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         result, update = await db(act_and_read)()
         await self._deliver(update)
         if result.rejection is not None:
-            await self._send_feedback(result.rejection.kind, result.rejection.message, result.seq)
+            await self._send_feedback(result.rejection.kind, result.rejection.message, result.seq, update.game.domain)
         elif self.html:  # an accepted action clears the last complaint
             await self.send(text_data='<div id="game-feedback" class="feedback" role="alert" hx-swap-oob="true"></div>')
 
@@ -183,8 +183,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         else:
             await self._send_json({"type": "error", "code": code, "message": message})
 
-    async def _send_feedback(self, kind: str, message: str, seq: int) -> None:
+    async def _send_feedback(self, kind: str, message: str, seq: int, domain: str = "") -> None:
         if self.html:
+            if domain == "kitchen":  # people read "You" and "Pan 1", programs the rules' own names
+                from games.kitchen_view import humanize_for
+
+                message = humanize_for(message, self.who.agent)
             html = render_to_string("games/live/_feedback.html", {"kind": kind, "message": message})
             await self.send(text_data=html)
         else:

@@ -26,7 +26,7 @@ class GameForm(forms.Form):
     also = forms.MultipleChoiceField(
         required=False,
         label="Play together with",
-        help_text="Tasks domain: more tasks played at once (Ctrl/Cmd-click to pick several).",
+        help_text="More tasks played at once (tasks only; Ctrl/Cmd-click to pick several).",
     )
     player = forms.ChoiceField(label="Seat 0 (human)", help_text="Who plays the first seat.")
     clock = forms.ChoiceField(choices=ClockMode.choices, initial=ClockMode.REAL_TIME)
@@ -42,9 +42,12 @@ class GameForm(forms.Form):
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        scenarios = [(s.slug, f"{s.domain} · {s.title} ({s.slug})") for s in selectors.current_scenarios()]
+        current = list(selectors.current_scenarios())
+        self.domains = {s.slug: s.domain for s in current}
+        scenarios = [(s.slug, f"{s.domain} · {s.title} ({s.slug})") for s in current]
         self.fields["scenario"].choices = scenarios
-        self.fields["also"].choices = [c for c in scenarios if c[1].startswith("tasks ·")]
+        # only tasks scenarios are played several at once ("play together with")
+        self.fields["also"].choices = [c for c in scenarios if self.domains[c[0]] == "tasks"]
         users = get_user_model().objects.filter(is_active=True).order_by("username")
         self.fields["player"].choices = [(u.get_username(), u.get_username()) for u in users]
         if user is not None:
@@ -54,9 +57,29 @@ class GameForm(forms.Form):
             self.fields[f"seat{i}_user"] = forms.ChoiceField(
                 choices=[("", "—"), *self.fields["player"].choices], required=False, label=f"Seat {i} player"
             )
+            self.fields[f"seat{i}_game"] = forms.IntegerField(
+                required=False, min_value=1, label=f"Seat {i} replays game number"
+            )
+            self.fields[f"seat{i}_agent"] = forms.IntegerField(
+                required=False,
+                min_value=0,
+                max_value=EXTRA_SEATS,
+                initial=0,
+                label=f"Seat {i} replays that game's seat",
+            )
 
-    def seat_fields(self) -> list[tuple[Any, Any]]:
-        return [(self[f"seat{i}"], self[f"seat{i}_user"]) for i in range(1, EXTRA_SEATS + 1)]
+    def seat_fields(self) -> list[tuple[Any, Any, Any, Any]]:
+        return [
+            (self[f"seat{i}"], self[f"seat{i}_user"], self[f"seat{i}_game"], self[f"seat{i}_agent"])
+            for i in range(1, EXTRA_SEATS + 1)
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        scenario = data.get("scenario")
+        if data.get("also") and scenario and self.domains.get(scenario) != "tasks":
+            self.add_error("also", "Only tasks scenarios are played several at once; clear this list.")
+        return data
 
     def seat_plan(self) -> list[dict[str, Any]]:
         data = self.cleaned_data
@@ -70,6 +93,12 @@ class GameForm(forms.Form):
                     self.add_error(f"seat{i}_user", "Pick who plays this human seat.")
                     continue
                 plan.append({"kind": "human", "user": data[f"seat{i}_user"]})
+            elif choice == "npc:replay":
+                if not data.get(f"seat{i}_game"):
+                    self.add_error(f"seat{i}_game", "Name the game whose seat this NPC replays.")
+                    continue
+                source = {"source_game": data[f"seat{i}_game"], "source_agent": data.get(f"seat{i}_agent") or 0}
+                plan.append({"kind": "npc", "dispatcher": "replay", "settings": source})
             else:
                 plan.append({"kind": "npc", "dispatcher": choice.split(":", 1)[1]})
         return plan

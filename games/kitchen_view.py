@@ -9,7 +9,6 @@ same board.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,17 +25,43 @@ def item_name(item: str | None) -> str:
     return _CAMEL.sub(" ", item).lower()
 
 
+_PLACE = re.compile(r"\b([a-z]+)(\d+)\b")
+SINGLE = ("storage", "servingtable")  # a kitchen has one of each
+
+
+def place_name(raw: str) -> str:
+    """``pan0`` -> "Pan 1", ``storage0`` -> "Storage" (a pure function of the name, so a message
+    can be read without the level)."""
+    match = _PLACE.fullmatch(raw)
+    if match is None:
+        return raw
+    kind, index = match.group(1), int(match.group(2))
+    word = KIND_WORDS.get(kind, kind.capitalize())
+    return word if kind in SINGLE and index == 0 else f"{word} {index + 1}"
+
+
 def place_names(locations: Sequence[Mapping[str, Any]]) -> dict[str, str]:
-    """``pan0`` -> "Pan 1" (just "Pan" when the kitchen has one), ``storage0`` -> "Storage"."""
-    counts = Counter(loc["kind"] for loc in locations)
-    seen: Counter[str] = Counter()
-    names = {}
-    for loc in locations:
-        kind = loc["kind"]
-        seen[kind] += 1
-        word = KIND_WORDS.get(kind, kind.capitalize())
-        names[loc["name"]] = word if counts[kind] == 1 else f"{word} {seen[kind]}"
+    return {loc["name"]: place_name(loc["name"]) for loc in locations}
+
+
+def viewer_names(viewer: int | None, agents: int = 8) -> list[str]:
+    """Seat names as ``seat_names`` gives them to a player of one seat, without the details."""
+    names, mates = [], 0
+    for agent in range(agents):
+        if agent == viewer:
+            names.append("You")
+        else:
+            mates += 1
+            names.append(f"Teammate {mates}" if viewer is not None else f"Player {agent + 1}")
     return names
+
+
+def humanize_for(message: str, viewer: int | None) -> str:
+    """A rules message as the player of seat ``viewer`` reads it."""
+    from games.domains.kitchen.world import TOOL_KINDS
+
+    places = {m.group(0): place_name(m.group(0)) for m in _PLACE.finditer(message) if m.group(1) in TOOL_KINDS}
+    return humanize(message, viewer_names(viewer), places)
 
 
 def command_label(command: str, places: Mapping[str, str]) -> tuple[str, str | None]:
@@ -203,6 +228,9 @@ def humanize(message: str, names: Sequence[str], places: Mapping[str, str]) -> s
 
     text = _DISPATCH.sub(command, message)
     text = _AGENT.sub(agent, text)
+    # the rules speak of agents in the third person
+    for third, second in (("You is", "You are"), ("You holds", "You hold"), ("You already holds", "You already hold")):
+        text = text.replace(third, second)
     for raw, nice in sorted(places.items(), key=lambda kv: -len(kv[0])):
         text = re.sub(rf"\b{re.escape(raw)}\b", nice, text)
     return re.sub(r"\b[a-z]+(?:[A-Z][a-z]*)+\b", lambda m: item_name(m.group(0)), text)

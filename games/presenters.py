@@ -14,7 +14,7 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.utils import timezone
 
-from games import kitchen_view, metrics, timeline
+from games import glossary, kitchen_view, metrics, timeline
 from games.codec import format_time
 from games.models import Game, GameEvent, Seat, SeatKind
 from games.seatnames import SeatInfo, cannot_read_chat, seat_names
@@ -247,7 +247,7 @@ def progress_chart(points: list[list[float]], span: float, now: float) -> dict[s
     return {"points": " ".join(path), "last": last, "span": span, "empty": not points}
 
 
-def metric_rows(result: dict[str, Any]) -> list[tuple[str, str]]:
+def metric_rows(result: dict[str, Any]) -> list[tuple[str, str, str]]:
     """The domain's metrics for people: numbers and words as they are, counts without the zeros;
     per-agent lists and schedules are left to the timeline."""
     rows = []
@@ -261,7 +261,7 @@ def metric_rows(result: dict[str, Any]) -> list[tuple[str, str]]:
             text = " · ".join(shown) or "none"
         else:
             text = _value(value)
-        rows.append((key.replace("_", " "), text))
+        rows.append((key.replace("_", " "), text, glossary.explain(key)))
     return rows
 
 

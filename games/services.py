@@ -560,10 +560,15 @@ def post_chat(game_id: int, *, text: str, by: Any = None, agent: int | None = No
         ctx = _load(game_id, now)
         if ctx.game.is_finished:
             raise GameOver("the game is over; chat is closed")
-        time = clock.game_time(ctx.game, ctx.now)
-        ctx.append(Entry("chat", "chat", time, agent, {"text": text, "from": _name(by) or f"agent {agent}"}))
+        # what came due is logged before the message, so the log stays in time order
+        _catch_up(ctx)
+        if not ctx.game.is_finished:
+            time = clock.game_time(ctx.game, ctx.now)
+            ctx.append(Entry("chat", "chat", time, agent, {"text": text, "from": _name(by) or f"agent {agent}"}))
         _save(ctx)
-        return ctx.game.last_seq
+    if ctx.game.is_finished:
+        raise GameOver("the game is over; chat is closed")
+    return ctx.game.last_seq
 
 
 def seat_connected(game_id: int, agent: int, *, now: datetime | None = None) -> None:

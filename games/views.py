@@ -73,7 +73,8 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 @researcher_required
 def game_create(request: HttpRequest) -> HttpResponse:
-    form = GameForm(request.POST or None, user=request.user)
+    # "Play this" on a scenario page comes with ?scenario=<slug>
+    form = GameForm(request.POST or None, user=request.user, initial={"scenario": request.GET.get("scenario", "")})
     if request.method == "POST" and form.is_valid():
         plan = form.seat_plan()
         if form.is_valid():  # seat_plan may add errors
@@ -91,7 +92,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
             except services.GameError as error:
                 form.add_error(None, str(error))
             else:
-                messages.success(request, f"Game {game.pk} is running. Its players find it under My games.")
+                # no flash message: it would stay on the game page after the game ended
                 return redirect("games:play", pk=game.pk)
     return render(request, "games/game_create.html", {"form": form})
 

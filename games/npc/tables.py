@@ -88,7 +88,13 @@ def kitchen_table(rows: Sequence[Row]) -> dict[str, Any]:
             per_alpha.append(None if value is None else round(100 * value, 2))
         present = [v for v in per_alpha if v is not None]
         cos = round(mean(present), 2) if present else None
-        out.append({"label": f"{level} · {agents} agents", "values": [*per_alpha, cos], "episodes": len(members)})
+        out.append(
+            {
+                "label": f"{level} · {agents} agent{'' if agents == 1 else 's'}",
+                "values": [*per_alpha, cos],
+                "episodes": len(members),
+            }
+        )
     return {"title": "CuisineWorld", "columns": [*(f"α={a:g}" for a in alphas), "CoS"], "rows": out}
 
 

@@ -56,3 +56,37 @@ def kitchen_text(message: str, board: Any) -> str:
 
     names = board.get("names", []) if isinstance(board, dict) else []
     return humanize(message, names, board.get("places", {}) if isinstance(board, dict) else {})
+
+
+@register.filter
+def seated(game: Any, user: Any) -> bool:
+    """Whether ``user`` plays a seat of ``game`` (uses prefetched seats)."""
+    uid = getattr(user, "pk", None)
+    return uid is not None and any(seat.user_id == uid for seat in game.seats.all())
+
+
+@register.filter
+def score_of(game: Any) -> str:
+    """The game's headline as the games list shows it: the final result's once finished, else the
+    last point of its progress chart."""
+    from games import metrics
+
+    value = metrics.headline(game.domain, game.result) if game.is_finished and game.result else None
+    if value is None and game.progress_points:
+        value = game.progress_points[-1][1]
+    if value is None:
+        return "—"
+    text = f"{value:.0f}%"
+    if game.domain == "kitchen" and game.is_finished and game.result:
+        text += f" · {game.result.get('completed', 0)} served"
+    return text
+
+
+@register.filter
+def explain_term(term: str) -> str:
+    from games.glossary import explain
+
+    text = str(term)
+    if text.startswith("α="):
+        return f"Success rate at alpha {text[2:]}. " + explain("alpha")
+    return explain(text) or explain(text.split(" (")[0].lower())

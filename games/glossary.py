@@ -1,0 +1,45 @@
+"""Plain words for the terms result panels and benchmark tables use (alpha, R-efficiency, AS ...).
+
+One dictionary, keyed by the metric's key or column heading, read by the game result panel, the
+replay and the benchmark tables.
+"""
+
+from __future__ import annotations
+
+TERMS: dict[str, str] = {
+    # kitchen (CuisineWorld)
+    "alpha": "How much time the level gives: order lifetimes and the gap between orders grow with alpha "
+    "(1 is the tightest).",
+    "task_interval": "Steps between two new orders.",
+    "success_rate": "Orders served on time out of the orders that were served or ran out.",
+    "completed": "Orders served on time.",
+    "failed": "Orders that ran out before they were served.",
+    "pending": "Orders still open when the game ended.",
+    "thrown_away": "Items put back into storage (thrown away).",
+    "CoS": "Collaboration score: the mean success rate over the alpha settings.",
+    # recipes (Recipe2Plan)
+    "progress": "Share of the steps done.",
+    "efficiency": "How much of the time the cooks' work overlapped: the steps' total duration over the time taken "
+    "(higher is better).",
+    "r_efficiency": "R-efficiency: the efficiency relative to the reference plan's (100 = as good as the plan).",
+    "R-Eff": "R-efficiency: the efficiency relative to the reference plan's (100 = as good as the plan).",
+    "se": "Success × efficiency: the R-efficiency when every recipe was finished, else 0.",
+    "S×E": "Success × efficiency: the R-efficiency when every recipe was finished, else 0.",
+    "makespan_seconds": "Time from the start to the end of the last step.",
+    "rejections": "Actions the rules refused.",
+    # tasks (TimeArena)
+    "AS": "Average score: the mean progress (percent of the work done) over the episodes.",
+    "CS": "Completion speed: progress per minute of game time, averaged over the episodes.",
+    "CR": "Completion rate: the share of episodes where every task was finished.",
+    "CT": "Completion time: the mean game minutes to finish everything, over the episodes that did.",
+    "completion_speed": "Progress per minute of game time (progress ÷ the minute it was reached).",
+    "completion_time": "Game minute when every task was done.",
+    # itinerary
+    "executability": "Share of the plan's checks that passed (trains exist, places open, money and time add up).",
+    "constraints": "Share of the brief's wishes that the trip met.",
+    "total": "Executability + constraints + efficiency (each 0 to 1), out of 3.",
+}
+
+
+def explain(term: str) -> str:
+    return TERMS.get(term, "")

@@ -1,0 +1,20 @@
+// The new-game form: "play together with" only for a tasks scenario, the player picker only on
+// human seats, the source game only on replay seats. Without scripts every field stays visible.
+(function () {
+  "use strict";
+  function update() {
+    const domains = JSON.parse((document.getElementById("scenario-domains") || {}).textContent || "{}");
+    const scenario = document.getElementById("id_scenario");
+    const tasks = scenario && domains[scenario.value] === "tasks";
+    document.querySelectorAll("[data-tasks-only]").forEach(function (el) {
+      el.hidden = !tasks;
+      if (!tasks) el.querySelectorAll("option").forEach(function (o) { o.selected = false; });
+    });
+    document.querySelectorAll("[data-seat]").forEach(function (row) {
+      const kind = row.querySelector("select").value;
+      row.querySelectorAll("[data-seat-for]").forEach(function (el) { el.hidden = el.dataset.seatFor !== kind; });
+    });
+  }
+  document.addEventListener("change", update);
+  document.addEventListener("DOMContentLoaded", update);
+})();
