@@ -5,6 +5,7 @@ from games.agents.llm import LlmClient
 from games.agents.tdag import TdagAgent, parse_subtasks
 from games.agents.tests.stub_server import stub_endpoint
 from games.agents.travel_sql import TravelDatabase
+from games.domains.itinerary import now as now_forms
 from games.engine import registry
 
 
@@ -36,7 +37,9 @@ def test_parse_subtasks_reads_a_numbered_list():
 def test_tdag_decomposes_uses_tools_and_updates_subtasks(brief):
     rules = registry.get("itinerary")
     state = rules.initial_state(brief)
-    train = next(a for a in rules.legal_actions(state, 0) if a.startswith("go_to_city("))
+    # the menu offers "take train T to Y"; the agent here writes the fully timed form it means
+    phrase = next(a for a in rules.legal_actions(state, 0) if a.startswith("take train"))
+    train = now_forms.resolve(state, phrase).text()
     origin, destination, *_times, number = (part.strip() for part in train[len("go_to_city(") : -1].split(","))
     requests = []
 

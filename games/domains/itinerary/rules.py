@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.domains.itinerary import checks as C
+from games.domains.itinerary import now as now_forms
 from games.domains.itinerary import observe as O
 from games.domains.itinerary.actions import Action, ActionSyntaxError, parse_action
 from games.domains.itinerary.actions import go_to_city as go_to_city_text
@@ -45,6 +46,9 @@ from games.engine.types import (
 VIOLATED = "violated"
 GOALS_MET = "every goal of the brief is met"
 TIME_UP = "the trip's end time has come"
+# The trip also ends when the goals are reached with refused actions or broken rules on the way;
+# its verdict then says so, so that it never reads "every goal met" beside a score that is not.
+GOALS_REACHED = "the brief's visits and stays are done"
 
 
 class ItineraryRules:
@@ -78,7 +82,7 @@ class ItineraryRules:
         return None
 
     def outcome(self, state: ItineraryState) -> Outcome:
-        if state.over == GOALS_MET:
+        if state.over == GOALS_MET or state.over.startswith(GOALS_REACHED):
             return Outcome(terminated=True, reason=state.over)
         if state.over:
             return Outcome(truncated=True, reason=state.over)
@@ -130,8 +134,11 @@ class ItineraryRules:
             if state.over:
                 return Transition(state, tuple(events))
         try:
-            parsed = parse_action(action)
+            parsed = now_forms.resolve(state, action) if now_forms.is_phrase(action) else parse_action(action)
             times = self._times(state.world, parsed)
+        except now_forms.NotNow as error:
+            # A phrase that no longer fits (the train left): a late button, not a planning error.
+            return Transition(state, (*events, rejected(state.clock, agent, action, Feedback("not_now", str(error)))))
         except (ActionSyntaxError, ValueError) as error:
             return Transition(state, (*events, rejected(state.clock, agent, action, Feedback("syntax", str(error)))))
         handler = getattr(self, f"_{parsed.verb}")
@@ -300,7 +307,7 @@ class ItineraryRules:
         events.extend(Event(VIOLATED, state.clock, v, agent, {"action": text}) for v in violations)
         reason = ""
         if goals_met(state):
-            reason = GOALS_MET
+            reason = GOALS_MET if not broken_rules(state) else goals_met_but(state)
         elif state.clock >= world.end:
             reason = TIME_UP
         if reason:
@@ -326,37 +333,10 @@ class ItineraryRules:
 
     # -- suggestions -------------------------------------------------------------------------------
     def legal_actions(self, state: ItineraryState, agent: int) -> list[str]:
-        """A useful finite menu of actions that pass every elementary check now: visit the current
-        sight (for its remaining minutes), move to each place of the city, the next trains, an
-        hour's stay. Any other well-formed action with valid times is legal too."""
-        if state.over:
-            return []
-        world, now = state.world, state.clock
-        clock = world.clock_text
-        options: list[str] = []
-        here = world.places.get(state.place)
-        if here is not None and not here.is_hotel:
-            left = world.required_minutes(here.name) - state.spot_minutes().get(here.name, 0)
-            length = left if left > 0 else 60
-            if now + length <= world.end:
-                options.append(visit_text(here.name, clock(now), clock(now + length)))
-        for (origin, destination), minutes in sorted(world.transfers.items()):
-            if origin == state.place and now + minutes <= world.end:
-                options.append(go_to_place_text(origin, destination, clock(now), clock(now + minutes)))
-        upcoming = [
-            t
-            for t in world.trains_from.get(state.city, ())
-            if now <= t.departure < now + 24 * 60 and t.arrival <= world.end
-        ]
-        for train in upcoming[:8]:
-            options.append(
-                go_to_city_text(
-                    train.origin, train.destination, clock(train.departure), clock(train.arrival), train.number
-                )
-            )
-        if now < world.end:
-            options.append(stay_in_text(state.city, clock(now), clock(min(now + 60, world.end))))
-        return options
+        """A useful finite menu in the forms that mean "now" (``now.py``): visit the current sight
+        (within its opening, rest and meal hours), go to each place of the city, the next trains,
+        waits to useful moments. Any other well-formed action, timed or not, is legal too."""
+        return now_forms.menu(state)
 
 
 def goals_met(state: ItineraryState) -> bool:
@@ -375,3 +355,16 @@ def goals_met(state: ItineraryState) -> bool:
 
 
 RULES = ItineraryRules()
+
+
+def broken_rules(state: ItineraryState) -> list[str]:
+    """Why the score is short of perfect so far: refused actions and failed rule checks."""
+    from games.domains.itinerary.scoring import all_checks
+
+    return [c.check for c in all_checks(state) if not c.passed]
+
+
+def goals_met_but(state: ItineraryState) -> str:
+    failed = broken_rules(state)
+    names = ", ".join(sorted({name.replace("_", " ") for name in failed}))
+    return f"{GOALS_REACHED}, but {len(failed)} check(s) failed ({names}), so not every rule of the brief was kept"

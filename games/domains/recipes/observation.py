@@ -94,7 +94,11 @@ def next_steps(state: RecipesState, agent: int) -> list[dict[str, Any]]:
 
 
 def legal_actions(state: RecipesState, agent: int) -> list[str]:
-    """Steps the agent could start now in full, then pauses of its own interruptible chunks."""
+    """Steps the agent could start now in full, then pauses of its own interruptible chunks.
+
+    In the form that means "now" (``Step(k, Recipe)``: all that is left, starting when the server
+    takes it), so an action chosen from this list a few seconds later is still accepted unless the
+    kitchen changed meanwhile. The fully timed form stays accepted for planning agents."""
     if state.over or not 0 <= agent < state.agents:
         return []
     actions: list[str] = []
@@ -102,7 +106,7 @@ def legal_actions(state: RecipesState, agent: int) -> list[str]:
         for spec in recipe.steps:
             if state.remaining(recipe_number, spec.index) <= 0:
                 continue
-            action = StepAction(spec.index, recipe.name, state.remaining(recipe_number, spec.index), state.time)
+            action = StepAction(spec.index, recipe.name)
             if check_start(state, agent, action).feedback is None:
                 actions.append(action.text())
     for chunk in state.chunks:

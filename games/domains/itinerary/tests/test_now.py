@@ -1,0 +1,99 @@
+"""Itinerary actions that mean "now", the offered menu keeping the hours, and the end verdict."""
+
+from __future__ import annotations
+
+from games.domains.itinerary.rules import GOALS_MET, GOALS_REACHED, RULES
+from games.domains.itinerary.scoring import score
+from games.domains.itinerary.tests.worlds import definition
+
+
+def act(state, action, late=0):
+    """Send ``action`` ``late`` minutes after the state's time, as a player thinking would."""
+    transition = RULES.act(state, 0, action, RULES.now(state) + late)
+    return transition.state, transition
+
+
+def test_a_first_morning_offered_step_by_step_keeps_the_opening_hours():
+    state = RULES.initial_state(definition())  # 07:00 at the Alpha hotel; the Tower opens at 9
+    menu = RULES.legal_actions(state, 0)
+    assert "go to Tower" in menu and "take train T1 to Beta" in menu
+    assert not [a for a in menu if "(" in a]  # only the forms that mean "now"
+    state, transition = act(state, "go to Tower", late=2)
+    assert transition.rejection is None and state.place == "Tower" and state.clock == 2 + 20
+    menu = RULES.legal_actions(state, 0)
+    assert not [a for a in menu if a.startswith("visit")]  # closed until 09:00
+    assert "wait until 09:00" in menu
+    state, transition = act(state, "wait until 09:00", late=1)
+    assert transition.rejection is None and state.clock == 120
+    offered = next(a for a in RULES.legal_actions(state, 0) if a.startswith("visit"))
+    assert offered == "visit Tower for 60 minutes"
+    state, transition = act(state, offered, late=2)
+    assert transition.rejection is None
+    assert not [c for c in state.checks if not c.passed]
+    assert state.over == GOALS_MET and RULES.outcome(state).terminated
+
+
+def test_an_offered_visit_stops_before_lunch_and_closing():
+    state = RULES.initial_state(definition())
+    for action in ("go to Tower", "wait until 11:30"):
+        state, _ = act(state, action)
+    assert "visit Tower for 30 minutes" in RULES.legal_actions(state, 0)
+    state, _ = act(state, "wait until 12:10")
+    assert not [a for a in RULES.legal_actions(state, 0) if a.startswith(("visit", "go to"))]
+    assert "wait until 13:00" in RULES.legal_actions(state, 0)
+
+
+def test_every_offered_action_is_accepted_two_minutes_later():
+    state = RULES.initial_state(definition(constraints={"city_days": [], "spot_minutes": []}))
+    for _ in range(12):
+        if state.over:
+            break
+        for action in RULES.legal_actions(state, 0):
+            later, transition = act(state, action, late=2)
+            assert transition.rejection is None, (action, transition.rejection)
+            assert not [c for c in later.checks if not c.passed], action
+        state, _ = act(state, RULES.legal_actions(state, 0)[0])
+
+
+def test_take_train_fills_in_the_timetable_and_a_late_press_costs_nothing():
+    state = RULES.initial_state(definition())
+    state, transition = act(state, "take train T1 to Beta")
+    assert transition.rejection is None and state.city == "Beta" and state.clock == 4 * 60
+    late = RULES.initial_state(definition())
+    late, _ = act(late, "wait until 10:30")
+    after, transition = act(late, "take train T1 to Beta")
+    assert transition.rejection is not None and transition.rejection.kind == "not_now"
+    assert "left at 2024-01-01 10:00" in transition.rejection.message
+    assert after.checks == late.checks  # nothing counted against the score
+
+
+def test_phrases_that_do_not_fit_say_what_does():
+    state = RULES.initial_state(definition())
+    for text, words in (
+        ("go to Garden", "from here you can go to Tower"),
+        ("visit Tower for 30 minutes", "go to Tower first"),
+        ("take train T2", "leaves from Beta"),
+        ("take train T1 to Alpha", "goes to Beta"),
+        ("wait until 06:30", "already"),
+        ("wait until 25:00", "not a time of day"),
+    ):
+        _, transition = act(state, text)
+        assert transition.rejection is not None and words in transition.rejection.message, text
+    _, transition = act(state, "fly to the moon")
+    assert transition.rejection.kind == "syntax" and "take train" in transition.rejection.message
+
+
+def test_the_timed_forms_stay_accepted():
+    state = RULES.initial_state(definition())
+    state, transition = act(state, "go_to_place(Alpha Railway Hotel, Tower, 2024-01-01 09:00, 2024-01-01 09:20)")
+    assert transition.rejection is None and state.place == "Tower"
+
+
+def test_goals_reached_with_a_broken_rule_is_not_called_every_goal_met():
+    state = RULES.initial_state(definition())
+    state, _ = act(state, "go to Tower")
+    state, _ = act(state, "visit Tower for 60 minutes")  # 07:20, before it opens
+    assert RULES.outcome(state).over
+    assert state.over != GOALS_MET and state.over.startswith(GOALS_REACHED)
+    assert "opening hours" in state.over
+    assert score(state)["constraints"] < 20
