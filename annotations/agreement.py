@@ -11,7 +11,9 @@ Definitions we chose (docs/decisions.md, "Annotations"):
   averaged over items, in percent (for complete data this is Fleiss' observed agreement x 100);
 - Fleiss' kappa: over the items labelled by every annotator who labelled anything;
 - Krippendorff's alpha (nominal): over all items, missing labels allowed;
-- Cohen's kappa: per annotator pair, over the items both labelled; pairs named "a|b", a < b;
+- Cohen's kappa: per annotator pair that shares items, over the items both labelled; pairs named
+  "a|b", a < b; computed for the ``PAIR_ANNOTATORS`` annotators with the most labels (so memory
+  and time stay bounded whatever the number of annotators; the report says how many it covers);
 - overall: the mean over properties of each figure (properties have different label sets, so
   this is the usual summary rather than one pooled variable).
 """
@@ -24,12 +26,11 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import combinations
 from typing import Any
 
 import krippendorff
 import numpy as np
-from sklearn.metrics import cohen_kappa_score, precision_recall_fscore_support
+from sklearn.metrics import precision_recall_fscore_support
 from statsmodels.stats.inter_rater import fleiss_kappa
 
 Ratings = Mapping[str, Mapping[str, str]]
@@ -40,18 +41,33 @@ def _clean(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
+# Pairwise figures (Cohen's kappa, per-pair confusion tables) exist only for pairs that share an
+# item, computed sparsely from the labels. Their work grows with sum over items of (labels on the
+# item)^2, which a panel where thousands label the same items makes huge: past PAIR_BUDGET (or
+# PAIR_TABLE_CELLS of tables) they cover only the PAIR_ANNOTATORS annotators with the most labels.
+# The whole-panel figures (Fleiss, alpha, percent, pooled confusion) always cover everyone.
+PAIR_BUDGET = 4_000_000
+PAIR_TABLE_CELLS = 16_000_000
+PAIR_ANNOTATORS = 40
+PAIR_CELLS = 2400  # annotators x categories in one dense pair computation (bounds its memory)
+CONFUSION_TABLES = 12  # per property: the pairs sharing the most items
+
+
 @dataclass(frozen=True)
 class Coded:
-    """Ratings as integer codes: ``matrix[a, i]`` is annotator a's category index on item i, -1 if missing.
+    """Ratings as integer codes, one entry per label (sparse): ``item[k]``, ``annotator[k]`` and
+    ``code[k]`` (category index) of label k.
 
-    Every statistic below reads this one array, so a report over tens of thousands of labels stays
-    vectorised (numpy) instead of looping over Python dicts per annotator pair.
+    Every statistic below reads these arrays, so memory grows with the number of labels, never
+    with annotators x items or with annotator pairs.
     """
 
     items: list[str]
     annotators: list[str]
     categories: list[str]
-    matrix: np.ndarray
+    item: np.ndarray
+    annotator: np.ndarray
+    code: np.ndarray
 
     @classmethod
     def of(cls, ratings: Ratings) -> Coded:
@@ -60,19 +76,26 @@ class Coded:
         categories = sorted({label for labels in ratings.values() for label in labels.values()})
         row = {a: k for k, a in enumerate(annotators)}
         code = {c: k for k, c in enumerate(categories)}
-        matrix = np.full((len(annotators), len(items)), -1, dtype=np.int64)
+        size = sum(len(labels) for labels in ratings.values())
+        item_of = np.empty(size, dtype=np.int64)
+        annotator_of = np.empty(size, dtype=np.int64)
+        code_of = np.empty(size, dtype=np.int64)
+        k = 0
         for col, item in enumerate(items):
-            for annotator, label in ratings[item].items():
-                matrix[row[annotator], col] = code[label]
-        return cls(items, annotators, categories, matrix)
+            labels = ratings[item]
+            n = len(labels)
+            item_of[k : k + n] = col
+            annotator_of[k : k + n] = [row[a] for a in labels]
+            code_of[k : k + n] = [code[v] for v in labels.values()]
+            k += n
+        return cls(items, annotators, categories, item_of, annotator_of, code_of)
 
     @cached_property
     def counts(self) -> np.ndarray:
         """items x categories: how many annotators gave each category to each item."""
-        counts = np.zeros((len(self.items), len(self.categories)), dtype=np.int64)
-        rows, cols = np.nonzero(self.matrix.T >= 0)
-        np.add.at(counts, (rows, self.matrix.T[rows, cols]), 1)
-        return counts
+        size = len(self.categories)
+        flat = np.bincount(self.item * size + self.code, minlength=len(self.items) * size)
+        return flat.reshape(len(self.items), size)
 
     @cached_property
     def per_item(self) -> np.ndarray:
@@ -85,6 +108,65 @@ class Coded:
         agreeing = (self.counts * (self.counts - 1)).sum(axis=1)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(n >= 2, agreeing / (n * (n - 1)), np.nan)
+
+    def pair_tables(self, chosen: np.ndarray) -> np.ndarray:
+        """``tables[i, j]``: the categories x categories counts of (chosen[i]'s label, chosen[j]'s
+        label) over the items both labelled, from one sparse product (only shared items count)."""
+        from scipy import sparse
+
+        n, size = len(chosen), len(self.categories)
+        local = np.full(len(self.annotators), -1, dtype=np.int64)
+        local[chosen] = np.arange(n)
+        keep = local[self.annotator] >= 0
+        rows = local[self.annotator[keep]] * size + self.code[keep]
+        indicator = sparse.csr_matrix(
+            (np.ones(rows.size, dtype=np.int64), (rows, self.item[keep])), shape=(n * size, len(self.items))
+        )
+        product = (indicator @ indicator.T).toarray().reshape(n, size, n, size)
+        return product.transpose(0, 2, 1, 3)
+
+    def sparse_pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(first, second, tables) of every pair of annotators sharing an item (first < second),
+        or None when that is over budget."""
+        from scipy import sparse
+
+        if int((self.per_item.astype(np.int64) ** 2).sum()) > PAIR_BUDGET:
+            return None
+        size, people = len(self.categories), len(self.annotators)
+        rows = self.annotator * size + self.code
+        indicator = sparse.csr_matrix(
+            (np.ones(rows.size, dtype=np.int64), (rows, self.item)), shape=(people * size, len(self.items))
+        )
+        product = (indicator @ indicator.T).tocoo()
+        a, c1 = np.divmod(product.row.astype(np.int64), size)
+        b, c2 = np.divmod(product.col.astype(np.int64), size)
+        upper = a < b
+        a, b, c1, c2, data = a[upper], b[upper], c1[upper], c2[upper], product.data[upper]
+        keys, index = np.unique(a * people + b, return_inverse=True)
+        if keys.size * size * size > PAIR_TABLE_CELLS:
+            return None
+        tables = np.zeros((keys.size, size, size), dtype=np.int64)
+        np.add.at(tables, (index, c1, c2), data)
+        first, second = np.divmod(keys, people)
+        return first, second, tables
+
+    def most_labelling(self) -> np.ndarray:
+        """The annotators pairwise figures cover: those with the most labels (ties by name)."""
+        limit = min(PAIR_ANNOTATORS, max(2, PAIR_CELLS // max(1, len(self.categories))))
+        per_annotator = np.bincount(self.annotator, minlength=len(self.annotators))
+        order = np.lexsort((np.arange(len(self.annotators)), -per_annotator))
+        return np.sort(order[:limit])
+
+
+def _kappas(tables: np.ndarray) -> np.ndarray:
+    """Cohen's kappa of each categories x categories table (NaN where undefined)."""
+    totals = tables.sum(axis=(-2, -1)).astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        observed = np.trace(tables, axis1=-2, axis2=-1) / totals
+        expected = (tables.sum(axis=-1) * tables.sum(axis=-2)).sum(axis=-1) / totals**2
+        kappa = (observed - expected) / (1.0 - expected)
+    undefined = (totals < 2) | np.isclose(expected, 1.0, rtol=0, atol=1e-12)
+    return np.where(undefined, np.nan, kappa)
 
 
 def annotators_of(ratings: Ratings) -> list[str]:
@@ -110,32 +192,55 @@ def pair_name(a: str, b: str) -> str:
 
 
 def _cohen(coded: Coded, a: int, b: int) -> float | None:
-    x, y = coded.matrix[a], coded.matrix[b]
-    both = (x >= 0) & (y >= 0)
-    if both.sum() < 2:
-        return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        kappa = cohen_kappa_score(
-            x[both], y[both], labels=list(range(len(coded.categories))), replace_undefined_by=np.nan
-        )
-    return _clean(kappa)
+    table = coded.pair_tables(np.array(sorted((a, b))))[0, 1]
+    return _clean(_kappas(table))
 
 
 def cohen_kappa(ratings: Ratings, a: str, b: str) -> float | None:
     coded = Coded.of(ratings)
-    if a not in coded.annotators or b not in coded.annotators:
+    if a not in coded.annotators or b not in coded.annotators or a == b:
         return None
     return _cohen(coded, coded.annotators.index(a), coded.annotators.index(b))
 
 
-def _cohens(coded: Coded) -> dict[str, float | None]:
-    names = coded.annotators
-    return {pair_name(names[a], names[b]): _cohen(coded, a, b) for a, b in combinations(range(len(names)), 2)}
+def _pairwise(coded: Coded) -> tuple[dict[str, float | None], dict[str, Any], dict[str, int]]:
+    """Cohen's kappa of every covered pair that shares an item, the confusion tables of the pairs
+    sharing the most items, and what was covered."""
+    coverage = {"annotators": len(coded.annotators), "of": len(coded.annotators), "pairs": 0}
+    found = coded.sparse_pairs()
+    if found is not None:
+        first, second, pair_tables = found
+        names = coded.annotators
+    else:
+        chosen = coded.most_labelling()
+        coverage["annotators"] = len(chosen)
+        if len(chosen) < 2:
+            return {}, {}, coverage
+        tables = coded.pair_tables(chosen)
+        first, second = np.triu_indices(len(chosen), k=1)
+        keep = tables[first, second].sum(axis=(-2, -1)) > 0
+        first, second = first[keep], second[keep]
+        pair_tables = tables[first, second]
+        names = [coded.annotators[i] for i in chosen]
+    shared = pair_tables.sum(axis=(-2, -1))
+    kappas = _kappas(pair_tables)
+    cohen = {pair_name(names[i], names[j]): _clean(k) for i, j, k in zip(first, second, kappas, strict=True)}
+    top = np.lexsort((second, first, -shared))[:CONFUSION_TABLES]
+    confusion = {
+        pair_name(names[first[t]], names[second[t]]): {
+            "rows": names[first[t]],
+            "columns": names[second[t]],
+            "labels": coded.categories,
+            "matrix": pair_tables[t].tolist(),
+        }
+        for t in sorted(top, key=lambda t: (first[t], second[t]))
+    }
+    coverage["pairs"] = len(cohen)
+    return cohen, confusion, coverage
 
 
 def cohen_kappas(ratings: Ratings) -> dict[str, float | None]:
-    return _cohens(Coded.of(ratings))
+    return _pairwise(Coded.of(ratings))[0]
 
 
 def complete_items(ratings: Ratings) -> list[str]:
@@ -175,10 +280,9 @@ def krippendorff_alpha(ratings: Ratings) -> float | None:
 
 
 def _confusion(coded: Coded, a: int, b: int) -> dict[str, Any]:
-    x, y = coded.matrix[a], coded.matrix[b]
-    both = (x >= 0) & (y >= 0)
-    size = len(coded.categories)
-    matrix = np.bincount(x[both] * size + y[both], minlength=size * size).reshape(size, size)
+    low, high = sorted((a, b))
+    table = coded.pair_tables(np.array([low, high]))[0, 1]
+    matrix = table if low == a else table.T
     return {
         "rows": coded.annotators[a],
         "columns": coded.annotators[b],
@@ -221,17 +325,18 @@ def disputed_items(ratings: Ratings, limit: int | None = 10) -> list[dict[str, A
 
 def property_report(ratings: Ratings, disputed_limit: int | None = 10) -> dict[str, Any]:
     coded = Coded.of(ratings)
-    pairs = list(combinations(range(len(coded.annotators)), 2))
+    cohen, confusion_tables, coverage = _pairwise(coded)
     return {
         "fleiss_kappa": _fleiss(coded),
         "krippendorff_alpha": _alpha(coded),
         "percent_agreement": _percent(coded),
-        "cohen_kappa": _cohens(coded),
+        "cohen_kappa": cohen,
         "items": len(coded.items),
         "fleiss_items": int((coded.per_item == len(coded.annotators)).sum()) if coded.annotators else 0,
         "labels": int(coded.per_item.sum()),
         "annotators": coded.annotators,
-        "confusion": {pair_name(coded.annotators[a], coded.annotators[b]): _confusion(coded, a, b) for a, b in pairs},
+        "pairwise": coverage,
+        "confusion": confusion_tables,
         "pooled_confusion": _pooled_confusion(coded),
         "disputed": _disputed(coded, disputed_limit),
     }

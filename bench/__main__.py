@@ -23,6 +23,7 @@ BENCHMARKS = [
     "bench.study_exports",
     "bench.annotations",
     "bench.generated_instances",
+    "bench.agreement_scale",
 ]
 
 

@@ -184,3 +184,30 @@ def test_alpha_for_two_annotators_matches_the_coincidence_formula(pairs):
         assert ours is None
         return
     assert ours == pytest.approx(1 - (n - 1) * disagreeing / expected, abs=1e-9)
+
+
+def test_pairwise_figures_only_for_pairs_that_share_items():
+    """Issue 15 finding 3: a kappa and a confusion table for every pair grew with annotators²."""
+    ratings = {
+        "i1": {"a": "x", "b": "x"},
+        "i2": {"a": "y", "b": "x"},
+        "i3": {"c": "x", "d": "y"},
+        "i4": {"c": "y", "d": "y"},
+    }
+    row = agreement.report({"p": ratings})["properties"]["p"]
+    assert set(row["cohen_kappa"]) == {"a|b", "c|d"}  # a and c share nothing: no figure at all
+    assert set(row["confusion"]) == {"a|b", "c|d"}
+    assert row["pairwise"] == {"annotators": 4, "of": 4, "pairs": 2}
+    assert row["confusion"]["a|b"]["matrix"] == agreement.confusion(ratings, "a", "b")["matrix"] == [[1, 0], [1, 0]]
+
+
+def test_a_crowd_on_the_same_items_is_bounded_to_the_busiest_annotators(monkeypatch):
+    monkeypatch.setattr(agreement, "PAIR_BUDGET", 100)
+    monkeypatch.setattr(agreement, "PAIR_ANNOTATORS", 5)
+    crowd = {f"i{n}": {f"ann{a:02d}": "xy"[(a + n) % 2] for a in range(30 if n < 3 else 3)} for n in range(20)}
+    row = agreement.report({"p": crowd})["properties"]["p"]
+    assert row["pairwise"] == {"annotators": 5, "of": 30, "pairs": 10}
+    busiest = {"ann00", "ann01", "ann02", "ann03", "ann04"}  # the three on every item, then by name
+    assert {name for pair in row["cohen_kappa"] for name in pair.split("|")} == busiest
+    assert len(row["confusion"]) <= agreement.CONFUSION_TABLES
+    assert row["fleiss_kappa"] is not None or row["krippendorff_alpha"] is not None  # everyone still counts
