@@ -1,0 +1,53 @@
+"""Seats connecting and disconnecting, and the disconnect policy."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from games import presence
+from games.models import (
+    ClockMode,
+    DisconnectPolicy,
+    Game,
+    GameStatus,
+    Seat,
+    SeatKind,
+)
+from games.services.control import pause, resume
+from games.services.errors import GameError
+
+
+def seat_connected(game_id: int, agent: int, *, now: datetime | None = None) -> None:
+    """A seat's player opened a connection; a game paused by their disconnect resumes."""
+    presence.opened(game_id, agent, now)
+    game = Game.objects.filter(pk=game_id).values("paused", "pause_reason", "status").first()
+    returned = game and game["paused"] and game["pause_reason"] == "disconnect" and game["status"] == GameStatus.RUNNING
+    if returned and not _humans_missing(game_id):
+        resume(game_id, now=now)
+
+
+def seat_disconnected(game_id: int, agent: int, *, now: datetime | None = None) -> None:
+    """A seat's player closed a connection; see ``apply_disconnect_policy``."""
+    presence.closed(game_id, agent)
+    apply_disconnect_policy(game_id, now=now)
+
+
+def apply_disconnect_policy(game_id: int, *, now: datetime | None = None) -> bool:
+    """With the ``pause`` policy a running real-time game stops its clock once a human seat has no
+    connection left (after a disconnect, or when the process holding it died); True if it paused."""
+    game = Game.objects.filter(pk=game_id).values("paused", "status", "clock", "disconnect_policy").first()
+    if not game or game["paused"] or game["status"] != GameStatus.RUNNING:
+        return False
+    pauses = game["clock"] == ClockMode.REAL_TIME and game["disconnect_policy"] == DisconnectPolicy.PAUSE
+    if not pauses or not _humans_missing(game_id):
+        return False
+    try:
+        pause(game_id, reason="disconnect", now=now)
+    except GameError:
+        return False
+    return True
+
+
+def _humans_missing(game_id: int) -> bool:
+    humans = set(Seat.objects.filter(game_id=game_id, kind=SeatKind.HUMAN).values_list("agent", flat=True))
+    return bool(humans - presence.connected_agents(game_id))

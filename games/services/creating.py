@@ -1,0 +1,234 @@
+"""Creating a game: its scenarios, rules, seat plan and first snapshot."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from importlib import import_module
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import permissions
+from games.agents import endpoints
+from games.codec import Entry
+from games.engine import registry
+from games.engine.rules import RuleSet
+from games.models import (
+    ClockMode,
+    DisconnectPolicy,
+    Game,
+    GameSnapshot,
+    Scenario,
+    Seat,
+    SeatKind,
+)
+from games.scenarios import current_scenario
+from games.services.errors import InvalidInput
+from games.services.loop import _catch_up, _Context, _save
+
+MAX_SEATS = 5
+
+
+SEED_MAX = 2**31 - 1
+
+
+NPC_DISPATCHERS = ("llm", "planner", "random", "replay")
+
+
+DEFAULT_SPEED = 0.5  # one game unit (minute) per two seconds, as SPEC section 8 suggests
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """One seat of a seat plan: ``kind`` human/program/npc; ``user`` for human and program seats;
+    ``dispatcher`` (llm, planner, random, replay) and ``settings`` for NPC seats."""
+
+    kind: str
+    user: Any = None
+    dispatcher: str = ""
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+
+def create_game(
+    scenarios: Scenario | str | Sequence[Scenario | str],
+    seats: Sequence[SeatSpec | Mapping[str, Any]],
+    *,
+    clock: str = ClockMode.LOCKSTEP,
+    speed: float | None = None,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    disconnect_policy: str = DisconnectPolicy.PAUSE,
+    created_by: Any = None,
+    now: datetime | None = None,
+) -> Game:
+    """Start a game (episode) on one scenario or several played at once (a list, in order).
+
+    ``scenarios``: Scenario versions or slugs (a slug means its current version). ``seats``: one
+    per agent, as ``SeatSpec`` or dicts ``{"kind": "human"|"program"|"npc", "user": <User or
+    username>, "dispatcher": "random", "settings": {...}}``; a human or program seat without a user
+    goes to ``created_by``. ``clock``: real_time, lockstep or fast; ``speed``: game units per
+    second in real_time. Raises ``InvalidInput`` (nothing stored) for a bad plan.
+    """
+    now = now or timezone.now()
+    versions = _scenario_versions(scenarios)
+    domain = versions[0].domain
+    if any(v.domain != domain for v in versions):
+        raise InvalidInput("all scenarios of one game must be from the same domain")
+    try:
+        rules = registry.get(domain)
+    except (registry.UnknownDomain, ImportError) as error:
+        raise InvalidInput(f"the {domain!r} rules are not available: {error}") from None
+    if clock not in ClockMode.values:
+        raise InvalidInput(f"unknown clock {clock!r}; use one of {', '.join(ClockMode.values)}")
+    if disconnect_policy not in DisconnectPolicy.values:
+        raise InvalidInput(f"unknown disconnect policy {disconnect_policy!r}; use pause or continue")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise InvalidInput(f"seed must be a whole number from 0 to {SEED_MAX}")
+    speed = DEFAULT_SPEED if speed is None else float(speed)
+    if not 0 < speed <= 1000:
+        raise InvalidInput("speed is game time units per second and must be between 0 and 1000")
+    plan = [_seat_spec(raw, created_by) for raw in seats]
+    if not 1 <= len(plan) <= MAX_SEATS:
+        raise InvalidInput(f"a game needs 1 to {MAX_SEATS} seats (one human and up to four NPCs)")
+    options = dict(options or {})
+    definition = scenario_definition(rules, versions)
+    try:
+        state = rules.initial_state(definition, seed=seed, agents=len(plan), options=options)
+    except (KeyError, ValueError, TypeError) as error:
+        raise InvalidInput(f"the rules cannot start this scenario with these options: {error}") from None
+
+    with transaction.atomic():
+        game = Game.objects.create(
+            domain=domain,
+            rule_set_id=rules.id,
+            scenario=versions[0],
+            scenario_ids=[v.pk for v in versions],
+            seed=seed,
+            options=options,
+            clock=clock,
+            speed=speed,
+            anchor_time=float(rules.now(state)),
+            anchor_at=now,
+            disconnect_policy=disconnect_policy,
+            created_by=created_by if getattr(created_by, "pk", None) else None,
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, agent=i, kind=s.kind, user=s.user, dispatcher=s.dispatcher, settings=dict(s.settings))
+            for i, s in enumerate(plan)
+        )
+        GameSnapshot.objects.create(game=game, seq=0, state=rules.dump_state(state))
+        ctx = _Context(game=game, rules=rules, state=state, now=now, seat_kinds=[s.kind for s in plan])
+        ctx.append(
+            Entry(
+                "control",
+                "created",
+                float(rules.now(state)),
+                data={
+                    "message": "the game starts",
+                    "scenarios": [v.slug for v in versions],
+                    "seats": [{"agent": i, "kind": s.kind, "dispatcher": s.dispatcher} for i, s in enumerate(plan)],
+                },
+            )
+        )
+        _catch_up(ctx)
+        _save(ctx)
+    return game
+
+
+def scenario_definition(rules: RuleSet[Any], versions: Sequence[Scenario]) -> Mapping[str, Any]:
+    """The definition the rules start from: one scenario's, or the domain's combination of several
+    (a rule set that plays several at once provides ``combine(definitions)``)."""
+    if len(versions) == 1:
+        return versions[0].definition
+    combine = getattr(rules, "combine", None) or _domain_compose(rules.domain)
+    if combine is None:
+        raise InvalidInput(f"the {rules.domain} rules play one scenario at a time; name just one")
+    try:
+        return combine([v.definition for v in versions])
+    except (KeyError, ValueError, TypeError) as error:  # a domain's DefinitionError is a ValueError
+        raise InvalidInput(f"these scenarios cannot be played together: {error}") from None
+
+
+def _domain_compose(domain: str) -> Any:
+    """A domain's ``definition.compose(definitions)``, where it has one (tasks does)."""
+    try:
+        module = import_module(f"games.domains.{domain}.definition")
+    except ImportError:
+        return None
+    return getattr(module, "compose", None)
+
+
+def _scenario_versions(scenarios: Scenario | str | Sequence[Scenario | str]) -> list[Scenario]:
+    items = [scenarios] if isinstance(scenarios, Scenario | str) else list(scenarios)
+    if not items:
+        raise InvalidInput("name at least one scenario by its slug, e.g. timearena/cooking1")
+    versions = []
+    for item in items:
+        if isinstance(item, Scenario):
+            versions.append(item)
+            continue
+        try:
+            versions.append(current_scenario(str(item).strip()))
+        except Scenario.DoesNotExist as error:
+            raise InvalidInput(str(error)) from None
+    return versions
+
+
+def _check_replay(settings: Mapping[str, Any], created_by: Any) -> None:
+    source, agent = settings.get("source_game"), settings.get("source_agent", 0)
+    if isinstance(agent, bool) or not isinstance(agent, int) or not 0 <= agent < MAX_SEATS:
+        raise InvalidInput(f"a replay seat's source_agent is a seat number from 0 to {MAX_SEATS - 1}")
+    if permissions.replay_source(created_by, source) is None:
+        raise InvalidInput(
+            f"a replay seat needs settings {{'source_game': <id>, 'source_agent': <n>}} naming a game you may"
+            f" see; there is no game {source!r} you may see"
+        )
+
+
+def _seat_spec(raw: SeatSpec | Mapping[str, Any], created_by: Any) -> SeatSpec:
+    if isinstance(raw, SeatSpec):
+        spec = raw
+    elif isinstance(raw, Mapping):
+        unknown = set(raw) - {"kind", "user", "dispatcher", "settings"}
+        if unknown:
+            raise InvalidInput(
+                f"unknown seat field(s) {', '.join(sorted(unknown))}; use kind, user, dispatcher, settings"
+            )
+        settings = raw.get("settings") or {}
+        if not isinstance(settings, Mapping):
+            raise InvalidInput("seat settings must be an object")
+        spec = SeatSpec(
+            kind=str(raw.get("kind", "")),
+            user=raw.get("user"),
+            dispatcher=str(raw.get("dispatcher") or ""),
+            settings=settings,
+        )
+    else:
+        raise InvalidInput('each seat is an object like {"kind": "program"}')
+    if spec.kind not in SeatKind.values:
+        raise InvalidInput(f"unknown seat kind {spec.kind!r}; use human, program or npc")
+    if spec.kind == SeatKind.NPC:
+        if spec.dispatcher not in NPC_DISPATCHERS:
+            raise InvalidInput(f"an npc seat needs a dispatcher: one of {', '.join(NPC_DISPATCHERS)}")
+        if spec.dispatcher == "llm":
+            # Checked now, not at the first turn: an unknown endpoint, a disallowed model or a URL.
+            nested = spec.settings.get("llm")
+            try:
+                endpoints.check(nested if isinstance(nested, Mapping) else spec.settings)
+            except endpoints.EndpointError as error:
+                raise InvalidInput(f"npc seat settings: {error}") from None
+        if spec.dispatcher == "replay":
+            _check_replay(spec.settings, created_by)
+        return SeatSpec(kind=spec.kind, dispatcher=spec.dispatcher, settings=spec.settings)
+    user = spec.user if spec.user is not None else created_by
+    if isinstance(user, str):
+        user = get_user_model().objects.filter(username=user).first()
+        if user is None:
+            raise InvalidInput(f"no user named {spec.user!r} for a {spec.kind} seat")
+    if user is None or not getattr(user, "pk", None):
+        raise InvalidInput(f"a {spec.kind} seat needs a user")
+    return SeatSpec(kind=spec.kind, user=user)
