@@ -18,10 +18,12 @@ from typing import Any
 
 def evolver[T](cls: type[T]) -> Callable[..., T]:
     """``evolve(state, **changes)`` for the frozen, slotted dataclass ``cls`` (every field, derived
-    ones with ``init=False`` included, is copied unless given). ``__post_init__`` is not run: use it
-    for classes whose fields are all plain values."""
+    ones with ``init=False`` included, is copied unless given). Refused for a class with a
+    ``__post_init__``, which the copy would skip."""
     if not dataclasses.is_dataclass(cls) or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__} must be a slotted dataclass")
+    if hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} derives fields in __post_init__; use dataclasses.replace")
     names = [field.name for field in dataclasses.fields(cls)]
     for name in names:
         if not name.isidentifier() or name.startswith("__"):
@@ -34,3 +36,15 @@ def evolver[T](cls: type[T]) -> Callable[..., T]:
     evolve: Callable[..., T] = namespace["evolve"]
     evolve.__doc__ = f"A copy of a {cls.__name__} with the given fields changed."
     return evolve
+
+
+_EVOLVERS: dict[type, Callable[..., Any]] = {}
+
+
+def evolve[T](value: T, **changes: Any) -> T:
+    """``dataclasses.replace(value, **changes)`` for a slotted dataclass, through its ``evolver``."""
+    cls = type(value)
+    copy = _EVOLVERS.get(cls)
+    if copy is None:
+        copy = _EVOLVERS[cls] = evolver(cls)
+    return copy(value, **changes)

@@ -23,7 +23,6 @@ The heuristic re-plans every step:
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -283,9 +282,18 @@ def random_dispatcher(state: KitchenState, agents: Sequence[int]) -> dict[int, s
             continue
         options = legal_commands(state, agent)
         if options:
-            rng = random.Random((state.level.seed * 7919 + state.step) * 101 + agent)
-            commands[agent] = rng.choice(options).text()
+            draw = _mix((state.level.seed * 7919 + state.step) * 101 + agent)
+            commands[agent] = options[draw % len(options)].text()
     return commands
+
+
+def _mix(value: int) -> int:
+    """A well-spread 64-bit number from ``value`` (splitmix64's finaliser): one draw per agent and
+    step without seeding a ``random.Random`` for each."""
+    value = (value + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    value = ((value ^ (value >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    value = ((value ^ (value >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return value ^ (value >> 31)
 
 
 DISPATCHERS: dict[str, Dispatcher] = {"heuristic": heuristic, "random": random_dispatcher}

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from games.domains.kitchen.commands import Command, parse
-from games.domains.kitchen.state import AgentState, KitchenState, Note, Order, ToolState
+from games.domains.kitchen.state import AgentState, KitchenState, Level, Note, Order, ToolState
 from games.domains.kitchen.world import (
     ALWAYS_PICKABLE,
     BASE_SET,
@@ -22,6 +22,7 @@ from games.domains.kitchen.world import (
     Recipe,
 )
 from games.engine.types import COMPLETED, FINISHED, Event, Feedback, rejected
+from games.engine.values import evolve
 
 ORDER_ARRIVED = "order_arrived"
 ORDER_COMPLETED = "order_completed"
@@ -52,6 +53,23 @@ class Work:
             thrown_away=state.thrown_away,
             served=list(state.served),
         )
+
+
+_PARSED_LIMIT = 4096
+
+
+def command_of(level: Level, text: str, agent: int) -> Command:
+    """``parse(text, agent, level.kinds)``, memoised per level: a command is parsed when it is
+    committed and again when its step runs, and the same few commands recur all game. Raises
+    CommandError (nothing is remembered) like ``parse``."""
+    memo = level.parsed
+    found = memo.get((text, agent))
+    if found is None:
+        found = parse(text, agent, level.kinds)
+        if len(memo) >= _PARSED_LIMIT:  # odd spellings from players must not grow it without end
+            memo.clear()
+        memo[(text, agent)] = found
+    return found
 
 
 def recipes_in(state: KitchenState, kind: str) -> tuple[Recipe, ...]:
@@ -184,16 +202,16 @@ def apply(work: Work, agent_id: int, command: Command, events: list[Event]) -> F
     agent = work.agents[agent_id]
     text = command.dispatch_text(agent_id)
     if problem is not None:
-        work.agents[agent_id] = replace(agent, rejected=agent.rejected + 1)
+        work.agents[agent_id] = evolve(agent, rejected=agent.rejected + 1)
         events.append(rejected(step, agent_id, text, problem))
         return problem
     detail: dict[str, object] = {"command": text, "step": step}
     message = text
     if command.verb == "noop":
-        agent = replace(agent, idle=agent.idle + 1)
+        agent = evolve(agent, idle=agent.idle + 1)
     elif command.verb == "goto":
         assert command.location is not None
-        agent = replace(agent, location=command.location)
+        agent = evolve(agent, location=command.location)
         message = f"agent{agent_id} went to {command.location}"
     elif command.verb == "get":
         assert command.location is not None
@@ -204,10 +222,10 @@ def apply(work: Work, agent_id: int, command: Command, events: list[Event]) -> F
             item = command.item or tool.contents[-1]
             contents = list(tool.contents)
             contents.remove(item)
-            work.tools[tool.name] = replace(
+            work.tools[tool.name] = evolve(
                 tool, contents=tuple(contents), pickable=tool.kind in ALWAYS_PICKABLE and bool(contents)
             )
-        agent = replace(agent, holding=item)
+        agent = evolve(agent, holding=item)
         detail["item"] = item
         message = f"agent{agent_id} took {item} from {command.location}"
     elif command.verb == "put":
@@ -236,25 +254,23 @@ def apply(work: Work, agent_id: int, command: Command, events: list[Event]) -> F
                 )
             )
         else:
-            work.tools[tool.name] = replace(
-                tool, contents=(*tool.contents, item), pickable=tool.kind in ALWAYS_PICKABLE
-            )
+            work.tools[tool.name] = evolve(tool, contents=(*tool.contents, item), pickable=tool.kind in ALWAYS_PICKABLE)
             message = f"agent{agent_id} put {item} into {tool.name}"
-        agent = replace(agent, holding=None)
+        agent = evolve(agent, holding=None)
     else:  # activate
         assert command.location is not None
         tool = work.tools[command.location]
         recipe = recipe_for(state, tool.kind, tool.contents)
         assert recipe is not None
         kind = TOOL_KINDS[tool.kind]
-        work.tools[tool.name] = replace(
+        work.tools[tool.name] = evolve(
             tool, contents=(recipe.product,), busy_until=step + kind.busy_steps, pickable=True
         )
         if kind.occupies_agent:
-            agent = replace(agent, busy_until=step + kind.busy_steps)
+            agent = evolve(agent, busy_until=step + kind.busy_steps)
         detail.update(product=recipe.product, ingredients=list(tool.contents), ready_at=step + kind.busy_steps)
         message = f"agent{agent_id} activated {tool.name}: {recipe.product} ready at step {step + kind.busy_steps}"
-    work.agents[agent_id] = replace(agent, accepted=agent.accepted + 1)
+    work.agents[agent_id] = evolve(agent, accepted=agent.accepted + 1)
     events.append(Event(COMPLETED, step, message, agent_id, detail))
     return None
 
@@ -266,17 +282,16 @@ def execute_step(state: KitchenState) -> tuple[KitchenState, list[Event]]:
     events: list[Event] = []
     feedback: list[Note] = []
     commanded = set()
-    kinds = state.level.kinds
     for agent_id, text in state.commands:
         commanded.add(agent_id)
-        command = parse(text, agent_id, kinds)  # already validated when committed
+        command = command_of(state.level, text, agent_id)  # already validated when committed
         problem = apply(work, agent_id, command, events)
         if problem is not None:
             feedback.append(Note(agent_id, problem.kind, problem.message))
     for agent_id in range(len(work.agents)):
         if agent_id not in commanded:
             agent = work.agents[agent_id]
-            work.agents[agent_id] = replace(agent, idle=agent.idle + 1)
+            work.agents[agent_id] = evolve(agent, idle=agent.idle + 1)
 
     step = state.step + 1
     failed = state.failed
@@ -304,7 +319,7 @@ def execute_step(state: KitchenState) -> tuple[KitchenState, list[Event]]:
                 order.to_json(),
             )
         )
-    new_state = replace(
+    new_state = evolve(
         state,
         step=step,
         agents=tuple(work.agents),
@@ -318,7 +333,7 @@ def execute_step(state: KitchenState) -> tuple[KitchenState, list[Event]]:
         feedback=tuple(feedback),
         served=tuple(work.served),
     )
-    new_state = replace(new_state, suggestions=tuple(suggestions(new_state, feedback)))
+    new_state = evolve(new_state, suggestions=tuple(suggestions(new_state, feedback)))
     if step >= level.max_steps:
         events.append(
             Event(
@@ -370,15 +385,21 @@ def legal_commands(state: KitchenState, agent_id: int) -> list[Command]:
     agent = agents[agent_id]
     if agent.busy_until > state.step:
         return [Command("noop")]
-    candidates = [Command("noop")]
-    candidates += [Command("goto", name) for name, _ in state.level.locations if name != agent.location]
+    # A free agent may always wait or walk (refusal turns those down only when the episode is over
+    # or the agent busy, both ruled out above); the rest are checked one by one.
+    legal = [Command("noop")]
+    legal += [Command("goto", name) for name, _ in state.level.locations if name != agent.location]
     here = tools[agent.location]
     if here.kind == STORAGE:
         if agent.holding is None:
-            candidates += [Command("get", here.name, item) for item in sorted(BASE_SET)]
+            candidates = [Command("get", here.name, item) for item in _BASE_ITEMS]
         else:
-            candidates.append(Command("put", here.name))
+            candidates = [Command("put", here.name)]
     else:
-        candidates += [Command("get", here.name), Command("put", here.name), Command("activate", here.name)]
+        candidates = [Command("get", here.name), Command("put", here.name), Command("activate", here.name)]
     orders = list(state.orders)
-    return [command for command in candidates if refusal(state, agents, tools, orders, agent_id, command) is None]
+    legal += [command for command in candidates if refusal(state, agents, tools, orders, agent_id, command) is None]
+    return legal
+
+
+_BASE_ITEMS = tuple(sorted(BASE_SET))

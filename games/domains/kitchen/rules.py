@@ -39,15 +39,15 @@ Options: ``alpha`` (default 1.0), ``beta`` (2.5), ``max_steps`` (the scenario's,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from games.domains.kitchen import text as kitchen_text
-from games.domains.kitchen.commands import CommandError, parse
-from games.domains.kitchen.execution import COMMITTED, execute_step, legal_commands, new_order
+from games.domains.kitchen.commands import CommandError
+from games.domains.kitchen.execution import COMMITTED, command_of, execute_step, legal_commands, new_order
 from games.domains.kitchen.state import MAX_AGENTS, AgentState, KitchenState, ToolState, build_level
 from games.domains.kitchen.world import ALWAYS_PICKABLE, SERVING_TABLE, TOOL_KINDS, LevelError
 from games.engine.types import JSON, Event, Feedback, Observation, Outcome, Transition, rejected
+from games.engine.values import evolve
 
 
 class KitchenRules:
@@ -71,7 +71,7 @@ class KitchenRules:
             ),
         )
         first = new_order(state, 0, 0)  # the kitchen opens with one order
-        return replace(state, orders=(first,), orders_made=1)
+        return evolve(state, orders=(first,), orders_made=1)
 
     def now(self, state: KitchenState) -> float:
         return state.step
@@ -92,7 +92,7 @@ class KitchenRules:
         if step >= state.level.max_steps:
             return Transition(state, (rejected(step, agent, action, Feedback("over", "the episode is over")),))
         try:
-            command = parse(action, agent, state.level.kinds)
+            command = command_of(state.level, action, agent)
         except CommandError as error:
             return Transition(state, (rejected(step, agent, action, Feedback("syntax", str(error))),))
         replaced = state.pending_command(agent)
@@ -104,7 +104,7 @@ class KitchenRules:
             agent,
             {"command": command.dispatch_text(agent), "step": step, "replaces": replaced},
         )
-        return Transition(replace(state, commands=commands), (event,))
+        return Transition(evolve(state, commands=commands), (event,))
 
     def advance(self, state: KitchenState, until: float) -> Transition[KitchenState]:
         events: list[Event] = []

@@ -45,6 +45,8 @@ class Level:
     # Derived lookups (not serialised): location name -> kind, tool kind -> its recipes.
     kinds: Mapping[str, str] = field(init=False, compare=False, repr=False)
     recipes_by_tool: Mapping[str, tuple[Recipe, ...]] = field(init=False, compare=False, repr=False)
+    # (command text, agent) -> its parsed Command: a memo (see execution.command_of), not part of the value.
+    parsed: dict[tuple[str, int], Any] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         by_tool: dict[str, list[Recipe]] = {}
@@ -52,6 +54,7 @@ class Level:
             by_tool.setdefault(recipe.tool, []).append(recipe)
         object.__setattr__(self, "kinds", dict(self.locations))
         object.__setattr__(self, "recipes_by_tool", {tool: tuple(found) for tool, found in by_tool.items()})
+        object.__setattr__(self, "parsed", {})
 
     def to_json(self) -> dict[str, Any]:
         return {
