@@ -1,10 +1,15 @@
 """Websocket load: N concurrent games, one program client each, on loopback against a real server.
 
-Each client plays its own lockstep tasks game (three bundled tasks at once, so it lasts) at a human
-pace: an action every ``THINK`` seconds (with jitter so the clients do not march in step), and
-measures the time from sending ``act`` to receiving the first ``event`` it caused. Printed per N:
-p50/p99 latency, throughput, and failures; with the embedded default (SQLite, in-memory channel
-layer) and with Postgres + Redis (channels-redis), when those answer.
+Each client plays its own lockstep game at a human pace: an action every ``THINK`` seconds (with
+jitter so the clients do not march in step), chosen from the legal actions the server sends, and
+measures the time from sending ``act`` to receiving the first ``event`` it caused. The games are a
+mix of the domains in ``BENCH_DOMAINS`` (default all four, in turn: tasks with three bundled tasks at
+once so it lasts, and the first bundled scenario of recipes, kitchen and itinerary). Printed per N:
+p50/p99 latency overall and per domain, throughput, server CPU per action and failures; with the
+embedded default (SQLite, in-memory channel layer) and with Postgres + Redis (channels-redis), when
+those answer. After the mixed run, each domain plays alone on the same server for
+``BENCH_DOMAIN_SECONDS`` (default 8) with ``BENCH_DOMAIN_N`` games (default 50), which is where the
+server CPU per action of each domain comes from (one server's CPU cannot be split between domains).
 
 The server runs as in production (DEBUG off): one Daphne process on the embedded default (as
 ``make run``), uvicorn worker processes with Postgres + Redis (as ``make serve``). Its log is kept in
@@ -13,7 +18,7 @@ The server runs as in production (DEBUG off): one Daphne process on the embedded
 Bounded and self-stopping: every run lasts ``SECONDS`` of measurement at most, then every client
 and the server stop. Loopback only. Env: BENCH_NS="50,200,500", BENCH_SECONDS, BENCH_DATABASE_URL,
 BENCH_REDIS_URL, BENCH_SETUPS="embedded,redis", BENCH_WORKERS (server processes with Redis; default:
-one per core).
+one per core), BENCH_DOMAINS, BENCH_DOMAIN_N (0 skips the per-domain runs), BENCH_DOMAIN_SECONDS.
 """
 
 from __future__ import annotations
@@ -41,19 +46,35 @@ LOGS = Path(__file__).resolve().parents[1] / "var" / "bench"
 # With Postgres + Redis the server runs as `make serve` (a worker process per core); the embedded
 # default is one Daphne process, as `make run`.
 WORKERS = int(os.environ.get("BENCH_WORKERS") or os.cpu_count() or 2)
-SCENARIOS = ["bundled/make-tea", "bundled/wash-clothes", "bundled/clean-kitchen"]
+DOMAINS = [
+    d.strip() for d in os.environ.get("BENCH_DOMAINS", "tasks,recipes,kitchen,itinerary").split(",") if d.strip()
+]
+DOMAIN_N = int(os.environ.get("BENCH_DOMAIN_N", "50"))
+DOMAIN_SECONDS = float(os.environ.get("BENCH_DOMAIN_SECONDS", "8"))
+TASKS = ["bundled/make-tea", "bundled/wash-clothes", "bundled/clean-kitchen"]
 
+# Creates ``n`` mixed games, then ``each`` games per domain for the per-domain runs; prints
+# {"token", "games": [[id, domain], ...], "alone": {domain: [id, ...]}}.
 SETUP = """
 import json
 from accounts.tokens import create_token
 from django.contrib.auth import get_user_model
 from games import services
-from games.importers import bundled_tasks
-bundled_tasks.load(log=lambda line: None)
+from games.bundled import load_bundled
+from games.models import Scenario
+load_bundled(log=lambda line: None)
+domains = {domains!r}
+scenario = {{"tasks": {tasks!r}}}
+for domain in domains:
+    if domain != "tasks":
+        scenario[domain] = Scenario.objects.filter(domain=domain, is_current=True).order_by("slug").first().slug
 bot = get_user_model().objects.create_user("loadbot")
 seats = [{{"kind": "program", "user": bot}}]
-games = [services.create_game({scenarios!r}, seats, clock="lockstep").pk for _ in range({n})]
-print(json.dumps({{"token": create_token(bot), "games": games}}))
+def game(domain):
+    return services.create_game(scenario[domain], seats, clock="lockstep").pk
+mixed = [[game(domains[i % len(domains)]), domains[i % len(domains)]] for i in range({n})]
+alone = {{domain: [game(domain) for _ in range({each})] for domain in domains}}
+print(json.dumps({{"token": create_token(bot), "games": mixed, "alone": alone}}))
 """
 
 
@@ -71,6 +92,7 @@ async def client(
     failures: list[str],
     seed: int,
 ) -> None:
+    """Play one game until ``stop_at``; a latency per action is appended to ``latencies``."""
     import websockets
 
     rng = random.Random(seed)
@@ -87,6 +109,10 @@ async def client(
             await go.wait()  # measure once everyone is connected
             await asyncio.sleep(rng.uniform(0, THINK))
             while time.monotonic() < stop_at[0] and state["status"] != "finished":
+                if not state["legal_actions"]:  # nothing to do now (a turn elsewhere): look again later
+                    await asyncio.sleep(THINK)
+                    state = await _next_state(ws) if time.monotonic() < stop_at[0] else state
+                    continue
                 sent = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "action": pick(state["legal_actions"], rng)}))
                 while True:  # the first event after our act
@@ -119,15 +145,17 @@ def process_tree_cpu(root: int) -> float:
 
 
 async def drive(
-    port: int, token: str, games: list[int], cpu: Callable[[], float]
-) -> tuple[list[float], list[str], float, float, float]:
-    latencies: list[float] = []
+    port: int, token: str, games: list[int], cpu: Callable[[], float], seconds: float
+) -> tuple[dict[int, list[float]], list[str], float, float, float]:
+    """Play ``games`` for ``seconds``; latencies by game id, failures, seconds taken, seconds to
+    connect everyone, and the server's CPU seconds over the measurement."""
+    latencies: dict[int, list[float]] = {g: [] for g in games}
     failures: list[str] = []
     gates = (asyncio.Semaphore(CONNECTING), asyncio.Event(), [0])
     stop_at = [0.0]
     tasks = [
         asyncio.ensure_future(
-            client(f"ws://127.0.0.1:{port}/ws/games/{g}/", token, gates, stop_at, latencies, failures, seed=g)
+            client(f"ws://127.0.0.1:{port}/ws/games/{g}/", token, gates, stop_at, latencies[g], failures, seed=g)
         )
         for g in games
     ]
@@ -136,9 +164,9 @@ async def drive(
         await asyncio.sleep(0.05)
     connect_seconds = time.monotonic() - connecting
     started, cpu_before = time.monotonic(), cpu()
-    stop_at[0] = started + SECONDS
+    stop_at[0] = started + seconds
     gates[1].set()
-    await asyncio.wait_for(asyncio.gather(*tasks), SECONDS + 90)
+    await asyncio.wait_for(asyncio.gather(*tasks), seconds + 90)
     return latencies, failures, time.monotonic() - started, connect_seconds, cpu() - cpu_before
 
 
@@ -161,6 +189,32 @@ def reachable(database_url: str, redis_url: str) -> str | None:
     except Exception as error:
         return str(error).splitlines()[0]
     return None
+
+
+def _report_run(
+    report: Callable[..., None],
+    label: str,
+    run_: tuple[dict[int, list[float]], list[str], float, float, float],
+    domain_of: dict[int, str],
+    kept: Path,
+) -> None:
+    by_game, failures, took, connect, cpu = run_
+    latencies = [x for found in by_game.values() for x in found]
+    if latencies:
+        report(f"{label} p50", 1000 * statistics.median(latencies), "ms")
+        report(f"{label} p99", 1000 * percentile(latencies, 0.99), "ms")
+        report(f"{label} server CPU per action", 1000 * cpu / len(latencies), "ms (all its processes, domain mix)")
+        for domain in DOMAINS:
+            mine = [x for game, found in by_game.items() if domain_of[game] == domain for x in found]
+            if mine:
+                report(
+                    f"{label}   {domain} p50 / p99",
+                    1000 * statistics.median(mine),
+                    f"ms / {1000 * percentile(mine, 0.99):.1f} ms ({len(mine)} actions)",
+                )
+    report(f"{label} actions", len(latencies), f"in {took:.0f} s ({len(latencies) / took:.0f}/s)")
+    report(f"{label} failures", len(failures), f"{failures[0][:60]} (server log: {kept})" if failures else "")
+    report(f"{label} connecting all", connect, "s")
 
 
 def run(report: Callable[..., None]) -> None:
@@ -189,28 +243,37 @@ def run(report: Callable[..., None]) -> None:
                         )
                         stack.manage("migrate", "--noinput", "-v0")
                         setup = json.loads(
-                            stack.python(SETUP.format(n=n, scenarios=SCENARIOS)).strip().splitlines()[-1]
+                            stack.python(SETUP.format(n=n, each=DOMAIN_N, domains=DOMAINS, tasks=TASKS))
+                            .strip()
+                            .splitlines()[-1]
                         )
                         stack.start(workers=WORKERS if name == "redis" else None)
                         server = functools.partial(process_tree_cpu, stack.process.pid if stack.process else 0)
-                        latencies, failures, took, connect, cpu = asyncio.run(
-                            drive(stack.port, setup["token"], setup["games"], server)
-                        )
+                        domain_of: dict[int, str] = dict(setup["games"])
+                        mixed = asyncio.run(drive(stack.port, setup["token"], list(domain_of), server, SECONDS))
+                        alone: dict[str, tuple[dict[int, list[float]], list[str], float, float, float]] = {}
+                        for domain, games in setup["alone"].items() if DOMAIN_N else ():
+                            alone[domain] = asyncio.run(
+                                drive(stack.port, setup["token"], games, server, DOMAIN_SECONDS)
+                            )
                     finally:
                         stack.close()
                         LOGS.mkdir(parents=True, exist_ok=True)
                         if stack.log_path.exists():
                             shutil.copyfile(stack.log_path, kept)
                 label = f"ws act->event {name}{f' x{WORKERS}' if name == 'redis' else ''} N={n}"
-                if latencies:
-                    report(f"{label} p50", 1000 * statistics.median(latencies), "ms")
-                    report(f"{label} p99", 1000 * percentile(latencies, 0.99), "ms")
-                    report(f"{label} server CPU per action", 1000 * cpu / len(latencies), "ms (all its processes)")
-                report(f"{label} actions", len(latencies), f"in {took:.0f} s ({len(latencies) / took:.0f}/s)")
-                report(
-                    f"{label} failures", len(failures), f"{failures[0][:60]} (server log: {kept})" if failures else ""
-                )
-                report(f"{label} connecting all", connect, "s")
+                _report_run(report, label, mixed, domain_of, kept)
+                for domain, run_ in alone.items():
+                    by_game, failures, took, _, cpu = run_
+                    count = sum(len(found) for found in by_game.values())
+                    if count:
+                        report(
+                            f"  {domain} alone, {DOMAIN_N} games: server CPU per action",
+                            1000 * cpu / count,
+                            f"ms ({count} actions in {took:.0f} s, p99 "
+                            f"{1000 * percentile([x for found in by_game.values() for x in found], 0.99):.0f} ms"
+                            f"{f', {len(failures)} failures' if failures else ''})",
+                        )
     finally:
         for key, value in saved.items():
             if value is None:
