@@ -19,8 +19,8 @@ TERMS: dict[str, str] = {
     "CoS": "Collaboration score: the mean success rate over the alpha settings.",
     # recipes (Recipe2Plan)
     "progress": "Share of the steps done.",
-    "efficiency": "How much of the time the cooks' work overlapped: the steps' total duration over the time taken "
-    "(higher is better).",
+    "efficiency": "Recipes: how much the cooks' work overlapped, the steps' total duration over the time taken "
+    "(higher is better). Itinerary: up to 20 points for a cheap or quick trip, given when every wish is met.",
     "r_efficiency": "R-efficiency: the efficiency relative to the reference plan's (100 = as good as the plan).",
     "R-Eff": "R-efficiency: the efficiency relative to the reference plan's (100 = as good as the plan).",
     "se": "Success × efficiency: the R-efficiency when every recipe was finished, else 0.",
@@ -35,9 +35,10 @@ TERMS: dict[str, str] = {
     "completion_speed": "Progress per minute of game time (progress ÷ the minute it was reached).",
     "completion_time": "Game minute when every task was done.",
     # itinerary
-    "executability": "Share of the plan's checks that passed (trains exist, places open, money and time add up).",
-    "constraints": "Share of the brief's wishes that the trip met.",
-    "total": "Executability + constraints + efficiency (each 0 to 1), out of 3.",
+    "executability": "Up to 60 points: the share of the plan's checks that passed (trains exist, places are open, "
+    "times and money add up).",
+    "constraints": "Up to 20 points: the share of the brief's wishes the trip met (counted once the plan is executable).",
+    "total": "Executability + constraints + efficiency, out of 100.",
 }
 
 

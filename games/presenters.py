@@ -259,6 +259,8 @@ def metric_rows(result: dict[str, Any]) -> list[tuple[str, str, str]]:
                 continue
             shown = [f"{k.replace('_', ' ')} {_value(v)}" for k, v in value.items() if v not in (0, None, "", False)]
             text = " · ".join(shown) or "none"
+        elif key.endswith("_rate") and isinstance(value, int | float) and not isinstance(value, bool):
+            text = f"{100 * value:.0f} %"
         else:
             text = _value(value)
         rows.append((key.replace("_", " "), text, glossary.explain(key)))

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-TIMELINE_KINDS = ("started", "completed", "waited", "rejected")
+TIMELINE_KINDS = ("started", "completed", "paused", "waited", "rejected")
 # how a domain names one action from its event details (kitchen: readable place names)
 Describe = Callable[[dict[str, Any]], str]
 TimeText = Callable[[float], str]
@@ -75,7 +75,7 @@ def default_label(details: dict[str, Any]) -> str:
     if details.get("command"):
         return str(details["command"])
     if "recipe" in details and "step" in details:
-        return f"{details['recipe']}, step {int(details['step']) + 1}"
+        return f"{details['recipe']} step {details['step']}"  # numbered as on the board
     return "action"
 
 
@@ -138,6 +138,11 @@ def build(
                 row.bars.append(bar)
                 latest = max(latest, bar.end or bar.start)
             row.cursor = max(row.cursor, float(entry.time))
+        elif entry.kind == "paused":  # a recipe step stopped before its end: its bar ends here
+            bar = open_bars.pop(key, None)
+            if bar is not None:
+                bar.done = True
+                bar.end = float(entry.time)
         elif entry.kind == "waited":
             start = float(details.get("from", entry.time))
             until = float(details.get("until", entry.time + 1 if start == entry.time else entry.time))

@@ -90,3 +90,9 @@ def explain_term(term: str) -> str:
     if text.startswith("α="):
         return f"Success rate at alpha {text[2:]}. " + explain("alpha")
     return explain(text) or explain(text.split(" (")[0].lower())
+
+
+@register.filter
+def cut_detail(name: str) -> str:
+    """ "Teammate 1 (planner NPC)" -> "Teammate 1" where room is short (the full name is the title)."""
+    return str(name).split(" (")[0]

@@ -37,9 +37,18 @@ def test_overlapping_actions_of_one_agent_go_to_sub_rows_and_keep_their_kind():
     assert len(row.lanes) == 2  # the autonomous step overlaps both others
     first, second = row.lanes
     assert [b.kind for b in first] == ["background"]
-    assert [b.label for b in second] == ["Soup, step 2", "Soup, step 3"]
-    assert first[0].tip == "Soup, step 1: 0:00–5:00 (runs by itself)"
+    assert [b.label for b in second] == ["Soup step 1", "Soup step 2"]
+    assert first[0].tip == "Soup step 0: 0:00–5:00 (runs by itself)"
     assert second[0].done and not second[1].done
+
+
+def test_a_paused_recipe_step_ends_where_it_was_paused():
+    entries = [
+        E("started", 1, 0, {"recipe": "Omelette", "step": 0, "start": 1, "end": 121}),
+        E("paused", 2, 0, {"recipe": "Omelette", "step": 0}),
+    ]
+    bar = timeline.build(entries, ["You"], now=5).rows[0].bars[0]
+    assert bar.done and (bar.start, bar.end) == (1, 2)
 
 
 def test_a_finished_game_has_no_running_bars():
