@@ -37,7 +37,7 @@ TERMS: dict[str, str] = {
     # itinerary
     "executability": "Up to 60 points: the share of the plan's checks that passed (trains exist, places are open, "
     "times and money add up).",
-    "constraints": "Up to 20 points: the share of the brief's wishes the trip met (counted once the plan is executable).",
+    "constraints": "Up to 20 points: the share of the brief's wishes the trip met (once the plan is executable).",
     "total": "Executability + constraints + efficiency, out of 100.",
 }
 
