@@ -131,7 +131,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         dict(e, agent_label=_label(labels, e["agent"]))
         for e in (log_entries if log_entries is not None else update.events)
     ]
-    log = [e for e in log if e["category"] in LOG_CATEGORIES]
+    log = [_unrepeated(e) for e in log if e["category"] in LOG_CATEGORIES]
     extras = board_extras(game.domain, observation, labels, state["legal_actions"])
     if "places" in extras:
         # the kitchen's lines name their agents themselves ("You went to Pan 1")
@@ -166,6 +166,14 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "time_text": format_time(round(float(state["time"]), 1)),
         "server_now": timezone.now().isoformat(),
     }
+
+
+def _unrepeated(entry: dict[str, Any]) -> dict[str, Any]:
+    """No "You  You started ...": the name is left out where the message begins with it."""
+    name = entry.get("agent_label", "").split(" (")[0]
+    if name and str(entry.get("message", "")).startswith(name + " "):
+        return dict(entry, agent_label="")
+    return entry
 
 
 def _label(labels: list[str], agent: int | None) -> str:
