@@ -16,10 +16,11 @@ import csv
 import io
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
 from games import metrics
@@ -30,6 +31,7 @@ from games.agents.headless import run_episode
 from games.agents.llm import LlmClient, LlmConfig
 from games.engine import registry
 from games.models import Scenario
+from games.npc import stats
 from games.npc.llm_cache import CachingClient
 from games.npc.models import BenchmarkResult, BenchmarkRun, LlmCall, RunStatus
 from games.npc.tables import paper_table
@@ -205,38 +207,54 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult:
         result.saved_usd = round(sum(_cost(call.reply) for call in episode.calls if call.reply.cached), 6)
         result.curve = episode.curve
     result.wall_seconds = round(time.perf_counter() - started, 3)
-    with transaction.atomic():
-        result.save()
-        if episode is not None and run.config.get("log_calls"):
-            llm = run.config.get("llm") or {}
-            LlmCall.objects.bulk_create(
-                LlmCall(
-                    result=result,
-                    agent=call.agent,
-                    model=call.reply.model or llm.get("model", ""),
-                    base_url=llm.get("base_url", ""),
-                    messages=[dict(m) for m in call.messages],
-                    reply=call.reply.text,
-                    parsed=list(call.parsed),
-                    problems=list(call.problems),
-                    latency_seconds=call.reply.latency_seconds,
-                    prompt_tokens=call.reply.prompt_tokens,
-                    completion_tokens=call.reply.completion_tokens,
-                    error=call.reply.error,
-                    cached=call.reply.cached,
-                    cost_usd=_cost(call.reply),
-                )
-                for call in episode.calls
-            )
+    try:
+        with transaction.atomic():
+            _save(run, result, episode)
+    except IntegrityError:
+        # Another worker played the same item meanwhile (a redelivered task): keep the first.
+        return BenchmarkResult.objects.get(run=run, key=result.key)
     return result
+
+
+def _save(run: BenchmarkRun, result: BenchmarkResult, episode: Any) -> None:
+    result.save()
+    if episode is not None and run.config.get("log_calls"):
+        llm = run.config.get("llm") or {}
+        LlmCall.objects.bulk_create(
+            LlmCall(
+                result=result,
+                agent=call.agent,
+                model=call.reply.model or llm.get("model", ""),
+                base_url=llm.get("base_url", ""),
+                messages=[dict(m) for m in call.messages],
+                reply=call.reply.text,
+                parsed=list(call.parsed),
+                problems=list(call.problems),
+                latency_seconds=call.reply.latency_seconds,
+                prompt_tokens=call.reply.prompt_tokens,
+                completion_tokens=call.reply.completion_tokens,
+                error=call.reply.error,
+                cached=call.reply.cached,
+                cost_usd=_cost(call.reply),
+            )
+            for call in episode.calls
+        )
 
 
 def _cost(reply: Any) -> float:
     return prices.cost_usd(reply.model, reply.prompt_tokens, reply.completion_tokens)
 
 
-def run_benchmark(run_id: int, log: Log | None = None) -> BenchmarkRun:
-    """Play every item of the run that has no result yet. Safe to call again (resume)."""
+def run_benchmark(
+    run_id: int, log: Log | None = None, *, workers: int | None = None, fan_out: bool = False
+) -> BenchmarkRun:
+    """Play every item of the run that has no result yet. Safe to call again (resume).
+
+    Episodes play ``workers`` at a time (``BENCHMARK_WORKERS``) in threads of this process, or,
+    with ``fan_out`` (a Celery worker with a broker), as one ``npc.benchmark_item`` task each so
+    they spread over every worker; the last to finish marks the run done. Either way the model
+    calls of all of them share each endpoint's concurrency limit (``games.npc.limits``).
+    """
     log = log or (lambda line: None)
     claimed = BenchmarkRun.objects.filter(pk=run_id).exclude(status=RunStatus.DONE)
     if not claimed.update(status=RunStatus.RUNNING, heartbeat_at=timezone.now(), error=""):
@@ -246,29 +264,89 @@ def run_benchmark(run_id: int, log: Log | None = None) -> BenchmarkRun:
         run.started_at = timezone.now()
         run.save(update_fields=["started_at"])
     done = set(run.results.values_list("key", flat=True))
+    pending = [(index, item) for index, item in enumerate(run.items, start=1) if item["key"] not in done]
+    if fan_out and pending:
+        from games.npc.tasks import benchmark_item
+
+        for _index, item in pending:
+            benchmark_item.delay(run_id, item["key"])
+        return run
     try:
-        for index, item in enumerate(run.items, start=1):
-            if item["key"] in done:
-                continue
-            if BenchmarkRun.objects.filter(pk=run_id, status=RunStatus.STOPPED).exists():
-                log(f"run {run_id} stopped at {index - 1}/{run.total}")
-                return BenchmarkRun.objects.get(pk=run_id)
-            result = run_item(run, item)
-            summary = result.error or (
-                f"{result.outcome} · {result.llm_calls} LLM calls ({result.cached_calls} cached)"
-                f" · ${result.cost_usd:.4f} · {result.wall_seconds:.1f} s"
-            )
-            log(f"[{index}/{run.total}] {item['key']}: {summary}")
-            BenchmarkRun.objects.filter(pk=run_id).update(heartbeat_at=timezone.now())
+        count = _workers(workers)
+        if count == 1:
+            for index, item in pending:
+                if not _play(run, index, item, log):
+                    break
+        else:
+            with ThreadPoolExecutor(max_workers=count, thread_name_prefix=f"benchmark-{run_id}") as pool:
+                futures = [pool.submit(_play_in_thread, run, index, item, log) for index, item in pending]
+                for future in as_completed(futures):
+                    future.result()  # the first unexpected error ends the run as failed
     except Exception as error:
         BenchmarkRun.objects.filter(pk=run_id).update(
             status=RunStatus.FAILED, error=f"{type(error).__name__}: {error}", finished_at=timezone.now()
         )
         raise
-    BenchmarkRun.objects.filter(pk=run_id).exclude(status=RunStatus.STOPPED).update(
-        status=RunStatus.DONE, finished_at=timezone.now()
-    )
+    if BenchmarkRun.objects.filter(pk=run_id, status=RunStatus.STOPPED).exists():
+        log(f"run {run_id} stopped at {run.results.count()}/{run.total}")
+    _finish_if_complete(run_id)
     return BenchmarkRun.objects.get(pk=run_id)
+
+
+def _workers(requested: int | None) -> int:
+    count = max(1, int(requested or getattr(settings, "BENCHMARK_WORKERS", 2)))
+    if connection.in_atomic_block or (connection.vendor == "sqlite" and connection.is_in_memory_db()):
+        # Other threads could not see the caller's uncommitted run (a test's transaction), or
+        # could not write to an in-memory test database: play in the caller.
+        return 1
+    return count
+
+
+def _play(run: BenchmarkRun, index: int, item: Mapping[str, Any], log: Log) -> bool:
+    """One episode unless the run was stopped meanwhile (then False)."""
+    if BenchmarkRun.objects.filter(pk=run.pk, status=RunStatus.STOPPED).exists():
+        return False
+    result = run_item(run, item)
+    summary = result.error or (
+        f"{result.outcome} · {result.llm_calls} LLM calls ({result.cached_calls} cached)"
+        f" · ${result.cost_usd:.4f} · {result.wall_seconds:.1f} s"
+    )
+    log(f"[{index}/{run.total}] {item['key']}: {summary}")
+    BenchmarkRun.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now())
+    return True
+
+
+def _play_in_thread(run: BenchmarkRun, index: int, item: Mapping[str, Any], log: Log) -> bool:
+    try:
+        return _play(run, index, item, log)
+    finally:
+        connections.close_all()  # this thread's own connection
+
+
+def play_one(run_id: int, key: str) -> None:
+    """One item of a fanned-out run (a Celery task): skipped if played or the run stopped."""
+    run = BenchmarkRun.objects.filter(pk=run_id).first()
+    if run is None or run.status != RunStatus.RUNNING or run.results.filter(key=key).exists():
+        return
+    found = [(index, item) for index, item in enumerate(run.items, start=1) if item["key"] == key]
+    if found:
+        try:
+            _play(run, *found[0], lambda line: None)
+        except Exception as error:
+            BenchmarkRun.objects.filter(pk=run_id).update(
+                status=RunStatus.FAILED, error=f"{type(error).__name__}: {error}", finished_at=timezone.now()
+            )
+            raise
+    _finish_if_complete(run_id)
+
+
+def _finish_if_complete(run_id: int) -> None:
+    """Done once every item has a result (and nobody stopped or failed the run meanwhile)."""
+    run = BenchmarkRun.objects.get(pk=run_id)
+    if run.results.count() >= run.total:
+        BenchmarkRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(
+            status=RunStatus.DONE, finished_at=timezone.now()
+        )
 
 
 def stop(run: BenchmarkRun) -> None:
@@ -289,7 +367,12 @@ def table(run: BenchmarkRun) -> dict[str, Any]:
 
 
 def summary(run: BenchmarkRun) -> dict[str, Any]:
+    """The run for ``manage.py benchmark --json``: the paper table, CIs, pass^k, calls and cost."""
     finished, total = progress(run)
+    rows = result_rows(run)
+    results = list(
+        run.results.only("llm_calls", "cached_calls", "prompt_tokens", "completion_tokens", "cost_usd", "saved_usd")
+    )
     return {
         "run": run.pk,
         "domain": run.domain,
@@ -298,7 +381,14 @@ def summary(run: BenchmarkRun) -> dict[str, Any]:
         "done": finished,
         "total": total,
         "table": table(run),
+        "metrics": stats.summary(run.domain, rows),
+        "pass_k": stats.pass_hat_k(run.domain, rows),
         "llm": run.config.get("llm"),
+        "llm_calls": sum(r.llm_calls for r in results),
+        "cached_calls": sum(r.cached_calls for r in results),
+        "tokens": sum(r.prompt_tokens + r.completion_tokens for r in results),
+        "cost_usd": round(sum(r.cost_usd for r in results), 6),
+        "saved_usd": round(sum(r.saved_usd for r in results), 6),
     }
 
 

@@ -25,6 +25,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games.agents.llm import LlmClient, LlmConfig, LlmReply, Message
+from games.npc import limits
 from games.npc.models import LlmResponse
 
 
@@ -39,7 +40,8 @@ def request_key(request: Mapping[str, Any]) -> str:
 
 
 class CachingClient:
-    """An ``LlmClient`` look-alike for one episode: answers from the cache when it can.
+    """An ``LlmClient`` look-alike for one episode: answers from the cache when it can, and holds
+    one of the endpoint's concurrency slots (``games.npc.limits``) while it asks the model.
 
     ``calls`` counts the requests that reached the model; ``hits`` the ones answered from the
     database.
@@ -93,7 +95,8 @@ class CachingClient:
                     cached=True,
                 )
         self.calls += 1
-        reply = self.client.chat(messages, max_tokens=max_tokens, temperature=temperature, stop=stop)
+        with limits.endpoint_slot(request["endpoint"]):
+            reply = self.client.chat(messages, max_tokens=max_tokens, temperature=temperature, stop=stop)
         if self.enabled and reply.ok:
             try:
                 with transaction.atomic():

@@ -22,6 +22,17 @@ def npc_retry(game_id: int) -> None:
 
 @shared_task(name="npc.benchmark", ignore_result=True, acks_late=True)
 def benchmark_run(run_id: int) -> None:
+    """With a broker, episodes fan out as ``npc.benchmark_item`` tasks over every worker; in the
+    embedded default they play in threads of the process running this."""
+    from django.conf import settings
+
     from games.npc.benchmarks import run_benchmark
 
-    run_benchmark(run_id)
+    run_benchmark(run_id, fan_out=not settings.CELERY_TASK_ALWAYS_EAGER)
+
+
+@shared_task(name="npc.benchmark_item", ignore_result=True, acks_late=True)
+def benchmark_item(run_id: int, key: str) -> None:
+    from games.npc.benchmarks import play_one
+
+    play_one(run_id, key)
