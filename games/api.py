@@ -87,7 +87,7 @@ def game_detail(request: HttpRequest, pk: int) -> JsonResponse:
     game = Game.objects.filter(pk=pk).select_related("scenario").prefetch_related("seats__user").first()
     if game is None or not permissions.can_watch(user, game):
         return _problem(404, f"there is no game {pk} you may see")
-    return JsonResponse(game_summary(request, game))
+    return JsonResponse(game_summary(request, game, blind=permissions.is_blinded(user, game)))
 
 
 @require_GET
@@ -102,10 +102,13 @@ def game_events(request: HttpRequest, pk: int) -> JsonResponse:
     if not since.isdigit():
         return _problem(400, "since is the last seq you have (a whole number)")
     events = selectors.events_since(pk, int(since), limit=EVENTS_PAGE)
-    return JsonResponse({"game": pk, "events": [event_message(e) for e in events], "more": len(events) == EVENTS_PAGE})
+    blind = permissions.is_blinded(user, game)
+    messages = [event_message(e, blind=blind) for e in events]
+    return JsonResponse({"game": pk, "events": messages, "more": len(events) == EVENTS_PAGE})
 
 
-def game_summary(request: HttpRequest, game: Game) -> dict[str, Any]:
+def game_summary(request: HttpRequest, game: Game, *, blind: bool = False) -> dict[str, Any]:
+    """The game as JSON; ``blind`` (a study participant) keeps who or what plays the other seats out."""
     scheme = "wss" if request.is_secure() else "ws"
     return {
         "id": game.pk,
@@ -119,15 +122,20 @@ def game_summary(request: HttpRequest, game: Game) -> dict[str, Any]:
         "paused": game.paused,
         "outcome": game.outcome,
         "metrics": game.result,
-        "seats": [
-            {
-                "agent": s.agent,
-                "kind": s.kind,
-                "user": s.user.get_username() if s.user else None,
-                "dispatcher": s.dispatcher,
-            }
-            for s in game.seats.all()
-        ],
+        "seats": [_blind_seat(s) if blind else _seat(s) for s in game.seats.all()],
         "websocket_url": f"{scheme}://{request.get_host()}/ws/games/{game.pk}/",
         "url": request.build_absolute_uri(reverse("games:play", args=[game.pk])),
     }
+
+
+def _seat(seat: Any) -> dict[str, Any]:
+    return {
+        "agent": seat.agent,
+        "kind": seat.kind,
+        "user": seat.user.get_username() if seat.user else None,
+        "dispatcher": seat.dispatcher,
+    }
+
+
+def _blind_seat(seat: Any) -> dict[str, Any]:
+    return {"agent": seat.agent, "kind": "human" if seat.kind == "human" else "teammate"}

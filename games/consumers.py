@@ -213,7 +213,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         if game is None or not permissions.can_watch(user, game):
             return f"there is no game {self.game_id} you may see"
         seats = permissions.seats_of(user, game)
-        self.who = viewer.Viewer(agents=[s.agent for s in seats], can_control=permissions.can_control(user, game))
+        self.who = viewer.Viewer(
+            agents=[s.agent for s in seats],
+            can_control=permissions.can_control(user, game),
+            blind=permissions.is_blinded(user, game),
+        )
         self.human_agents = [s.agent for s in seats if s.kind == SeatKind.HUMAN]
         return None
 

@@ -8,6 +8,9 @@ it (in lockstep, time moves on once the NPC seats have acted or waited).
 
 ``GAME_FINISHED``: called once after a game ends, as ``callback(game_id: int)`` (studies move the
 participant on; it must be quick as well).
+
+``BLINDED``: ``predicate(game_id: int) -> bool``, true when the game's players must not learn what
+plays its NPC seats (a study's game: participants read "Teammate 1..n"); researchers still see it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ log = logging.getLogger(__name__)
 
 NPC_TURN: list[str] = ["games.npc.turns:on_game_changed"]
 GAME_FINISHED: list[str] = ["studies.flow:on_game_finished"]
+BLINDED: list[str] = ["studies.flow:is_blinded"]
 
 _resolved: dict[str, Callable[..., Any] | None] = {}
 
@@ -49,3 +53,19 @@ def call(paths: list[str], *args: Any) -> None:
             callback(*args)
         except Exception:
             log.exception("hook %s failed for %s", path, args)
+
+
+def ask(paths: list[str], *args: Any) -> bool:
+    """True if any registered predicate says so (a failing one is logged and counts as yes:
+    when unsure, a blinded study stays blinded)."""
+    for path in paths:
+        callback = _resolve(path)
+        if callback is None:
+            continue
+        try:
+            if callback(*args):
+                return True
+        except Exception:
+            log.exception("hook %s failed for %s", path, args)
+            return True
+    return False

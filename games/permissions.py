@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.permissions import can_watch_any_game, is_researcher
+from games import hooks
 from games.models import Game, Seat, SeatKind
 
 
@@ -24,6 +25,11 @@ def can_watch(user: Any, game: Game) -> bool:
     if not getattr(user, "is_authenticated", False):
         return False
     return can_watch_any_game(user) or game.created_by_id == user.pk or bool(seats_of(user, game))
+
+
+def is_blinded(user: Any, game: Game) -> bool:
+    """A study's game keeps its NPCs' kind, model and dispatcher from everyone but researchers."""
+    return not can_watch_any_game(user) and hooks.ask(hooks.BLINDED, game.pk)
 
 
 def can_act(user: Any, game: Game, agent: int) -> bool:

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games import glossary, kitchen_view, metrics, timeline
 from games.codec import format_time
-from games.models import Game, GameEvent, Seat, SeatKind
+from games.models import Game, GameEvent, SeatKind
 from games.seatnames import SeatInfo, cannot_read_chat, seat_names
 from games.viewer import Update, Viewer, event_message
 
@@ -36,13 +36,6 @@ def board_template(domain: str) -> str:
     return name
 
 
-def seat_labels(game: Game) -> list[str]:
-    labels = []
-    for seat in game.seats.select_related("user").order_by("agent"):
-        labels.append(seat_label(seat))
-    return labels
-
-
 def seat_infos(game: Game) -> list[SeatInfo]:
     return [
         SeatInfo(agent=s.agent, kind=s.kind, dispatcher=s.dispatcher, username=s.user.get_username() if s.user else "")
@@ -50,9 +43,10 @@ def seat_infos(game: Game) -> list[SeatInfo]:
     ]
 
 
-def names_for(game: Game, viewer_agents: list[int] | tuple[int, ...] = ()) -> list[str]:
-    """The seats' names as the viewer reads them ("You", "Teammate 1 (planner NPC)")."""
-    return seat_names(seat_infos(game), viewer_agents)
+def names_for(game: Game, viewer_agents: list[int] | tuple[int, ...] = (), *, blind: bool = False) -> list[str]:
+    """The seats' names as the viewer reads them ("You", "Teammate 1 (planner NPC)"); ``blind`` (a
+    study participant, ``Viewer.blind``) leaves out what plays each seat ("Teammate 1")."""
+    return seat_names(seat_infos(game), viewer_agents, blind=blind)
 
 
 def time_text(domain: str) -> timeline.TimeText:
@@ -101,18 +95,11 @@ def describe_for(domain: str, data: dict[str, Any]) -> timeline.Describe:
     return describe
 
 
-def seat_label(seat: Seat) -> str:
-    if seat.kind == SeatKind.NPC:
-        return f"NPC {seat.agent} ({seat.dispatcher})"
-    who = seat.user.get_username() if seat.user else seat.kind
-    return f"{who}" if seat.kind == SeatKind.HUMAN else f"{who} (program)"
-
-
 def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[dict] | None = None) -> dict[str, Any]:
     game, state = update.game, update.state
     observation = state["observation"]["data"]
     seats = seat_infos(game)
-    labels = seat_names(seats, who.agents)
+    labels = seat_names(seats, who.agents, blind=who.blind)
     entries = list(GameEvent.objects.filter(game=game, category="engine").order_by("seq"))
     limit = observation.get("time_limit") if isinstance(observation.get("time_limit"), int | float) else None
     gantt = timeline.build(
@@ -126,7 +113,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
     )
     if full and log_entries is None:
         recent = GameEvent.objects.filter(game=game, category__in=LOG_CATEGORIES).order_by("-seq")[:LOG_LENGTH]
-        log_entries = [event_message(e) for e in reversed(list(recent))]
+        log_entries = [event_message(e, blind=who.blind) for e in reversed(list(recent))]
     log = [
         dict(e, agent_label=_label(labels, e["agent"]))
         for e in (log_entries if log_entries is not None else update.events)
@@ -154,7 +141,10 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "speed_text": speed_text(game.speed, state["time_unit"]),
         "scenario_count": len(game.scenario_ids or [1]),
         "has_npcs": any(seat.kind == SeatKind.NPC for seat in seats),
-        "deaf_teammates": [labels[s.agent] for s in deaf if s.agent not in who.agents and s.agent < len(labels)],
+        # which teammates ignore the chat would tell a blinded participant which are LLMs
+        "deaf_teammates": []
+        if who.blind
+        else [labels[s.agent] for s in deaf if s.agent not in who.agents and s.agent < len(labels)],
         "labels": labels,
         "metrics": state["metrics"],
         "score": metrics.headline(game.domain, state["metrics"]),

@@ -11,15 +11,16 @@ from django.core.cache import cache
 from games import kitchen_view, presenters, selectors, timeline
 from games.engine.episode import play
 from games.models import Game, GameEvent
-from games.viewer import event_message
+from games.viewer import Viewer, event_message
 
 log = logging.getLogger(__name__)
 PLAN_DECISIONS = 5_000  # a planner that has not finished by then is not shown
 
 
-def replay_context(game: Game, *, at: str | None) -> dict[str, Any]:
+def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> dict[str, Any]:
     rules = selectors.game_rules(game)
-    labels = presenters.names_for(game)
+    blind = bool(who and who.blind)
+    labels = presenters.names_for(game, who.agents if who else (), blind=blind)
     entries = list(GameEvent.objects.filter(game=game).order_by("seq"))
     last = entries[-1].seq if entries else 0
     seq = int(at) if at and at.isdigit() and 0 < int(at) <= last else last
@@ -38,7 +39,8 @@ def replay_context(game: Game, *, at: str | None) -> dict[str, Any]:
         describe=describe,
         time_text=when,
     )
-    plan = planned(game, labels)
+    # a study participant sees no planner (it would name a condition and teach the optimum)
+    plan = None if blind else planned(game, labels)
     span = max(played.span, plan["timeline"].span if plan else 0.0, 1.0)
     played.span = span
     if plan:
@@ -51,7 +53,10 @@ def replay_context(game: Game, *, at: str | None) -> dict[str, Any]:
         "observation": {"text": observation.text},
     }
     log_entries = [
-        dict(event_message(e), agent_label=labels[e.agent] if e.agent is not None and e.agent < len(labels) else "")
+        dict(
+            event_message(e, blind=blind),
+            agent_label=labels[e.agent] if e.agent is not None and e.agent < len(labels) else "",
+        )
         for e in entries
         if e.seq <= seq and e.category in presenters.LOG_CATEGORIES
     ]
@@ -62,6 +67,7 @@ def replay_context(game: Game, *, at: str | None) -> dict[str, Any]:
     return {
         "game": game,
         "labels": labels,
+        "blind": blind,
         "timeline": played,
         "plan": plan,
         "seq": seq,

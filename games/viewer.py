@@ -25,6 +25,7 @@ class Viewer:
 
     agents: list[int]
     can_control: bool = False
+    blind: bool = False  # a study participant: teammates are "Teammate k", never what plays them
 
     @property
     def agent(self) -> int | None:
@@ -75,11 +76,20 @@ def _update(
 ) -> Update:
     message = state_message(game, rules, state, seq, viewer, now=now)
     finished = finished_message(game) if game.is_finished else None
-    return Update(game=game, seq=seq, events=[event_message(e) for e in entries], state=message, finished=finished)
+    events = [event_message(e, blind=viewer.blind) for e in entries]
+    return Update(game=game, seq=seq, events=events, state=message, finished=finished)
 
 
-def event_message(entry: GameEvent) -> dict[str, Any]:
-    return wire_event(entry.seq, entry.category, entry.kind, entry.agent, entry.time, entry.data)
+def event_message(entry: GameEvent, *, blind: bool = False) -> dict[str, Any]:
+    data = entry.data
+    if blind and isinstance(data, dict) and isinstance(data.get("seats"), list):
+        # the "created" entry lists what plays each seat; a blinded viewer reads only who is human
+        data = {**data, "seats": [{"agent": s.get("agent"), "kind": _blind_kind(s)} for s in data["seats"]]}
+    return wire_event(entry.seq, entry.category, entry.kind, entry.agent, entry.time, data)
+
+
+def _blind_kind(seat: Any) -> str:
+    return "human" if isinstance(seat, dict) and seat.get("kind") == "human" else "teammate"
 
 
 def state_message(game: Game, rules: Any, state: Any, seq: int, viewer: Viewer, *, now: datetime | None = None) -> dict:

@@ -68,6 +68,9 @@ def game_list(request: HttpRequest) -> HttpResponse:
 def my_games(request: HttpRequest) -> HttpResponse:
     games = selectors.games_for_user(request.user).prefetch_related("seats__user")
     page = Paginator(games, 50).get_page(request.GET.get("page"))
+    for game in page.object_list:
+        own = [s.agent for s in permissions.seats_of(request.user, game)]
+        game.seat_names = presenters.names_for(game, own, blind=permissions.is_blinded(request.user, game))
     return render(request, "games/my_games.html", {"page": page})
 
 
@@ -111,7 +114,11 @@ def play(request: HttpRequest, pk: int) -> HttpResponse:
     if not game.is_finished:
         services.advance(game.pk)  # apply what came due while nobody looked
     seats = permissions.seats_of(request.user, game)
-    who = Viewer(agents=[s.agent for s in seats], can_control=permissions.can_control(request.user, game))
+    who = Viewer(
+        agents=[s.agent for s in seats],
+        can_control=permissions.can_control(request.user, game),
+        blind=permissions.is_blinded(request.user, game),
+    )
     update = load_update(game.pk, who, 0)
     context = presenters.live_context(update, who, full=True)
     context["watching"] = not who.agents
@@ -145,6 +152,8 @@ def control(request: HttpRequest, pk: int) -> HttpResponse:
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
     """The finished (or running) game on its timeline, the board at any moment, the optimal plan."""
     game = _game_for(request, pk)
-    context = replays.replay_context(game, at=request.GET.get("at"))
+    seats = permissions.seats_of(request.user, game)
+    who = Viewer(agents=[s.agent for s in seats], blind=permissions.is_blinded(request.user, game))
+    context = replays.replay_context(game, at=request.GET.get("at"), who=who)
     template = "games/_replay_board.html" if request.htmx else "games/replay.html"
     return render(request, template, context)

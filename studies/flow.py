@@ -91,6 +91,14 @@ def on_game_finished(game_id: int) -> None:
 PLAY_URL_NAMES = ["games:play", "games:game", "games:detail"]
 
 
+def is_blinded(game_id: int) -> bool:
+    """Hook (games.hooks.BLINDED): a study's games (episodes and practice) are blinded for players."""
+    return (
+        Episode.objects.filter(game_id=game_id).exists()
+        or Participant.objects.filter(tutorial_game_id=game_id).exists()
+    )
+
+
 def game_url(game: Game | None, next_url: str = "") -> str:
     """Where a participant plays ``game``; ``next`` brings them back to the study when it ends."""
     from urllib.parse import urlencode

@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import permissions, services, state_store
+from games import hooks, permissions, services, state_store
 from games.agents.dispatcher import Dispatcher, DispatcherError, NpcSeat, build_dispatcher
 from games.agents.endpoints import EndpointError
 from games.agents.llm import LlmClient, LlmConfig
@@ -182,7 +182,9 @@ def play_turn(game_id: int) -> bool:
         decision = dispatcher.decide(Turn(rules, state, free, events, chat), memory.data)
     except DispatcherError as error:
         log.warning("game %s: %s", game_id, error)
-        decision = Decision(say=f"(NPC setup problem: {error})")
+        # a blinded (study) game never tells the participant what the teammate is or runs on
+        blinded = hooks.ask(hooks.BLINDED, game_id)
+        decision = Decision(say="(I cannot act right now.)" if blinded else f"(NPC setup problem: {error})")
     NpcMemory.objects.filter(pk=game_id).update(data=memory.data, last_seq=seq, decided_seq=seq, turns=memory.turns + 1)
     apply_decision(game, rules, state, free, decision, after_seq=seq)
     return True

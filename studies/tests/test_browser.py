@@ -129,3 +129,19 @@ def test_another_device_continues_with_the_resume_code(live_server, browser, mak
     own.wait_for_selector("[data-step=signed-in]")
     own.screenshot(path=shots / "participant-signed-in.png", full_page=True)
     assert Participant.objects.count() == 1
+
+
+def test_a_participant_reads_teammate_names_only(live_server, browser, make_study, shots, settings):
+    settings.NPC_RETRY_SECONDS = 0
+    study = make_study((("Two planner NPCs", "planner", 2),))
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(f"{live_server.url}/studies/s/{study.slug}/?pid=BLINDED")
+    page.get_by_label("I have read the information").check()
+    page.get_by_role("button", name="Continue").click()
+    page.get_by_role("button", name="Continue").click()
+    page.get_by_role("button", name="Start game 1").click()
+    page.wait_for_url("**/games/**")
+    page.screenshot(path=shots / "participant-blinded-game.png", full_page=True)
+    text = page.text_content("body")
+    assert "Teammate 1" in text and "Teammate 2" in text
+    assert "planner" not in text.lower() and "NPC" not in text
