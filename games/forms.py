@@ -32,10 +32,13 @@ class GameForm(forms.Form):
     clock = forms.ChoiceField(choices=ClockMode.choices, initial=ClockMode.REAL_TIME)
     seconds_per_unit = forms.FloatField(
         label="Seconds per game minute (or second, or step)",
-        initial=2.0,
-        min_value=0.01,
+        required=False,
+        min_value=0.001,
         max_value=600,
-        help_text="Real time only: 2 means one game minute passes every two seconds.",
+        help_text=(
+            "Real time only; leave blank for the game's own pace (tasks: a minute every 4 s, recipes: "
+            "20 recipe seconds per second, kitchen: a step every 2 s, trips: a minute per second)."
+        ),
     )
     disconnect_policy = forms.ChoiceField(choices=DisconnectPolicy.choices, initial=DisconnectPolicy.PAUSE)
     seed = forms.IntegerField(initial=0, min_value=0, max_value=2**31 - 1)

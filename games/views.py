@@ -87,7 +87,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
                     form.scenarios(),
                     plan,
                     clock=data["clock"],
-                    speed=1.0 / data["seconds_per_unit"],
+                    speed=1.0 / data["seconds_per_unit"] if data.get("seconds_per_unit") else None,
                     seed=data["seed"],
                     disconnect_policy=data["disconnect_policy"],
                     created_by=request.user,

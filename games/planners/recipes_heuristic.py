@@ -65,9 +65,10 @@ def priority_list(kitchen: Kitchen) -> list[Ref]:
 class _Guards:
     """Precomputed constraint structure of a kitchen for the delay rules."""
 
-    def __init__(self, kitchen: Kitchen, constraints: bool) -> None:
+    def __init__(self, kitchen: Kitchen, constraints: bool, slack: int = 0) -> None:
         self.kitchen = kitchen
         self.constraints = constraints
+        self.slack = slack  # seconds kept free before a deadline (a player's reaction time)
         # source -> [(constrained step, window)]
         self.windows: dict[Ref, list[tuple[Ref, int]]] = {}
         for spec in kitchen.all_steps():
@@ -123,7 +124,7 @@ class _Guards:
                 if target == ref or state.remaining(*target) <= 0 or ref in self.ancestors[target]:
                     continue
                 deadline = finished + window
-                if end <= deadline:
+                if end + self.slack <= deadline:
                     continue
                 waiting = self.kitchen.step(*target)
                 if not spec.autonomous:
@@ -162,15 +163,17 @@ def plan_state(
 
 
 def search(
-    state: RecipesState, *, agent: int = 0, guards: bool | None = None, node_limit: int = 20_000
+    state: RecipesState, *, agent: int = 0, guards: bool | None = None, slack: int = 0, node_limit: int = 20_000
 ) -> tuple[RecipesState | None, int]:
     """The heuristic's depth-first search from any state (a game under way included): the first
     finished state it reaches, with every step ``agent`` starts added as chunks, and the nodes used.
 
     ``guards`` (default: the state's time-constraint option) turns the constraint delay rules on;
-    a search without them still never spoils a recipe, it only finds fewer ways round a window."""
+    a search without them still never spoils a recipe, it only finds fewer ways round a window.
+    ``slack`` keeps that many seconds free before a waiting step's deadline, for a cook who reacts
+    late (a person, or a planner playing at a person's pace)."""
     listed = priority_list(state.kitchen)
-    rules = _Guards(state.kitchen, state.options.time_constraints if guards is None else guards)
+    rules = _Guards(state.kitchen, state.options.time_constraints if guards is None else guards, slack)
     names = [recipe.name for recipe in state.kitchen.recipes]
     nodes = 0
 

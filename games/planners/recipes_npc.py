@@ -14,19 +14,22 @@ step of the priority list that can start now: the recipe may be lost, but the co
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from games.domains.recipes.execution import check_start
 from games.domains.recipes.state import Chunk, RecipesState
 from games.domains.recipes.text import StepAction
+from games.engine.episode import Policy
 from games.planners.recipes_heuristic import priority_list, search
 
 
-def planned_starts(state: RecipesState, agent: int) -> list[Chunk] | None:
+def planned_starts(state: RecipesState, agent: int, slack: int = 0) -> list[Chunk] | None:
     """The chunks the re-planned schedule adds for ``agent``, in the order it starts them, or None
     when no plan completes every recipe from here."""
-    for guards in (None, False):
-        final, _ = search(state, agent=agent, guards=guards)
+    attempts = [(None, slack), (None, 0), (False, 0)] if slack else [(None, 0), (False, 0)]
+    for guards, margin in attempts:
+        final, _ = search(state, agent=agent, guards=guards, slack=margin)
         if final is not None:
             known = set(state.chunks)
             return [chunk for chunk in final.chunks if chunk not in known]
@@ -34,10 +37,26 @@ def planned_starts(state: RecipesState, agent: int) -> list[Chunk] | None:
 
 
 def npc_policy(rules: Any, state: RecipesState, agent: int) -> str | None:
+    return decide(rules, state, agent)
+
+
+def paced_policy(reaction: float) -> Policy:
+    """The policy of a cook who acts ``reaction`` game seconds after things happen (a person, or
+    the planner at a person's pace in ``manage.py playtest``): it keeps that much slack before a
+    deadline so that reacting late does not spoil a recipe."""
+    slack = max(0, math.ceil(reaction))
+
+    def policy(rules: Any, state: RecipesState, agent: int) -> str | None:
+        return decide(rules, state, agent, slack)
+
+    return policy
+
+
+def decide(rules: Any, state: RecipesState, agent: int, slack: int = 0) -> str | None:
     if state.over or agent not in rules.awaiting(state):
         return None
     names = [recipe.name for recipe in state.kitchen.recipes]
-    starts = planned_starts(state, agent)
+    starts = planned_starts(state, agent, slack)
     if starts is not None:
         now = [chunk for chunk in starts if chunk.start == state.time and chunk.agent == agent]
         return StepAction(now[0].step, names[now[0].recipe]).text() if now else None

@@ -29,6 +29,7 @@ from games.models import (
 from games.scenarios import current_scenario
 from games.services.errors import InvalidInput
 from games.services.loop import _catch_up, _Context, _save
+from games.speeds import default_speed
 
 MAX_SEATS = 5
 
@@ -39,7 +40,7 @@ SEED_MAX = 2**31 - 1
 NPC_DISPATCHERS = ("llm", "planner", "random", "replay")
 
 
-DEFAULT_SPEED = 0.5  # one game unit (minute) per two seconds, as SPEC section 8 suggests
+DEFAULT_SPEED = 0.5  # SPEC section 8's pace; a game without a speed gets its domain's (games/speeds.py)
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def create_game(
         raise InvalidInput(f"unknown disconnect policy {disconnect_policy!r}; use pause or continue")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
         raise InvalidInput(f"seed must be a whole number from 0 to {SEED_MAX}")
-    speed = DEFAULT_SPEED if speed is None else float(speed)
+    speed = default_speed(domain) if speed is None else float(speed)
     if not 0 < speed <= 1000:
         raise InvalidInput("speed is game time units per second and must be between 0 and 1000")
     plan = [_seat_spec(raw, created_by) for raw in seats]

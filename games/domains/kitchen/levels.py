@@ -41,6 +41,9 @@ def read_levels(folder: Path) -> dict[str, dict[str, Any]]:
                 "agents": int(raw.get("agents", 2)),
                 "max_steps": int(raw.get("max_steps", 60)),
             }
+            for tuning in ("alpha", "beta"):  # optional per-level defaults (order pace, lifetimes)
+                if tuning in raw:
+                    definition[tuning] = float(raw[tuning])
             build_level(definition, seed=0, options=None)
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
             raise LevelError(f"{path}: {error}") from None

@@ -88,7 +88,7 @@ class Level:
 
 def build_level(scenario: Mapping[str, Any], *, seed: int, options: Mapping[str, Any] | None) -> Level:
     """A Level from a scenario definition (format: docs/scenarios.md, section kitchen) and options
-    ``alpha`` (default 1.0), ``beta`` (2.5) and ``max_steps`` (the scenario's, else 60)."""
+    ``alpha``, ``beta`` and ``max_steps`` (default: the scenario's, else 1.0, 2.5 and 60)."""
     options = dict(options or {})
     kitchen = list(scenario.get("kitchen") or [])
     unknown = [kind for kind in kitchen if kind not in TOOL_KINDS]
@@ -106,8 +106,9 @@ def build_level(scenario: Mapping[str, Any], *, seed: int, options: Mapping[str,
         detail = "; ".join(f"{dish}: needs {', '.join(missing)}" for dish, missing in problems.items())
         raise LevelError(f"this kitchen cannot make every dish ({detail})")
     recipes = recipe_closure(dishes, recipes)
-    alpha = float(options.get("alpha", 1.0))
-    beta = float(options.get("beta", DEFAULT_BETA))
+    # A level may carry its own defaults (a gentler warm-up); a game's options override them.
+    alpha = float(options.get("alpha", scenario.get("alpha", 1.0)))
+    beta = float(options.get("beta", scenario.get("beta", DEFAULT_BETA)))
     if alpha <= 0 or beta <= 0:
         raise LevelError("alpha and beta must be positive")
     max_steps = int(options.get("max_steps", scenario.get("max_steps", DEFAULT_MAX_STEPS)))
