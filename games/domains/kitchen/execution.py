@@ -339,12 +339,16 @@ def execute_step(state: KitchenState) -> tuple[KitchenState, list[Event]]:
             Event(
                 FINISHED,
                 step,
-                f"kitchen closed after {step} steps: {new_state.completed} orders completed, {failed} failed",
+                f"kitchen closed after {step} steps: {_orders(new_state.completed)} completed, {failed} failed",
                 None,
                 {"completed": new_state.completed, "failed": failed, "pending": len(remaining)},
             )
         )
     return new_state, events
+
+
+def _orders(count: int) -> str:
+    return f"{count} order" if count == 1 else f"{count} orders"
 
 
 def new_order(state: KitchenState, index: int, step: int) -> Order:
