@@ -1,8 +1,8 @@
 """A program that takes two seconds to think: at the default speed, in real time, it sends one of
-the ``legal_actions`` of each ``state`` that asks it to decide, two seconds after that state arrived, and the rules accept
-it (the clock is moved with time-machine, never slept). Tasks and kitchen actions name no times, so
-a moment later they are still valid unless the world changed: in the kitchen only an order running
-out can make one stale (serving a dish nobody waits for any more).
+the ``legal_actions`` of each ``state`` that asks it to decide, two seconds after that state
+arrived, and the rules accept it (the clock is moved with time-machine, never slept). Tasks and
+kitchen actions name no times, so a moment later they are still valid unless the world changed:
+in the kitchen only an order running out can make one stale (serving a dish nobody waits for).
 """
 
 from __future__ import annotations
