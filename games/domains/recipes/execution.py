@@ -7,7 +7,7 @@ reference implementation, which moved its clock before checking).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from games.domains.recipes import feedback as fb
 from games.domains.recipes.kitchen import StepSpec
@@ -15,6 +15,7 @@ from games.domains.recipes.state import FAILED, SUCCESS, Chunk, RecipesState
 from games.domains.recipes.text import StepAction
 from games.domains.recipes.timefmt import describe_amount, format_clock
 from games.engine.types import COMPLETED, FINISHED, PAUSED, STARTED, Event, Feedback
+from games.engine.values import evolve
 
 SPOILED = "spoiled"
 CHUNK_ENDED = "chunk_ended"
@@ -101,7 +102,7 @@ def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]
         moment = next_event_time(state, spoil)
         if moment is None or moment > until:
             break
-        state = replace(state, time=moment)
+        state = evolve(state, time=moment)
         for chunk in state.chunks:
             if chunk.end != moment:
                 continue
@@ -131,15 +132,15 @@ def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]
             message = spoil_message(state, spoil)
             data = _step_data(state, spoil.recipe, spoil.step, source=spoil.source, deadline=spoil.deadline)
             events.append(Event(SPOILED, moment, message, None, data))
-            state = replace(state, status=FAILED, reason=message, ended_at=moment)
+            state = evolve(state, status=FAILED, reason=message, ended_at=moment)
             events.append(Event(FINISHED, moment, message, None, {"status": FAILED}))
             break
         if state.all_complete():
             message = f"All recipes are complete at {format_clock(moment)}."
-            state = replace(state, status=SUCCESS, reason=message, ended_at=moment)
+            state = evolve(state, status=SUCCESS, reason=message, ended_at=moment)
             events.append(Event(FINISHED, moment, message, None, {"status": SUCCESS}))
     if until > state.time:
-        state = replace(state, time=until)
+        state = evolve(state, time=until)
     return state, events
 
 
@@ -333,7 +334,7 @@ def begin(check: StartCheck, agent: int) -> tuple[RecipesState, Event]:
             appliances[use.appliance] = tuple(sorted(props.items()))
     chunk = Chunk(check.recipe, check.step, agent, check.start, check.start + check.duration)
     chunks = (*state.chunks, chunk)
-    state = replace(
+    state = evolve(
         state,
         chunks=chunks,
         appliances=tuple(sorted(appliances.items())),
@@ -387,8 +388,8 @@ def pause(state: RecipesState, agent: int, recipe_name: str, step: int) -> tuple
         )
     chunks = tuple(c for c in state.chunks if c != chunk)
     if state.time > chunk.start:
-        chunks = (*chunks, replace(chunk, end=state.time))
-    state = replace(state, chunks=chunks)
+        chunks = (*chunks, evolve(chunk, end=state.time))
+    state = evolve(state, chunks=chunks)
     left = state.remaining(recipe, step)
     event = Event(
         PAUSED,

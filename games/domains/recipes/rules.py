@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from games.domains.recipes import feedback as fb
@@ -30,6 +29,7 @@ from games.domains.recipes.state import (
 from games.domains.recipes.text import ActionSyntaxError, PauseAction, StepAction, StopAction, parse_actions
 from games.domains.recipes.timefmt import format_clock
 from games.engine.types import FINISHED, Event, Feedback, Observation, Outcome, Transition, rejected
+from games.engine.values import evolve
 
 
 def _seconds(value: float) -> int:
@@ -85,7 +85,7 @@ class RecipesRules:
         only = parsed[0]
         if isinstance(only, StopAction):
             message = f"Cook {agent} stopped at {format_clock(state.time)}."
-            state = replace(state, status=STOPPED, reason=message, ended_at=state.time)
+            state = evolve(state, status=STOPPED, reason=message, ended_at=state.time)
             return Transition(state, (*events, Event(FINISHED, state.time, message, agent, {"status": STOPPED})))
         if isinstance(only, PauseAction):
             outcome = pause(state, agent, only.recipe, only.step)
@@ -103,7 +103,7 @@ class RecipesRules:
             if verdict.fatal:
                 # A spoiled recipe ends the episode; the clock stays where it was.
                 message = verdict.feedback.message
-                failed = replace(state, status=FAILED, reason=message, ended_at=state.time)
+                failed = evolve(state, status=FAILED, reason=message, ended_at=state.time)
                 return Transition(
                     failed,
                     (
@@ -138,10 +138,12 @@ class RecipesRules:
         return Transition(state, tuple(events))
 
     def _accepted(self, state: RecipesState, agent: int) -> RecipesState:
+        if state.repeats[agent] == 0 and state.last_rejected[agent] == "":
+            return state  # nothing to reset
         repeats = list(state.repeats)
         last = list(state.last_rejected)
         repeats[agent], last[agent] = 0, ""
-        return replace(state, repeats=tuple(repeats), last_rejected=tuple(last))
+        return evolve(state, repeats=tuple(repeats), last_rejected=tuple(last))
 
     def _rejected(
         self, state: RecipesState, agent: int, action: str, problem: Feedback, events: list[Event]
@@ -150,7 +152,7 @@ class RecipesRules:
         counts[agent] += 1
         repeats[agent] = repeats[agent] + 1 if last[agent] == action else 1
         last[agent] = action
-        state = replace(state, rejections=tuple(counts), repeats=tuple(repeats), last_rejected=tuple(last))
+        state = evolve(state, rejections=tuple(counts), repeats=tuple(repeats), last_rejected=tuple(last))
         out = [*events, rejected(state.time, agent, action, problem)]
         limit, repeat_limit = state.options.max_rejections, state.options.max_repeats
         reason = ""
@@ -159,7 +161,7 @@ class RecipesRules:
         elif repeat_limit and repeats[agent] >= repeat_limit:
             reason = f"Cook {agent} sent the same rejected action {repeats[agent]} times in a row."
         if reason:
-            state = replace(state, status=TRUNCATED, reason=reason, ended_at=state.time)
+            state = evolve(state, status=TRUNCATED, reason=reason, ended_at=state.time)
             out.append(Event(FINISHED, state.time, reason, agent, {"status": TRUNCATED}))
         return Transition(state, tuple(out))
 
