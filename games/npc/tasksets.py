@@ -96,6 +96,24 @@ def _tasks_items(slugs: Sequence[str], task_counts: Sequence[int], seed: int) ->
     return items
 
 
+def item_for(domain: str, scenarios: Sequence[str], options: dict[str, Any], agents: int, seed: int) -> dict[str, Any]:
+    """The item a game of these scenarios and options would be in a task set (its paper-table
+    group derived the way ``build_items`` sets it), so human games land in the same rows."""
+    slugs = list(scenarios)
+    if domain == "tasks":
+        group: dict[str, Any] = {"tasks": len(slugs), "category": _natural(slugs[0])[0] or "tasks"}
+        options = {}
+    elif domain == "recipes":
+        on = bool(options.get("time_constraints", True))
+        group, options = {"constraints": "with" if on else "without"}, {"time_constraints": on}
+    elif domain == "kitchen":
+        alpha = float(options.get("alpha", 1.0))
+        group, options = {"level": slugs[0], "agents": agents, "alpha": alpha}, {"alpha": alpha}
+    else:
+        group, options = {"type": itinerary_type(slugs[0])}, {}
+    return _item(slugs, options, agents, seed, group)
+
+
 def itinerary_type(slug: str) -> str:
     match = re.search(r"type\s*_?(\d)", slug)
     return f"type {match.group(1)}" if match else "samples"

@@ -7,6 +7,8 @@ from games.npc import views
 urlpatterns = [
     path("benchmarks/", views.benchmark_list, name="benchmarks"),
     path("benchmarks/<int:pk>/", views.benchmark_detail, name="benchmark"),
+    path("benchmarks/compare/<str:domain>/", views.benchmark_compare, name="benchmark_compare"),
+    path("benchmarks/compare/<str:domain>/reference/", views.benchmark_reference, name="benchmark_reference"),
     path("benchmarks/<int:pk>/stop/", views.benchmark_stop, name="benchmark_stop"),
     path("benchmarks/<int:pk>/resume/", views.benchmark_resume, name="benchmark_resume"),
     path("benchmarks/<int:pk>/again/", views.benchmark_again, name="benchmark_again"),

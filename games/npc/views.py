@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
 from games.agents import prices
+from games.engine import registry
 from games.models import Game
-from games.npc import benchmarks, reports, stats
+from games.npc import benchmarks, comparison, reports, stats
 from games.npc.background import submit
 from games.npc.forms import BenchmarkForm
 from games.npc.models import BenchmarkRun, LlmCall, RunStatus
@@ -54,7 +55,7 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
             return redirect("games:benchmark", pk=run.pk)
     runs = BenchmarkRun.objects.select_related("created_by")[:100]
     rows = [(run, *benchmarks.progress(run)) for run in runs]
-    return render(request, "npc/benchmark_list.html", {"form": form, "rows": rows})
+    return render(request, "npc/benchmark_list.html", {"form": form, "rows": rows, "domains": registry.domains()})
 
 
 def _context(run: BenchmarkRun) -> dict[str, object]:
@@ -130,6 +131,46 @@ def benchmark_csv(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponse(benchmarks.csv_text(run), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="benchmark-{run.pk}-{run.domain}-{run.agent}.csv"'
     return response
+
+
+@researcher_required
+def benchmark_compare(request: HttpRequest, domain: str) -> HttpResponse:
+    if domain not in registry.domains():
+        raise Http404("no such domain")
+    available = list(BenchmarkRun.objects.filter(domain=domain).exclude(agent="planner").order_by("-created_at")[:100])
+    wanted = {int(pk) for pk in request.GET.getlist("run") if pk.isdigit()}
+    runs = [run for run in available if run.pk in wanted] if wanted else comparison.default_runs(domain)
+    humans = request.GET.get("humans", "1") != "0"
+    context = comparison.compare(domain, runs, humans=humans)
+    context.update(
+        {
+            "domain": domain,
+            "domains": registry.domains(),
+            "available": available,
+            "chosen": {run.pk for run in runs},
+            "humans": humans,
+            "ci_reports": context["sources"],
+            "success_meaning": stats.SUCCESS_MEANING.get(domain, ""),
+        }
+    )
+    return render(request, "npc/benchmark_compare.html", context)
+
+
+@require_POST
+@researcher_required
+def benchmark_reference(request: HttpRequest, domain: str) -> HttpResponse:
+    if domain not in registry.domains():
+        raise Http404("no such domain")
+    wanted = {int(pk) for pk in request.POST.getlist("run") if pk.isdigit()}
+    runs = BenchmarkRun.objects.filter(domain=domain, pk__in=wanted)
+    try:
+        run = comparison.reference_run(domain, runs, created_by=request.user)
+    except benchmarks.BenchmarkError as error:
+        messages.error(request, str(error))
+        return redirect("games:benchmark_compare", domain=domain)
+    submit(benchmark_run, run.pk)
+    messages.success(request, f"Run {run.pk} plays the reference plan on {run.total} episodes.")
+    return redirect("games:benchmark", pk=run.pk)
 
 
 @researcher_required

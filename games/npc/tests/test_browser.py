@@ -52,3 +52,57 @@ def test_start_a_run_and_read_the_table(live_server, browser, django_user_model,
     assert header[:5] == ["Setting", "AS", "CS", "CR", "CT"]
     assert page.get_by_role("link", name="Download CSV").is_visible()
     page.screenshot(path=str(SCREENSHOTS / "npc-benchmark-run.png"), full_page=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_read_a_runs_curves_and_compare_it_with_people(live_server, browser, django_user_model, settings):
+    from accounts.roles import Role, grant
+    from games.npc import benchmarks
+    from games.npc.tasksets import build_items
+    from games.npc.tests.test_benchmark_compare import play_as_person
+
+    settings.NPC_RUN_INLINE = True
+    user = django_user_model.objects.create_user("rosa", password="pw-researcher-2")
+    grant(user, Role.RESEARCHER)
+    person = django_user_model.objects.create_user("pia", password="pw-participant-2")
+    for i in (1, 2, 3):
+        save_scenario(
+            domain="tasks", slug=f"test/chores{i}", title=f"c{i}", source="tests", definition=task(f"job{i}", i)
+        )
+    run = benchmarks.create_run("tasks", "random", build_items("tasks", patterns=["test/*"]), repeats=2)
+    benchmarks.run_benchmark(run.pk)
+    play_as_person("test/chores1", person, moves=50)
+    play_as_person("test/chores2", person, moves=0)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(120_000)
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
+    page.goto(f"{live_server.url}/benchmarks/{run.pk}/")
+    page.get_by_role("heading", name="Every metric with its 95 % confidence interval").wait_for()
+    assert page.locator("table.pass-k tbody tr").count() == 2  # pass^1 and pass^2
+    charts = page.get_by_role("img")
+    assert charts.count() == 2  # progress against game time and against decisions
+    title = page.locator(f"#{charts.first.get_attribute('aria-labelledby')}").text_content()
+    assert "random (mean of 6) ends at 100" in title
+    page.screenshot(path=str(SCREENSHOTS / "npc-benchmark-run-curves.png"), full_page=True)
+    page.get_by_role("link", name="Compare with people and other runs").click()
+    page.get_by_role("heading", name="Compare: tasks").wait_for()
+    heads = page.locator("table.compare-table tr.source-head th[scope=colgroup]").all_inner_texts()
+    assert heads[0].startswith(f"random (run #{run.pk})") and heads[1].startswith("People alone")
+    assert "Reference plan" not in page.content()
+    page.get_by_role("button", name="Play the reference plan on these episodes").click()
+    page.wait_for_selector("text=planner")  # the reference run's page (it ran inline)
+    page.goto(f"{live_server.url}/benchmarks/compare/tasks/?run={run.pk}")
+    heads = page.locator("table.compare-table tr.source-head th[scope=colgroup]").all_inner_texts()
+    assert heads[0].startswith("Reference plan (planner") and len(heads) == 3
+    people = page.locator("table.ci-table th[scope=rowgroup]", has_text="People alone")
+    assert people.count() == 1
+    # Keyboard: the run choices and the people switch are reachable and toggle with the space bar.
+    page.get_by_label("People's games on the same scenarios", exact=False).focus()
+    page.keyboard.press("Space")
+    page.get_by_role("button", name="Compare").click()
+    page.get_by_role("heading", name="Compare: tasks").wait_for()
+    assert page.locator("table.compare-table tr.source-head", has_text="People alone").count() == 0
+    page.screenshot(path=str(SCREENSHOTS / "npc-benchmark-compare.png"), full_page=True)

@@ -1,0 +1,155 @@
+"""One domain's comparison: benchmark runs (agents, models), people and the reference plan, on the
+same scenarios, summarised the same way (``games.npc.reports``).
+
+People's episodes are finished games with a human seat, from the games list or from studies
+(pilots' games and tutorials left out), on the scenario combinations the chosen runs played. They
+are grouped by who played beside the person: alone, other people, or NPCs of one kind (the study
+conditions' NPC kinds). Their metrics are the games' stored results, their curves the games'
+progress points; they have no "decisions" axis.
+
+The reference row is the newest finished ``planner`` run of the domain (the domain's reference
+planner policy played headlessly); ``reference_run`` builds one over the chosen runs' episodes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from games.models import Game, GameStatus, Scenario, SeatKind
+from games.npc import benchmarks, reports
+from games.npc.models import BenchmarkRun, RunStatus
+from games.npc.tasksets import item_for
+
+REFERENCE_AGENT = "planner"
+MAX_RUNS = 8
+MAX_HUMAN_GAMES = 2000
+
+
+def signature(item: dict[str, Any]) -> str:
+    """An item's scenarios, options and team size: what a person's game must match (any seed)."""
+    return str(item["key"]).split("|seed=", 1)[0]
+
+
+def run_label(run: BenchmarkRun) -> str:
+    llm = run.config.get("llm") or {}
+    model = f" · {llm.get('model')}" if llm.get("model") else ""
+    return f"{run.agent}{model} (run #{run.pk}{', ' + run.label if run.label else ''})"
+
+
+def default_runs(domain: str) -> list[BenchmarkRun]:
+    """The newest finished run of each agent and model (the reference planner apart)."""
+    chosen: dict[tuple[str, str], BenchmarkRun] = {}
+    query = BenchmarkRun.objects.filter(domain=domain, status=RunStatus.DONE).exclude(agent=REFERENCE_AGENT)
+    for run in query.order_by("-created_at")[:200]:
+        key = (run.agent, str((run.config.get("llm") or {}).get("model", "")))
+        chosen.setdefault(key, run)
+    return list(chosen.values())[:MAX_RUNS]
+
+
+def reference(domain: str) -> BenchmarkRun | None:
+    return (
+        BenchmarkRun.objects.filter(domain=domain, agent=REFERENCE_AGENT, status=RunStatus.DONE)
+        .order_by("-created_at")
+        .first()
+    )
+
+
+def _companions(game: Game, seats: Sequence[Any]) -> str:
+    npcs = sorted({s.dispatcher or "npc" for s in seats if s.kind == SeatKind.NPC})
+    people = sum(1 for s in seats if s.kind != SeatKind.NPC)
+    if npcs:
+        return f"People with {' + '.join(npcs)} NPCs"
+    return "People together" if people > 1 else "People alone"
+
+
+def human_rows(domain: str, signatures: set[str] | None) -> dict[str, list[dict[str, Any]]]:
+    """Finished games with a person in them, as episode rows grouped by who played beside them."""
+    games = (
+        Game.objects.filter(domain=domain, status=GameStatus.FINISHED, seats__kind=SeatKind.HUMAN)
+        .filter(result__isnull=False)
+        .exclude(study_episode__participant__is_pilot=True)
+        .filter(study_tutorials=None)
+        .distinct()
+        .prefetch_related("seats")
+        .order_by("-finished_at")[:MAX_HUMAN_GAMES]
+    )
+    games = list(games)
+    slugs = dict(
+        Scenario.objects.filter(pk__in={pk for g in games for pk in (g.scenario_ids or [g.scenario_id])}).values_list(
+            "pk", "slug"
+        )
+    )
+    studied = set(
+        Game.objects.filter(pk__in=[g.pk for g in games], study_episode__isnull=False).values_list("pk", flat=True)
+    )
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for game in games:
+        seats = list(game.seats.all())
+        names = [slugs.get(pk, "") for pk in (game.scenario_ids or [game.scenario_id])]
+        if not all(names):
+            continue
+        item = item_for(domain, names, dict(game.options or {}), len(seats), int(game.seed))
+        if signatures is not None and signature(item) not in signatures:
+            continue
+        item["game"] = game.pk
+        curve = [[float(t), None, float(v)] for t, v in (game.progress_points or [])]
+        groups.setdefault(_companions(game, seats), []).append(
+            {"item": item, "metrics": game.result or {}, "error": "", "curve": curve, "study": game.pk in studied}
+        )
+    return dict(sorted(groups.items()))
+
+
+def compare(domain: str, runs: Iterable[BenchmarkRun], *, humans: bool = True) -> dict[str, Any]:
+    runs = list(runs)
+    signatures = {signature(item) for run in runs for item in run.items} if runs else None
+    sources: list[dict[str, Any]] = []
+    ref = reference(domain)
+    if ref is not None:
+        rows = [r for r in benchmarks.result_rows(ref) if signatures is None or signature(r["item"]) in signatures]
+        if rows:
+            report = reports.source_report(domain, f"Reference plan (planner, run #{ref.pk})", rows)
+            sources.append({**report, "kind": "reference", "run": ref})
+    for run in runs:
+        report = reports.source_report(domain, run_label(run), benchmarks.result_rows(run))
+        sources.append({**report, "kind": "run", "run": run, "cost": _cost(run)})
+    if humans:
+        for label, rows in human_rows(domain, signatures).items():
+            studies = sum(1 for r in rows if _from_study(r))
+            report = reports.source_report(domain, label, rows)
+            sources.append({**report, "kind": "human", "from_studies": studies})
+    return {
+        "sources": sources,
+        "charts": reports.curve_charts(sources),
+        "instances": len(signatures) if signatures is not None else None,
+        "reference": ref,
+    }
+
+
+def _from_study(row: dict[str, Any]) -> bool:
+    return bool(row.get("study"))
+
+
+def _cost(run: BenchmarkRun) -> dict[str, Any]:
+    results = list(run.results.only("llm_calls", "cached_calls", "prompt_tokens", "completion_tokens", "cost_usd"))
+    return {
+        "calls": sum(r.llm_calls for r in results),
+        "cached": sum(r.cached_calls for r in results),
+        "tokens": sum(r.prompt_tokens + r.completion_tokens for r in results),
+        "usd": sum(r.cost_usd for r in results),
+    }
+
+
+def reference_run(domain: str, runs: Iterable[BenchmarkRun], created_by: Any = None) -> BenchmarkRun:
+    """A planner run over the instances the given runs played (one attempt each)."""
+    items: dict[str, dict[str, Any]] = {}
+    for run in runs:
+        for item in run.items:
+            base = {k: v for k, v in item.items() if k not in ("attempt", "instance")}
+            base["key"] = str(item.get("instance") or item["key"])
+            items.setdefault(base["key"], base)
+    if not items:
+        raise benchmarks.BenchmarkError("choose at least one run: the reference plan plays its episodes")
+    return benchmarks.create_run(
+        domain, REFERENCE_AGENT, list(items.values()), label="reference plan", created_by=created_by
+    )

@@ -1,0 +1,114 @@
+"""Humans beside models: people's games on the same scenarios as rows of the same tables, and the
+comparison page per domain with the reference plan."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from games import selectors, services
+from games.agents.planner_agent import PlannerBrain
+from games.agents.turns import Turn
+from games.engine import registry
+from games.models import Game
+from games.npc import comparison
+from games.npc.models import BenchmarkRun, RunStatus
+from games.npc.tests.test_benchmarks import tasks_scenarios  # noqa: F401  (fixture)
+from games.npc.turns import wait_action
+
+
+def play_as_person(slug, user, *, moves, npc=None):
+    """A person plays ``moves`` actions of the planner's choosing (a skilled player), then stops;
+    ``npc``: a dispatcher kind seated beside them."""
+    seats = [{"kind": "human", "user": user}] + ([{"kind": "npc", "dispatcher": npc}] if npc else [])
+    game = services.create_game(slug, seats, clock="lockstep")
+    rules = registry.get(game.domain)
+    brain, memory = PlannerBrain(game.domain), {}
+    for _ in range(moves):
+        if Game.objects.get(pk=game.pk).is_finished:
+            break
+        state = selectors.current_state(Game.objects.get(pk=game.pk))[1]
+        decision = brain.decide(Turn(rules, state, [0]), memory)
+        action = decision.actions[0][1] if decision.actions else wait_action(rules, state, 0)
+        if action is None:
+            break
+        services.apply_action(game.pk, agent=0, action=action, by=user)
+    services.finish(game.pk, reason="the player stopped", by=user)
+    return Game.objects.get(pk=game.pk)
+
+
+def run_json(*args):
+    out = io.StringIO()
+    call_command("benchmark", "tasks", *args, "--json", stdout=out, stderr=io.StringIO())
+    return BenchmarkRun.objects.get(pk=json.loads(out.getvalue())["run"])
+
+
+def test_peoples_games_on_the_same_scenarios_are_rows_with_the_same_metrics(tasks_scenarios, participant):  # noqa: F811
+    run = run_json("--agent", "random", "--scenarios", "test/chores1", "test/chores2")
+    finished = play_as_person("test/chores1", participant, moves=50)
+    partial = play_as_person("test/chores2", participant, moves=0)
+    play_as_person("test/chores3", participant, moves=50)  # not a scenario the run played
+    assert finished.result["completed"] is True and partial.result["completed"] is False
+    groups = comparison.human_rows("tasks", {comparison.signature(i) for i in run.items})
+    assert list(groups) == ["People alone"]
+    rows = groups["People alone"]
+    assert sorted(r["item"]["game"] for r in rows) == sorted([finished.pk, partial.pk])
+    view = comparison.compare("tasks", [run])
+    people = next(s for s in view["sources"] if s["kind"] == "human")
+    model = next(s for s in view["sources"] if s["kind"] == "run")
+    assert people["table"]["columns"] == model["table"]["columns"] == ["AS", "CS", "CR", "CT"]
+    assert [line["label"] for line in people["summary"]] == [line["label"] for line in model["summary"]]
+    completed = next(line for line in people["summary"] if line["label"].startswith("CR"))
+    assert completed["mean"] == 50.0 and completed["instances"] == 2
+    assert people["pass_k"][0]["value"] == 50.0
+
+
+def test_people_are_grouped_by_who_played_beside_them(tasks_scenarios, participant, inline_npcs):  # noqa: F811
+    play_as_person("test/chores1", participant, moves=50)
+    play_as_person("test/chores1", participant, moves=50, npc="random")
+    assert list(comparison.human_rows("tasks", None)) == ["People alone", "People with random NPCs"]
+
+
+def test_the_comparison_page_shows_runs_people_and_the_reference_plan(
+    tasks_scenarios, participant, researcher, client, settings
+):  # noqa: E501, F811
+    settings.NPC_RUN_INLINE = True
+    run = run_json("--agent", "random", "--scenarios", "test/*", "--repeats", "2")
+    play_as_person("test/chores1", participant, moves=50)
+    client.force_login(researcher)
+    url = reverse("games:benchmark_compare", args=["tasks"])
+    page = client.get(url).content.decode()
+    assert f"random (run #{run.pk})" in page and "People alone" in page and "Reference plan" not in page
+    response = client.post(reverse("games:benchmark_reference", args=["tasks"]), {"run": [run.pk]})
+    reference = BenchmarkRun.objects.get(agent="planner")
+    assert response.status_code == 302 and reference.status == RunStatus.DONE
+    assert reference.total == 3  # one attempt per instance the run played
+    page = client.get(url, {"run": [run.pk], "humans": ["0", "1"]}).content.decode()
+    assert f"Reference plan (planner, run #{reference.pk})" in page and "People alone" in page
+    assert page.count('class="mean-line"') == 3 + 2  # three sources against time, two with decisions
+    without = client.get(url, {"run": [run.pk], "humans": "0"}).content.decode()
+    assert "People alone" not in without
+    assert client.get(reverse("games:benchmark_compare", args=["nonsense"])).status_code == 404
+
+
+def test_the_comparison_is_for_researchers(client, participant):
+    client.force_login(participant)
+    assert client.get(reverse("games:benchmark_compare", args=["tasks"])).status_code == 403
+    assert client.post(reverse("games:benchmark_reference", args=["tasks"])).status_code == 403
+
+
+@pytest.mark.parametrize("domain", ["recipes", "kitchen", "itinerary"])
+def test_a_persons_game_lands_in_the_row_its_benchmark_item_would(domain):
+    from games.npc.tasksets import item_for
+
+    item = item_for(domain, ["x/type_2_a"], {"alpha": 2.0, "time_constraints": False}, 2, 5)
+    expected = {
+        "recipes": {"constraints": "without"},
+        "kitchen": {"level": "x/type_2_a", "agents": 2, "alpha": 2.0},
+        "itinerary": {"type": "type 2"},
+    }[domain]
+    assert item["group"] == expected and item["seed"] == 5
