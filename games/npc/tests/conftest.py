@@ -60,3 +60,22 @@ def llm_settings(settings, local_llm):
     settings.LLM_TIMEOUT_SECONDS = 600.0
     settings.NPC_RETRY_SECONDS = 0  # the tests drive every turn themselves
     return settings
+
+
+def task(name, minutes=2):
+    """A tasks scenario of one task with one action of ``minutes``."""
+    action = {"name": f"wash {name}_cup", "minutes": minutes, "background": False, "requires": []}
+    return {"format": "tasks-v1", "tasks": [{"name": name, "title": name, "goal": f"{name} done", "actions": [action]}]}
+
+
+@pytest.fixture
+def tasks_scenarios(db):
+    """test/chores1..3: one task each, of 1, 2 and 3 minutes."""
+    from games.scenarios import save_scenario
+
+    return [
+        save_scenario(
+            domain="tasks", slug=f"test/chores{i}", title=f"chores {i}", source="tests", definition=task(f"job{i}", i)
+        )[0]
+        for i in (1, 2, 3)
+    ]

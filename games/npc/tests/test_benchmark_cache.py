@@ -14,7 +14,6 @@ from games.npc import benchmarks
 from games.npc.llm_cache import CachingClient
 from games.npc.models import LlmResponse, RunStatus
 from games.npc.tasksets import build_items
-from games.npc.tests.test_benchmarks import tasks_scenarios  # noqa: F401  (fixture)
 
 REPLY = "Thought: go\nAction: wash job{n}_cup"
 
@@ -41,7 +40,7 @@ def _llm(endpoint):
     return {"endpoint": "stand-in", "model": "stub-model"}
 
 
-def test_running_a_finished_run_again_asks_the_model_nothing_and_gives_the_same_tables(tasks_scenarios):  # noqa: F811
+def test_running_a_finished_run_again_asks_the_model_nothing_and_gives_the_same_tables(tasks_scenarios):
     items = build_items("tasks", patterns=["test/*"], task_counts=[1, 2])
     with stub_endpoint(answer) as endpoint:
         first = benchmarks.run_benchmark(benchmarks.create_run("tasks", "react", items, llm=_llm(endpoint)).pk)
@@ -58,7 +57,7 @@ def test_running_a_finished_run_again_asks_the_model_nothing_and_gives_the_same_
     assert LlmResponse.objects.count() == asked
 
 
-def test_no_cache_stores_nothing_and_a_failed_call_is_never_stored(tasks_scenarios):  # noqa: F811
+def test_no_cache_stores_nothing_and_a_failed_call_is_never_stored(tasks_scenarios):
     items = build_items("tasks", patterns=["test/chores1"])
     with stub_endpoint(answer) as endpoint:
         run = benchmarks.create_run("tasks", "react", items, llm=_llm(endpoint), cache=False)
@@ -85,7 +84,7 @@ def test_the_same_prompt_twice_in_an_episode_and_each_attempt_have_their_own_sto
     assert len(endpoint.requests) == 4 and replay.hits == 2 and replay.calls == 0
 
 
-def test_tokens_and_cost_per_call_episode_and_run_in_the_csv(tasks_scenarios, settings):  # noqa: F811
+def test_tokens_and_cost_per_call_episode_and_run_in_the_csv(tasks_scenarios, settings):
     settings.LLM_PRICES = {"stub-model": {"input": 2.0, "output": 10.0}}
     items = build_items("tasks", patterns=["test/*"])
     with stub_endpoint(answer) as endpoint:
@@ -104,7 +103,7 @@ def test_tokens_and_cost_per_call_episode_and_run_in_the_csv(tasks_scenarios, se
     assert {row["cached_calls"] for row in rows} == {"0"}
 
 
-def test_a_429_is_retried_with_backoff_and_the_episode_carries_on(tasks_scenarios, settings):  # noqa: F811
+def test_a_429_is_retried_with_backoff_and_the_episode_carries_on(tasks_scenarios, settings):
     settings.BENCHMARK_LLM_RETRIES = 3
     items = build_items("tasks", patterns=["test/chores1"])
     with stub_endpoint(answer) as endpoint:
@@ -115,7 +114,7 @@ def test_a_429_is_retried_with_backoff_and_the_episode_carries_on(tasks_scenario
     assert result.llm_errors == 0 and result.metrics["completed"] is True
 
 
-def test_retries_give_up_after_the_limit_and_record_the_failure(tasks_scenarios, settings):  # noqa: F811
+def test_retries_give_up_after_the_limit_and_record_the_failure(tasks_scenarios, settings):
     settings.BENCHMARK_LLM_RETRIES = 1
     items = build_items("tasks", patterns=["test/chores1"])
     with stub_endpoint(answer) as endpoint:
@@ -128,7 +127,7 @@ def test_retries_give_up_after_the_limit_and_record_the_failure(tasks_scenarios,
     assert LlmResponse.objects.count() == 0
 
 
-def test_benchmark_command_again_and_no_cache(tasks_scenarios):  # noqa: F811
+def test_benchmark_command_again_and_no_cache(tasks_scenarios):
     items = build_items("tasks", patterns=["test/chores1"])
     with stub_endpoint(answer) as endpoint:
         run = benchmarks.run_benchmark(benchmarks.create_run("tasks", "react", items, llm=_llm(endpoint)).pk)

@@ -17,7 +17,6 @@ from games.engine import registry
 from games.models import Game
 from games.npc import comparison
 from games.npc.models import BenchmarkRun, RunStatus
-from games.npc.tests.test_benchmarks import tasks_scenarios  # noqa: F401  (fixture)
 from games.npc.turns import wait_action
 
 
@@ -47,7 +46,7 @@ def run_json(*args):
     return BenchmarkRun.objects.get(pk=json.loads(out.getvalue())["run"])
 
 
-def test_peoples_games_on_the_same_scenarios_are_rows_with_the_same_metrics(tasks_scenarios, participant):  # noqa: F811
+def test_peoples_games_on_the_same_scenarios_are_rows_with_the_same_metrics(tasks_scenarios, participant):
     run = run_json("--agent", "random", "--scenarios", "test/chores1", "test/chores2")
     finished = play_as_person("test/chores1", participant, moves=50)
     partial = play_as_person("test/chores2", participant, moves=0)
@@ -67,7 +66,7 @@ def test_peoples_games_on_the_same_scenarios_are_rows_with_the_same_metrics(task
     assert people["pass_k"][0]["value"] == 50.0
 
 
-def test_people_are_grouped_by_who_played_beside_them(tasks_scenarios, participant, inline_npcs):  # noqa: F811
+def test_people_are_grouped_by_who_played_beside_them(tasks_scenarios, participant, inline_npcs):
     play_as_person("test/chores1", participant, moves=50)
     play_as_person("test/chores1", participant, moves=50, npc="random")
     assert list(comparison.human_rows("tasks", None)) == ["People alone", "People with random NPCs"]

@@ -14,7 +14,6 @@ from games.npc.llm_cache import CachingClient
 from games.npc.models import RunStatus
 from games.npc.tasksets import build_items
 from games.npc.tests.test_benchmark_cache import _llm, answer
-from games.npc.tests.test_benchmarks import tasks_scenarios  # noqa: F401  (fixture)
 
 
 def _ask_at_once(base_url: str, threads: int) -> None:
@@ -42,7 +41,7 @@ def test_calls_to_one_endpoint_never_exceed_its_concurrency_limit(settings):
     assert unlimited.max_in_flight > 2
 
 
-def test_a_fanned_out_run_plays_every_item_as_its_own_task_and_finishes(tasks_scenarios, monkeypatch):  # noqa: F811
+def test_a_fanned_out_run_plays_every_item_as_its_own_task_and_finishes(tasks_scenarios, monkeypatch):
     from games.npc.tasks import benchmark_item
 
     sent = []
@@ -59,7 +58,7 @@ def test_a_fanned_out_run_plays_every_item_as_its_own_task_and_finishes(tasks_sc
 
 
 @pytest.mark.django_db(transaction=True)
-def test_episodes_play_in_parallel_within_the_endpoint_limit(tasks_scenarios, settings):  # noqa: F811
+def test_episodes_play_in_parallel_within_the_endpoint_limit(tasks_scenarios, settings):
     if connection.vendor == "sqlite" and connection.is_in_memory_db():
         pytest.skip("the in-memory SQLite test database cannot take writes from other threads; run on Postgres")
     settings.LLM_CONCURRENCY = 2

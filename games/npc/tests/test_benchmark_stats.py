@@ -11,7 +11,6 @@ from django.urls import reverse
 
 from games.npc import stats
 from games.npc.models import BenchmarkRun
-from games.npc.tests.test_benchmarks import tasks_scenarios  # noqa: F401  (fixture)
 
 
 def row(instance, attempt, **metrics):
@@ -54,7 +53,7 @@ def test_a_mean_curve_holds_each_episodes_last_score():
     assert by_turns[1.0] == 50.0 and by_turns[5.0] == 75.0
 
 
-def test_repeats_play_every_item_k_times_and_the_page_draws_curves(tasks_scenarios, client, researcher):  # noqa: F811
+def test_repeats_play_every_item_k_times_and_the_page_draws_curves(tasks_scenarios, client, researcher):
     out = io.StringIO()
     call_command(
         "benchmark", "tasks", "--agent", "random", "--scenarios", "test/*", "--repeats", "3", "--json",
@@ -73,7 +72,7 @@ def test_repeats_play_every_item_k_times_and_the_page_draws_curves(tasks_scenari
     assert page.count("<polyline") == 2 + 2 * 9  # each episode faint behind the mean
 
 
-def test_repeats_are_refused_out_of_range(tasks_scenarios):  # noqa: F811
+def test_repeats_are_refused_out_of_range(tasks_scenarios):
     from django.core.management.base import CommandError
 
     with pytest.raises(CommandError, match="repeats must be from 1 to 20"):

@@ -17,21 +17,6 @@ from games.npc.tasksets import build_items
 from games.scenarios import save_scenario
 
 
-def task(name, minutes=2):
-    action = {"name": f"wash {name}_cup", "minutes": minutes, "background": False, "requires": []}
-    return {"format": "tasks-v1", "tasks": [{"name": name, "title": name, "goal": f"{name} done", "actions": [action]}]}
-
-
-@pytest.fixture
-def tasks_scenarios(db):
-    return [
-        save_scenario(
-            domain="tasks", slug=f"test/chores{i}", title=f"chores {i}", source="tests", definition=task(f"job{i}", i)
-        )[0]
-        for i in (1, 2, 3)
-    ]
-
-
 def test_tasks_combos_are_singles_pairs_and_triples_wrapping_round(tasks_scenarios):
     items = build_items("tasks", patterns=["test/*"], task_counts=[1, 2, 3])
     combos = [tuple(i["scenarios"]) for i in items]

@@ -10,7 +10,7 @@ from django.conf import settings as django_settings
 from django.test import Client
 
 from games.npc.models import BenchmarkRun, RunStatus
-from games.npc.tests.test_benchmarks import task
+from games.npc.tests.conftest import task
 from games.scenarios import save_scenario
 
 SCREENSHOTS = Path(os.environ.get("ARENA_SCREENSHOTS", "/tmp"))
