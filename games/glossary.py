@@ -19,8 +19,9 @@ TERMS: dict[str, str] = {
     "CoS": "Collaboration score: the mean success rate over the alpha settings.",
     # recipes (Recipe2Plan)
     "progress": "Share of the steps done.",
-    "efficiency": "Recipes: how much the cooks' work overlapped, the steps' total duration over the time taken "
-    "(higher is better). Itinerary: up to 20 points for a cheap or quick trip, given when every wish is met.",
+    "efficiency": "How much the cooks' work overlapped: the steps' total duration over the time taken "
+    "(higher is better).",
+    "itinerary:efficiency": "Up to 20 points for a cheap or quick trip, given when every wish is met.",
     "r_efficiency": "R-efficiency: the efficiency relative to the reference plan's (100 = as good as the plan).",
     "R-Eff": "R-efficiency: the efficiency relative to the reference plan's (100 = as good as the plan).",
     "se": "Success × efficiency: the R-efficiency when every recipe was finished, else 0.",
@@ -42,5 +43,6 @@ TERMS: dict[str, str] = {
 }
 
 
-def explain(term: str) -> str:
-    return TERMS.get(term, "")
+def explain(term: str, domain: str = "") -> str:
+    """The plain words for ``term``; a domain may mean something else by it (``domain:term``)."""
+    return TERMS.get(f"{domain}:{term}") or TERMS.get(term, "")

@@ -159,7 +159,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "score_text": metrics.headline_text(game.domain, state["metrics"], observation),
         "score_title": metrics.headline_title(game.domain),
         "finished": game.is_finished,
-        "result_rows": metric_rows(game.result or {}) if game.is_finished else [],
+        "result_rows": metric_rows(game.result or {}, game.domain) if game.is_finished else [],
         "clock_attrs": clock_attrs(state),
         "time_text": format_time(round(float(state["time"]), 1)),
         "server_now": timezone.now().isoformat(),
@@ -253,7 +253,7 @@ def progress_chart(points: list[list[float]], span: float, now: float) -> dict[s
     return {"points": " ".join(path), "last": last, "span": span, "empty": not points}
 
 
-def metric_rows(result: dict[str, Any]) -> list[tuple[str, str, str]]:
+def metric_rows(result: dict[str, Any], domain: str = "") -> list[tuple[str, str, str]]:
     """The domain's metrics for people: numbers and words as they are, counts without the zeros;
     per-agent lists and schedules are left to the timeline."""
     rows = []
@@ -269,7 +269,7 @@ def metric_rows(result: dict[str, Any]) -> list[tuple[str, str, str]]:
             text = f"{100 * value:.0f} %"
         else:
             text = _value(value)
-        rows.append((key.replace("_", " "), text, glossary.explain(key)))
+        rows.append((key.replace("_", " "), text, glossary.explain(key, domain)))
     return rows
 
 

@@ -79,7 +79,7 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
         "legal": set(),
         "viewer": None,
         "board_template": presenters.board_template(game.domain),
-        "result_rows": presenters.metric_rows(game.result or rules.result(state)),
+        "result_rows": presenters.metric_rows(game.result or rules.result(state), game.domain),
         "log": log_entries[-presenters.LOG_LENGTH :],
         "limit": limit,
         "chart": presenters.progress_chart(game.progress_points, span, float(game.anchor_time)),
@@ -136,7 +136,7 @@ def _plan(game: Game, labels: list[str]) -> dict[str, Any] | None:
             describe=presenters.describe_for(game.domain, final),
             time_text=presenters.time_text(game.domain),
         ),
-        "result_rows": presenters.metric_rows(rules.result(episode.state)),
+        "result_rows": presenters.metric_rows(rules.result(episode.state), game.domain),
         "over": rules.outcome(episode.state).reason,
     }
 

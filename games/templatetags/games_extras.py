@@ -96,3 +96,10 @@ def explain_term(term: str) -> str:
 def cut_detail(name: str) -> str:
     """ "Teammate 1 (planner NPC)" -> "Teammate 1" where room is short (the full name is the title)."""
     return str(name).split(" (")[0]
+
+
+@register.filter
+def sentence(text: Any) -> str:
+    """``text`` as one sentence: capital first letter, exactly one full stop."""
+    words = str(text or "").strip().rstrip(".")
+    return f"{words[:1].upper()}{words[1:]}." if words else ""
