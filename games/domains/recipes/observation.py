@@ -78,13 +78,34 @@ def startable_at(
     return None
 
 
+def _advances(state: RecipesState) -> dict[int, Ahead]:
+    """A memo of ``state`` advanced to each moment asked about, kept on the state for the other
+    seats' observations. Advancing reads the clock, status, options, chunks and appliances only; a
+    copy that differs in those (new chunks, a new time) gets a fresh memo. The advanced states are
+    only asked whether a step could start, never returned."""
+    cached = state.cached_advances
+    if (
+        cached is not None
+        and cached[0] is state.chunks
+        and cached[1] is state.appliances
+        and cached[2] == (state.time, state.status, state.options)
+    ):
+        memo: dict[int, Ahead] = cached[3]
+        return memo
+    memo = {}
+    object.__setattr__(
+        state, "cached_advances", (state.chunks, state.appliances, (state.time, state.status, state.options), memo)
+    )
+    return memo
+
+
 def next_steps(state: RecipesState, agent: int) -> list[dict[str, Any]]:
     """Steps that could start next, grouped by the earliest moment they could start."""
     grouped: dict[int, list[dict[str, Any]]] = {}
     if state.over:
         return []
     moments = _moments(state)
-    advanced: dict[int, Ahead] = {}
+    advanced = _advances(state)
     for recipe_number, recipe in enumerate(state.kitchen.recipes):
         for spec in recipe.steps:
             moment = startable_at(state, agent, recipe_number, spec.index, moments, advanced)

@@ -102,6 +102,9 @@ class RecipesState:
     # A cache derived from ``chunks`` (not part of the value: not compared, not serialised). ``replace``
     # carries it over; ``index`` rebuilds it when the chunks it was built from are not this state's.
     cached_index: ChunkIndex | None = field(default=None, compare=False, repr=False)
+    # The observation's trial advances of this state to upcoming moments, shared by every seat's
+    # observation (see observation.next_steps); valid only for the very same chunks and appliances.
+    cached_advances: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
 
     # --- questions about steps -------------------------------------------------------------------
 
