@@ -41,17 +41,18 @@ migrate: venv
 seed: migrate
 	$(PY) manage.py seed_demo
 
-run: seed
+# The demo is seeded once the model server answers: its study opens only if its LLM conditions do.
+run: migrate
 	$(PY) manage.py check_services
 	@echo "The Arena is at http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
-	exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) arena_site.asgi:application
+	exec $(PY) -m arena_site.with_model -- sh -c '$(PY) manage.py seed_demo && exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) arena_site.asgi:application'
 
 # Several uvicorn worker processes on one port (each its own SO_REUSEPORT socket): the way to use
 # more cores. Needs DATABASE_URL (Postgres) and REDIS_URL when WORKERS > 1; arena_site/serve.py says why.
 serve: migrate
 	$(PY) manage.py check_services
 	@echo "The Arena is at http://$(HOST):$(PORT)/ on $${WORKERS:-$$(nproc)} worker process(es) (Ctrl+C stops it)"
-	$(PY) -m arena_site.serve --host $(HOST) --port $(PORT) $(if $(WORKERS),--workers $(WORKERS))
+	$(PY) -m arena_site.with_model -- $(PY) -m arena_site.serve --host $(HOST) --port $(PORT) $(if $(WORKERS),--workers $(WORKERS))
 
 worker: venv
 	@test -n "$(REDIS_URL)" || { echo "error: REDIS_URL is not set; without it tasks run in-process and no worker is needed"; exit 2; }

@@ -40,7 +40,10 @@ def _pick_scenarios() -> tuple[list[Scenario], Scenario | None]:
 
 
 def load_demo(log: Callable[[str], None] = print) -> int:
-    if Study.objects.filter(slug=DEMO_SLUG).exists():
+    existing = Study.objects.filter(slug=DEMO_SLUG).first()
+    if existing is not None:
+        if existing.status == StudyStatus.DRAFT and not existing.participants.exists():
+            _open(existing, log)  # left in draft last time (no model answered): try again
         return 0
     scenarios, tutorial = _pick_scenarios()
     if not scenarios:
@@ -64,6 +67,14 @@ def load_demo(log: Callable[[str], None] = print) -> int:
             body="Try the controls in a practice round. It does not count.",
             tutorial_scenario=tutorial,
         )
-        services.set_status(study, StudyStatus.OPEN)
     log(f"studies: demo study '{study.title}' at /studies/s/{DEMO_SLUG}/ ({len(scenarios)} scenarios)")
+    _open(study, log)
     return 1
+
+
+def _open(study: Study, log: Callable[[str], None]) -> None:
+    """Open the demo if its checklist passes (its LLM conditions need an answering endpoint)."""
+    try:
+        services.set_status(study, StudyStatus.OPEN)
+    except services.StudyError as error:
+        log(f"studies: the demo study stays in draft: {error}")

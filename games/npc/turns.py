@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 
 MAX_TURNS_PER_RUN = 25  # then the work is handed on, so one game cannot hog a worker
 RETRY_SECONDS = 2.0
+BACKOFF_MAX_SECONDS = 60.0  # a failing model is asked at most once a minute
 
 
 # -- the hook and the claim ------------------------------------------------------------------
@@ -175,19 +176,67 @@ def play_turn(game_id: int) -> bool:
     if not free or rules.outcome(state).over:
         NpcMemory.objects.filter(pk=game_id).update(decided_seq=seq)
         return False
+    now = timezone.now()
+    waiting = backoff_remaining(memory.data, now)
+    if waiting > 0:
+        # The model failed just now: it is not asked again before the backoff ends (a retry is
+        # already scheduled for then). Lockstep NPCs wait meanwhile, so the game goes on. The
+        # events and chat stay unread (last_seq is kept) for the next real decision.
+        NpcMemory.objects.filter(pk=game_id).update(decided_seq=seq)
+        apply_decision(game, rules, state, free, Decision(), after_seq=seq, retry_in=0)
+        return False
     events = [event_from_entry(e.kind, e.time, e.agent, e.data) for e in fresh if e.category == "engine"]
     chat = [str(e.data.get("text", "")) for e in fresh if e.category == "chat" and e.agent not in npcs]
+    problem = ""
     try:
         dispatcher = dispatcher_for(game, seats)
         decision = dispatcher.decide(Turn(rules, state, free, events, chat), memory.data)
     except DispatcherError as error:
         log.warning("game %s: %s", game_id, error)
-        # a blinded (study) game never tells the participant what the teammate is or runs on
+        decision, problem = Decision(), f"NPC setup problem: {error}"
+    failed = [c.reply.error for c in decision.calls if not c.reply.ok]
+    if failed and not any(c.reply.ok for c in decision.calls):
+        problem = f"model call failed: {failed[0]}"
+    retry_in = record_outcome(memory.data, failed=bool(problem), now=now)
+    if problem and memory.data[BACKOFF_KEY]["failures"] == 1:
+        # say so once per run of failures, not at every retry; a blinded (study) game never tells
+        # the participant what the teammate is or runs on
         blinded = hooks.ask(hooks.BLINDED, game_id)
-        decision = Decision(say="(I cannot act right now.)" if blinded else f"(NPC setup problem: {error})")
+        decision.say = "(I cannot act right now.)" if blinded else f"({problem}; trying again in {retry_in:g} s)"
     NpcMemory.objects.filter(pk=game_id).update(data=memory.data, last_seq=seq, decided_seq=seq, turns=memory.turns + 1)
-    apply_decision(game, rules, state, free, decision, after_seq=seq)
+    apply_decision(game, rules, state, free, decision, after_seq=seq, retry_in=retry_in if problem else None)
     return True
+
+
+# -- backing off a failing model --------------------------------------------------------------
+
+BACKOFF_KEY = "backoff"
+
+
+def backoff_remaining(data: Mapping[str, Any], now: Any) -> float:
+    """Seconds until the model may be asked again (0: now)."""
+    state = data.get(BACKOFF_KEY) or {}
+    until = state.get("until")
+    if not until:
+        return 0.0
+    try:
+        return max(0.0, float(until) - now.timestamp())
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def record_outcome(data: dict[str, Any], *, failed: bool, now: Any) -> float:
+    """Count a failed (or successful) decision in ``data``; the wait before the next call after a
+    failure doubles each time (NPC_RETRY_SECONDS, 2x, 4x ...) up to NPC_BACKOFF_MAX_SECONDS."""
+    if not failed:
+        data.pop(BACKOFF_KEY, None)
+        return 0.0
+    base = float(getattr(settings, "NPC_RETRY_SECONDS", RETRY_SECONDS)) or RETRY_SECONDS
+    cap = float(getattr(settings, "NPC_BACKOFF_MAX_SECONDS", BACKOFF_MAX_SECONDS))
+    failures = int((data.get(BACKOFF_KEY) or {}).get("failures", 0)) + 1
+    delay = min(cap, base * 2 ** (failures - 1))
+    data[BACKOFF_KEY] = {"failures": failures, "until": now.timestamp() + delay}
+    return delay
 
 
 def _news(entries: Sequence[GameEvent], decided_seq: int, npcs: set[int]) -> bool:
@@ -196,8 +245,17 @@ def _news(entries: Sequence[GameEvent], decided_seq: int, npcs: set[int]) -> boo
 
 
 def apply_decision(
-    game: Game, rules: Any, state: Any, free: Sequence[int], decision: Decision, *, after_seq: int
+    game: Game,
+    rules: Any,
+    state: Any,
+    free: Sequence[int],
+    decision: Decision,
+    *,
+    after_seq: int,
+    retry_in: float | None = None,
 ) -> None:
+    """Apply the decision's commands (lockstep: idle NPCs wait); ``retry_in`` schedules the next
+    look after that many seconds (0: none; None: shortly, if an NPC idles)."""
     action_seqs: list[int] = []
     commanded = {agent for agent, _ in decision.actions}
     lockstep = game.clock != ClockMode.REAL_TIME
@@ -221,8 +279,8 @@ def apply_decision(
     if decision.say:
         with contextlib.suppress(services.GameError):
             services.post_chat(game.pk, text=decision.say[:900], agent=min(free))
-    retry = float(getattr(settings, "NPC_RETRY_SECONDS", RETRY_SECONDS))
-    if idle and not decision.actions and retry > 0:
+    retry = float(getattr(settings, "NPC_RETRY_SECONDS", RETRY_SECONDS)) if retry_in is None else retry_in
+    if retry_in or (idle and not decision.actions and retry > 0):
         # The NPC idles (real time, or a domain with no way to wait): ask again soon even if
         # nothing else happens.
         from games.npc.tasks import npc_retry

@@ -260,12 +260,50 @@ def readiness_problems(study: Study) -> list[str]:
     return problems
 
 
-@transaction.atomic
+PROBE_TIMEOUT_SECONDS = 30.0
+
+
+def endpoint_problems(study: Study) -> list[str]:
+    """Ask every LLM condition's endpoint for a one-token answer; one line per condition whose
+    endpoint is misconfigured or does not answer (so a study never opens with silent teammates)."""
+    from games.agents.dispatcher import DispatcherError
+    from games.npc.turns import llm_client
+
+    problems: list[str] = []
+    tried: dict[tuple[str, str], str] = {}
+    for condition in study.conditions.filter(npc_kind=NpcKind.LLM, npc_count__gt=0).order_by("index"):
+        try:
+            client = llm_client(condition.dispatcher or {})
+        except DispatcherError as error:
+            problems.append(f"Condition “{condition.name}”: its LLM settings are not usable ({error}).")
+            continue
+        config = client.config
+        key = (config.endpoint, config.model)
+        if key not in tried:
+            probe = type(client)(config=config.with_overrides({"timeout_seconds": PROBE_TIMEOUT_SECONDS}))
+            reply = probe.chat([{"role": "user", "content": "Reply with OK."}], max_tokens=1)
+            tried[key] = reply.error
+        if tried[key]:
+            problems.append(
+                f"Condition “{condition.name}”: the LLM endpoint “{config.endpoint}” ({config.base_url}, model "
+                f"{config.model}) did not answer: {tried[key]}. Start that model server (make run serves the "
+                "bundled one) or choose another endpoint for the condition."
+            )
+    return problems
+
+
 def set_status(study: Study, status: str) -> None:
+    """Open, close or return to draft. Opening runs the checklist, then calls every LLM
+    condition's endpoint (outside the transaction: a slow endpoint must not hold a lock)."""
     if status not in StudyStatus.values:
         raise StudyError(f"Unknown status {status!r}.")
-    if status == StudyStatus.OPEN and (problems := readiness_problems(study)):
+    if status == StudyStatus.OPEN and (problems := readiness_problems(study) or endpoint_problems(study)):
         raise StudyError("The study cannot open yet: " + " ".join(problems))
+    _store_status(study, status)
+
+
+@transaction.atomic
+def _store_status(study: Study, status: str) -> None:
     study.status = status
     study.save(update_fields=["status"])
 

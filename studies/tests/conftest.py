@@ -39,8 +39,10 @@ def toy_scenario(db):
 
 
 @pytest.fixture
-def make_study(db, toy_scenario, researcher):
-    """A study on the toy scenario with the given conditions ((name, kind, count), ...), open."""
+def make_study(db, toy_scenario, researcher, settings):
+    """A study on the toy scenario with the given conditions ((name, kind, count), ...), open.
+    Opening asks every LLM condition's endpoint: a scripted stand-in answers that one probe."""
+    from games.agents.tests.stub_server import stub_endpoint
     from studies import services
     from studies.models import PageKind, StudyStatus
 
@@ -51,7 +53,14 @@ def make_study(db, toy_scenario, researcher):
         services.add_scenario(study, toy_scenario)
         if pages:
             services.add_onboarding_page(study, kind=PageKind.TEXT, title="Rules", body="Do the chores.")
-        services.set_status(study, StudyStatus.OPEN)
+        if study.conditions.filter(npc_kind="llm").exists():
+            configured = settings.LLM_BASE_URL
+            with stub_endpoint(lambda messages: "OK") as endpoint:
+                settings.LLM_BASE_URL = endpoint.base_url
+                services.set_status(study, StudyStatus.OPEN)
+            settings.LLM_BASE_URL = configured
+        else:
+            services.set_status(study, StudyStatus.OPEN)
         return study
 
     return make

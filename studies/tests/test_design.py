@@ -20,7 +20,17 @@ def test_only_researchers_see_the_designer(client, participant, make_study):
     assert client.post(reverse("studies:add_condition", args=[study.pk]), {"name": "x"}).status_code == 403
 
 
-def test_a_researcher_builds_a_study_through_the_pages(client, researcher, toy_scenario):
+@pytest.fixture
+def answering_llm(settings):
+    """The default LLM endpoint answers (a scripted stand-in on loopback)."""
+    from games.agents.tests.stub_server import stub_endpoint
+
+    with stub_endpoint(lambda messages: "OK") as endpoint:
+        settings.LLM_BASE_URL = endpoint.base_url
+        yield endpoint
+
+
+def test_a_researcher_builds_a_study_through_the_pages(client, researcher, toy_scenario, answering_llm):
     client.force_login(researcher)
     response = client.post(reverse("studies:list"), {"title": "Kitchen teammates"})
     study = Study.objects.get()
@@ -76,6 +86,27 @@ def test_a_study_cannot_open_until_it_is_complete(researcher):
     study = services.create_study(title="Empty", created_by=researcher)
     with pytest.raises(StudyError, match="Add at least one condition"):
         services.set_status(study, "open")
+
+
+def test_a_study_does_not_open_while_an_llm_condition_gets_no_answer(make_study, settings, researcher, client):
+    from games.agents.tests.stub_server import stub_endpoint
+
+    study = make_study((("Alone", "none", 0), ("LLM helper", "llm", 1)))  # opened while the stub answered
+    services.set_status(study, "draft")
+    settings.LLM_BASE_URL = "http://127.0.0.1:9/v1"  # nothing listens there
+    with pytest.raises(StudyError, match="Condition “LLM helper”: the LLM endpoint “default”"):
+        services.set_status(study, "open")
+    client.force_login(researcher)
+    page = client.post(reverse("studies:set_status", args=[study.pk]), {"status": "open"}, follow=True)
+    assert "LLM helper" in page.content.decode() and "did not answer" in page.content.decode()
+    study.refresh_from_db()
+    assert study.status == "draft"
+    with stub_endpoint(lambda messages: "OK") as endpoint:
+        settings.LLM_BASE_URL = endpoint.base_url
+        services.set_status(study, "open")
+        assert len(endpoint.requests) == 1  # one probe per endpoint and model
+    study.refresh_from_db()
+    assert study.status == "open"
 
 
 def test_the_design_freezes_once_participants_join(make_study):

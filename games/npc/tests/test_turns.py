@@ -188,3 +188,50 @@ def test_news_is_never_lost_when_the_runner_finishes_during_a_request(toy_scenar
         monkeypatch.setattr(QuerySet, "update", original)
         assert runner_saw_news, "the runner's release was injected"
         assert runner_saw_news[0] or claimed, f"news lost when the runner released after write {release_after}"
+
+
+def test_a_failing_model_is_asked_again_only_after_a_growing_capped_wait(
+    toy_scenario, participant, inline_npcs, settings, django_capture_on_commit_callbacks
+):
+    from datetime import datetime, timedelta
+
+    from games.npc.turns import BACKOFF_KEY, backoff_remaining, record_outcome
+
+    settings.NPC_RETRY_SECONDS = 2.0
+    settings.NPC_BACKOFF_MAX_SECONDS = 60.0
+    with stub_endpoint(["x"]) as endpoint:
+        endpoint.status = 500
+        settings.LLM_BASE_URL = endpoint.base_url
+        with django_capture_on_commit_callbacks(execute=True):
+            game = services.create_game(
+                "test/toy",
+                [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "llm"}],
+                clock="lockstep",
+            )
+        assert LlmCall.objects.filter(game=game).count() == 1
+        # the human keeps playing (each move is news for the NPC): the model is not asked meanwhile,
+        # yet the lockstep NPC waits so the game goes on
+        for _ in range(4):
+            with django_capture_on_commit_callbacks(execute=True):
+                services.apply_action(game.pk, agent=0, action="wait", by=participant)
+        assert LlmCall.objects.filter(game=game).count() == 1
+        assert npc_actions(game).count("wait") >= 4
+        memory = NpcMemory.objects.get(pk=game.pk)
+        assert memory.data[BACKOFF_KEY]["failures"] == 1
+        # once the wait is over the model is asked again, and the next wait doubles
+        memory.data[BACKOFF_KEY]["until"] = 0
+        memory.save(update_fields=["data"])
+        with django_capture_on_commit_callbacks(execute=True):
+            services.apply_action(game.pk, agent=0, action="wait", by=participant)
+        assert LlmCall.objects.filter(game=game).count() == 2
+        memory = NpcMemory.objects.get(pk=game.pk)
+        now = datetime.now().astimezone()
+        assert 2.0 < backoff_remaining(memory.data, now) <= 4.0
+    # the participant is told once per run of failures, not at every retry
+    said = GameEvent.objects.filter(game=game, category="chat", agent=1).values_list("data__text", flat=True)
+    assert len([text for text in said if "trying again" in text]) == 1
+
+    data: dict = {}
+    delays = [record_outcome(data, failed=True, now=now) for _ in range(8)]
+    assert delays == [2.0, 4.0, 8.0, 16.0, 32.0, 60.0, 60.0, 60.0]
+    assert record_outcome(data, failed=False, now=now + timedelta(seconds=1)) == 0 and BACKOFF_KEY not in data

