@@ -90,6 +90,7 @@ def participants_for_monitor(study: Study) -> list[dict[str, Any]]:
     """One row per participant with their step, for the live monitor (newest first)."""
     rows = []
     now = timezone.now()
+    errors = npc_error_counts(study)
     participants = study.participants.select_related("assignment").prefetch_related(
         "episodes__condition", "episodes__game"
     )
@@ -109,6 +110,7 @@ def participants_for_monitor(study: Study) -> list[dict[str, Any]]:
                 "done": done,
                 "total": len(participant.episodes.all()),
                 "order": participant_order_names(participant),
+                "npc_errors": errors.get(participant.pk, 0),
             }
         )
     return rows
@@ -231,6 +233,23 @@ def participant_for(study: Study, user: Any) -> Participant | None:
     if not getattr(user, "is_authenticated", False):
         return None
     return study.participants.filter(user=user).first()
+
+
+def npc_error_counts(study: Study) -> dict[int, int]:
+    """{participant id: failed NPC model calls in their games}, for the monitor's participant rows."""
+    from django.apps import apps
+
+    if not apps.is_installed("games.npc"):
+        return {}
+    from games.npc.models import LlmCall
+
+    rows = (
+        LlmCall.objects.filter(game__study_episode__participant__study=study)
+        .exclude(error="")
+        .values("game__study_episode__participant")
+        .annotate(n=Count("id"))
+    )
+    return {row["game__study_episode__participant"]: row["n"] for row in rows}
 
 
 def npc_errors(study: Study, limit: int = 20) -> list[dict[str, Any]]:

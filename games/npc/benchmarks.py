@@ -21,6 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, connections, transaction
+from django.db.models import Sum
 from django.utils import timezone
 
 from games import metrics
@@ -148,6 +149,9 @@ def _compose_tasks(definitions: Sequence[Mapping[str, Any]]) -> Mapping[str, Any
 COMBINERS: dict[str, Callable[[Sequence[Mapping[str, Any]]], Mapping[str, Any]]] = {"tasks": _compose_tasks}
 
 
+NO_ANSWER = "the model never answered"
+
+
 def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult:
     rules = registry.get(run.domain)
     started = time.perf_counter()
@@ -206,6 +210,9 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult:
         result.cost_usd = round(sum(_cost(call.reply) for call in episode.calls if not call.reply.cached), 6)
         result.saved_usd = round(sum(_cost(call.reply) for call in episode.calls if call.reply.cached), 6)
         result.curve = episode.curve
+        if episode.calls and result.llm_errors == result.llm_calls:
+            # its score says nothing about the model: the outcome says why
+            result.outcome = f"{NO_ANSWER}: {episode.calls[0].reply.error}"[:200]
     result.wall_seconds = round(time.perf_counter() - started, 3)
     try:
         with transaction.atomic():
@@ -344,9 +351,24 @@ def _finish_if_complete(run_id: int) -> None:
     """Done once every item has a result (and nobody stopped or failed the run meanwhile)."""
     run = BenchmarkRun.objects.get(pk=run_id)
     if run.results.count() >= run.total:
+        cause = all_calls_failed(run)
         BenchmarkRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(
-            status=RunStatus.DONE, finished_at=timezone.now()
+            status=RunStatus.FAILED if cause else RunStatus.DONE, error=cause, finished_at=timezone.now()
         )
+
+
+def all_calls_failed(run: BenchmarkRun) -> str:
+    """Why the run measured nothing, when it made LLM calls and every one failed (else ""): its
+    scores would otherwise read as a model scoring 0."""
+    totals = run.results.aggregate(calls=Sum("llm_calls"), errors=Sum("llm_errors"))
+    calls, errors = totals["calls"] or 0, totals["errors"] or 0
+    if not calls or errors < calls:
+        return ""
+    first = run.results.filter(outcome__startswith=NO_ANSWER).order_by("id").first()
+    reason = first.outcome.removeprefix(NO_ANSWER + ": ") if first else "no answer"
+    llm = run.config.get("llm") or {}
+    where = f" from endpoint {llm.get('endpoint', 'default')} (model {llm.get('model', '?')})"
+    return f"All {calls} LLM calls failed, so the scores measure nothing. First error{where}: {reason}"
 
 
 def stop(run: BenchmarkRun) -> None:

@@ -13,7 +13,7 @@ from django.http import StreamingHttpResponse
 from django.urls import reverse
 
 from games import services as game_services
-from studies import export_jobs, exports, services
+from studies import export_jobs, exports, selectors, services
 from studies.models import ExportJob
 from studies.tasks import run_export
 from studies.tests.factories import completed_participant
@@ -177,3 +177,8 @@ def test_npc_calls_export_and_failed_calls_show_on_the_monitor(client, researche
     assert {r["participant"] for r in rows} == {participant.code}
     monitor = client.get(reverse("studies:monitor", args=[study.pk])).content.decode()
     assert "timed out after 20 s" in monitor
+    # the participant's row counts their failed NPC calls
+    other = services.give_consent(services.join(study, external_id="CALM"))
+    rows = {row["participant"].pk: row["npc_errors"] for row in selectors.participants_for_monitor(study)}
+    assert rows == {participant.pk: 1, other.pk: 0}
+    assert 'href="#npc-errors"' in client.get(reverse("studies:monitor", args=[study.pk])).content.decode()

@@ -132,3 +132,28 @@ def test_benchmark_pages(client, researcher, tasks_scenarios, settings):
 def test_benchmark_pages_are_for_researchers(client, participant):
     client.force_login(participant)
     assert client.get(reverse("games:benchmarks")).status_code == 403
+
+
+def test_a_run_whose_calls_all_failed_ends_failed_with_the_cause_on_its_page(
+    client, researcher, tasks_scenarios, settings
+):
+    items = build_items("tasks", patterns=["test/chores1", "test/chores2"])
+    settings.BENCHMARK_LLM_RETRIES = 0
+    settings.LLM_ENDPOINTS = [{"id": "gone", "base_url": "http://127.0.0.1:9/v1", "models": ["m"]}]
+    run = benchmarks.create_run("tasks", "react", items, llm={"endpoint": "gone", "model": "m"})
+    run = benchmarks.run_benchmark(run.pk)
+    assert run.status == RunStatus.FAILED
+    assert "All" in run.error and "LLM calls failed" in run.error and "endpoint gone" in run.error
+    assert all(r.outcome.startswith(benchmarks.NO_ANSWER) for r in run.results.all())
+    client.force_login(researcher)
+    page = client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
+    assert "LLM calls failed" in page and "Failed" in page
+
+
+def test_a_run_with_some_answers_is_done(tasks_scenarios, settings):
+    items = build_items("tasks", patterns=["test/chores1"])
+    with stub_endpoint(lambda messages: "Thought: go\nAction: wash job1_cup") as endpoint:
+        settings.LLM_ENDPOINTS = [{"id": "stand-in", "base_url": endpoint.base_url, "models": ["m"]}]
+        run = benchmarks.create_run("tasks", "react", items, llm={"endpoint": "stand-in", "model": "m"})
+        run = benchmarks.run_benchmark(run.pk)
+    assert run.status == RunStatus.DONE and run.error == ""
