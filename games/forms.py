@@ -51,6 +51,11 @@ class GameForm(forms.Form):
         self.fields["scenario"].choices = scenarios
         # only tasks scenarios are played several at once ("play together with")
         self.fields["also"].choices = [c for c in scenarios if self.domains[c[0]] == "tasks"]
+        # finished games to copy a seat from (the service checks the creator may watch the one picked)
+        self.replay_sources = [
+            (g.pk, f"#{g.pk} · {g.scenario.slug} · {g.created_at:%Y-%m-%d %H:%M}")
+            for g in selectors.all_games(status="finished")[:200]
+        ]
         users = get_user_model().objects.filter(is_active=True).order_by("username")
         self.fields["player"].choices = [(u.get_username(), u.get_username()) for u in users]
         if user is not None:
@@ -60,8 +65,8 @@ class GameForm(forms.Form):
             self.fields[f"seat{i}_user"] = forms.ChoiceField(
                 choices=[("", "—"), *self.fields["player"].choices], required=False, label=f"Seat {i} player"
             )
-            self.fields[f"seat{i}_game"] = forms.IntegerField(
-                required=False, min_value=1, label=f"Seat {i} replays game number"
+            self.fields[f"seat{i}_game"] = forms.TypedChoiceField(
+                choices=[("", "—"), *self.replay_sources], coerce=int, required=False, label=f"Seat {i} replays game"
             )
             self.fields[f"seat{i}_agent"] = forms.IntegerField(
                 required=False,

@@ -228,3 +228,35 @@ def test_kitchen_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
     assert served.startswith(f"{result['completed']} served")
     assert not any(re.search(r"\bagent\d|storage0|chopboard0", line) for line in lines), lines
     assert result["agents"][0]["accepted"] >= 8, "the player's commands ran"
+
+
+def test_stop_works_after_the_status_was_redrawn_live(tmp_path):
+    """The Stop form comes back in every live update of the status (no request, no CSRF token in
+    the fragment); it must still stop the game, not answer 403."""
+    from playwright.sync_api import expect, sync_playwright
+
+    stack, game_id, _ = start(tmp_path, "tasks", "bundled/make-tea")
+    try:
+        stack.python(
+            "from accounts.roles import Role, grant\n"
+            "from django.contrib.auth import get_user_model\n"
+            "grant(get_user_model().objects.get(username='player'), Role.RESEARCHER)\n"
+        )
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 1366, "height": 900})
+            sign_in(page, stack.base, game_id)
+            expect(page.locator("#game-status button", has_text="Pause")).to_be_visible()
+            page.keyboard.press("p")  # pause: the status comes back over the websocket
+            expect(page.locator("#game-status button", has_text="Resume")).to_be_visible()
+            page.keyboard.press("p")
+            expect(page.locator("#game-status button", has_text="Pause")).to_be_visible()
+            page.on("dialog", lambda dialog: dialog.accept())
+            page.click("#game-status button.danger")
+            expect(page.locator("#game-result h2")).to_be_visible()
+            assert "403" not in page.content()
+            browser.close()
+        saved = stored(stack, game_id)
+    finally:
+        stack.close()
+    assert saved["status"] == "finished" and "stopped" in saved["outcome"]

@@ -136,3 +136,43 @@ def test_every_domain_board_renders(client, participant, domain):
     page = client.get(reverse("games:play", args=[game.pk]))
     assert page.status_code == 200
     assert f"board-{domain}" in page.content.decode()
+
+
+FORM = {"player": "res", "clock": "real_time", "seconds_per_unit": "2", "disconnect_policy": "pause", "seed": "0"}
+
+
+def test_a_replay_seat_copies_a_picked_game_and_needs_one(client, researcher, participant, toy_scenario, game):
+    services.finish(game.pk, reason="done")
+    client.force_login(researcher)
+    page = client.get(reverse("games:create") + "?scenario=test/toy").content.decode()
+    assert f"#{game.pk} · test/toy" in page, "finished games are offered as replay sources"
+    assert 'value="test/toy" selected' in page, "'Play this' preselects the scenario"
+    missing = client.post(reverse("games:create"), {**FORM, "scenario": "test/toy", "seat1": "npc:replay"})
+    assert "Name the game whose seat this NPC replays." in missing.content.decode()
+    assert Game.objects.count() == 1
+    made = client.post(
+        reverse("games:create"),
+        {**FORM, "scenario": "test/toy", "seat1": "npc:replay", "seat1_game": str(game.pk), "seat1_agent": "0"},
+    )
+    assert made.status_code == 302
+    copy = Game.objects.exclude(pk=game.pk).get()
+    seat = copy.seats.get(agent=1)
+    assert seat.dispatcher == "replay" and seat.settings == {"source_game": game.pk, "source_agent": 0}
+
+
+def test_only_tasks_are_played_together(client, researcher, toy_scenario):
+    from games.importers import bundled_tasks
+
+    bundled_tasks.load(log=lambda line: None)
+    client.force_login(researcher)
+    response = client.post(reverse("games:create"), {**FORM, "scenario": "test/toy", "also": ["bundled/make-tea"]})
+    assert "Only tasks scenarios are played several at once" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_the_games_list_says_play_for_your_own_games(client, researcher, toy_scenario):
+    mine = services.create_game("test/toy", [{"kind": "human", "user": researcher}], clock="real_time")
+    client.force_login(researcher)
+    html = client.get(reverse("games:list")).content.decode()
+    row = html[html.index(f'<td class="num">{mine.pk}</td>') :]
+    assert ">Play</a>" in row[: row.index("</tr>")]

@@ -10,6 +10,12 @@
       el.hidden = !tasks;
       if (!tasks) el.querySelectorAll("option").forEach(function (o) { o.selected = false; });
     });
+    // a replay seat copies a game of the same scenario
+    document.querySelectorAll("[data-seat-for='npc:replay'] select").forEach(function (select) {
+      select.querySelectorAll("option").forEach(function (o) {
+        o.hidden = !!o.value && scenario && o.textContent.indexOf(" · " + scenario.value + " · ") < 0;
+      });
+    });
     document.querySelectorAll("[data-seat]").forEach(function (row) {
       const kind = row.querySelector("select").value;
       row.querySelectorAll("[data-seat-for]").forEach(function (el) { el.hidden = el.dataset.seatFor !== kind; });
