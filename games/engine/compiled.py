@@ -34,7 +34,8 @@ def _exact_key(definition: Mapping[str, Any], extra: tuple[Hashable, ...]) -> st
     back from the database may order its keys differently; it then misses once and is compiled
     again, which costs time but is never wrong. Data ``marshal`` cannot encode uses the digest."""
     try:
-        return marshal.dumps((definition, extra), 2)  # version 2: no back-references, which follow refcounts
+        # version 2: no back-references, whose use follows reference counts and would vary
+        return marshal.dumps((definition, extra), 2)  # type: ignore[arg-type]
     except ValueError:
         return scenario_key(definition, *extra)
 

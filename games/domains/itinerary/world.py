@@ -31,7 +31,8 @@ def parse_clock(text: str) -> datetime:
     plain = _PLAIN_CLOCK.fullmatch(text)
     if plain is not None:  # the usual spelling, read without strptime (a world has thousands)
         try:
-            return datetime(*(int(part) for part in plain.groups()))
+            parts = [int(part) for part in plain.groups()]
+            return datetime(parts[0], parts[1], parts[2], parts[3], parts[4])
         except ValueError:
             pass  # 24:00 and the like: the general path below
     raw = text.strip().replace("T", " ")

@@ -99,11 +99,15 @@ class Compiled:
         object.__setattr__(self, "by_text", {action.text: action for action in self.actions})
         object.__setattr__(self, "total_minutes", sum(action.minutes for action in self.actions))
         object.__setattr__(self, "verbs", frozenset(action.verb for action in self.actions))
+        object.__setattr__(
+            self, "requires_text", tuple(tuple(self.actions[r].text for r in a.requires) for a in self.actions)
+        )
 
     object_index: dict[str, Object] = field(init=False, repr=False, compare=False)
     by_text: dict[str, Action] = field(init=False, repr=False, compare=False)
     total_minutes: int = field(init=False, repr=False, compare=False)
     verbs: frozenset[str] = field(init=False, repr=False, compare=False)
+    requires_text: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)  # by action index
 
 
 def split_action(text: str) -> tuple[str, tuple[str, ...], str | None]:

@@ -36,13 +36,12 @@ Action status: ``ready`` = could start now, ``blocked`` = prerequisites met but 
 from __future__ import annotations
 
 import bisect
-import json
 import math
 from collections.abc import Mapping
 from typing import Any
 
 from games.domains.tasks import state as st
-from games.domains.tasks.definition import Action, Compiled, compile_definition
+from games.domains.tasks.definition import Action
 from games.domains.tasks.feedback import (
     AGENT_BUSY,
     ALREADY_DONE,
@@ -86,19 +85,6 @@ _COUNTER_FOR = {
     ALREADY_DONE: "repeated",
 }
 
-# Compiling is the only costly part of a fresh state; the same definition is played many times.
-_COMPILED: dict[tuple[str, bool], Compiled] = {}
-
-
-def _compiled(definition: Mapping[str, Any], constrained: bool) -> Compiled:
-    key = (json.dumps(definition, sort_keys=True), constrained)
-    found = _COMPILED.get(key)
-    if found is None:
-        if len(_COMPILED) > 256:
-            _COMPILED.clear()
-        found = _COMPILED[key] = compile_definition(definition, constrained=constrained)
-    return found
-
 
 class TasksRules:
     id = "tasks-v1"
@@ -117,7 +103,7 @@ class TasksRules:
         if agents < 1:
             raise ValueError("a tasks episode needs at least one agent")
         constrained = bool(opts.get("constrained", False))
-        compiled = _compiled(scenario, constrained)
+        compiled = st.COMPILED.get(scenario, constrained)
         limit = int(opts.get("time_limit") or MINUTES_PER_TASK * len(compiled.tasks))
         chosen = Options(
             agents=agents,
@@ -139,7 +125,8 @@ class TasksRules:
 
     def load_state(self, raw: Mapping[str, Any]) -> TasksState:
         options = raw["options"]
-        return st.load(raw, _compiled(raw["definition"], bool(options.get("constrained"))))
+        constrained = bool(options.get("constrained"))
+        return st.load(raw, st.COMPILED.get(raw["definition"], constrained, key=raw.get("scenario_key")))
 
     # -- reading -------------------------------------------------------------------------------
 

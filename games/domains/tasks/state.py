@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
 from games.domains.tasks.definition import Compiled, compile_definition
+from games.engine.compiled import CompiledScenarios
 from games.engine.values import evolver
 
 # Why an episode ended (``TasksState.ended``).
@@ -100,9 +101,31 @@ class TasksState:
 evolve = evolver(TasksState)
 
 
+def holders_by_object(state: TasksState) -> dict[str, list[Run]]:
+    """The running actions holding each object in use, in running order."""
+    actions = state.scenario.actions
+    holding: dict[str, list[Run]] = {}
+    for run in state.running:
+        for name in actions[run.action].objects:
+            found = holding.setdefault(name, [])
+            if not found or found[-1] is not run:  # an action naming an object twice holds it once
+                found.append(run)
+    return holding
+
+
+def _compile(definition: Mapping[str, Any], constrained: bool) -> Compiled:
+    return compile_definition(definition, constrained=constrained)
+
+
+# Each (definition, constrained) compiled once per process; every state of its games shares it.
+COMPILED: CompiledScenarios[Compiled] = CompiledScenarios(_compile)
+
+
 def dump(state: TasksState) -> dict[str, Any]:
+    scenario = state.scenario
     return {
-        "definition": state.scenario.definition,
+        "definition": scenario.definition,
+        "scenario_key": COMPILED.dump_key(scenario, scenario.definition, scenario.constrained),
         "options": {f.name: getattr(state.options, f.name) for f in fields(Options)},
         "seed": state.seed,
         "time": state.time,

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from games.domains.tasks.state import holders_by_object
+
 if TYPE_CHECKING:
     from games.domains.tasks.state import TasksState
 
@@ -90,8 +92,9 @@ def observation_text(state: TasksState, agent: int, legal: list[str]) -> str:
                 status = "to do" + (f", needs: {', '.join(needs)}" if needs else "")
             lines.append(f"  - {action.text} ({action.minutes} min, {kind}): {status}")
     busy = []
+    holding = holders_by_object(state)
     for obj in scenario.objects:
-        users = [run for run in state.running if obj.name in scenario.actions[run.action].objects]
+        users = holding.get(obj.name, [])
         if obj.appliance and len(users) >= obj.capacity:
             busy.append(f"{obj.name} (all {obj.capacity} in use until t={min(r.end for r in users)})")
         elif not obj.appliance and users:

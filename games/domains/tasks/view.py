@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.domains.tasks.feedback import startable
-from games.domains.tasks.state import TasksState
+from games.domains.tasks.state import TasksState, holders_by_object
 
 
 def view(state: TasksState, agent: int, legal: list[str]) -> dict[str, Any]:
@@ -13,6 +13,8 @@ def view(state: TasksState, agent: int, legal: list[str]) -> dict[str, Any]:
     runs = {run.action: run for run in (*state.finished, *state.running)}
     running_ids = {run.action for run in state.running}
     ready = {a.index for a in startable(state)}
+    done = state.done
+    holding = holders_by_object(state)
     tasks = []
     for task in scenario.tasks:
         actions = []
@@ -21,14 +23,14 @@ def view(state: TasksState, agent: int, legal: list[str]) -> dict[str, Any]:
             action = scenario.actions[index]
             task_minutes += action.minutes
             run = runs.get(index)
-            if index in state.done:
+            if index in done:
                 status = "done"
                 done_minutes += action.minutes
             elif index in running_ids:
                 status = "running"
             elif index in ready:
                 status = "ready"
-            elif all(r in state.done for r in action.requires):
+            elif all(r in done for r in action.requires):
                 status = "blocked"
             else:
                 status = "waiting"
@@ -38,7 +40,7 @@ def view(state: TasksState, agent: int, legal: list[str]) -> dict[str, Any]:
                     "minutes": action.minutes,
                     "background": action.background,
                     "objects": list(action.objects),
-                    "requires": [scenario.actions[r].text for r in action.requires],
+                    "requires": list(scenario.requires_text[index]),
                     "status": status,
                     "agent": run.agent if run else None,
                     "start": run.start if run else None,
@@ -58,7 +60,7 @@ def view(state: TasksState, agent: int, legal: list[str]) -> dict[str, Any]:
         )
     objects = []
     for obj in scenario.objects:
-        holders = [run for run in state.running if obj.name in scenario.actions[run.action].objects]
+        holders = holding.get(obj.name, ())
         objects.append(
             {
                 "name": obj.name,
