@@ -57,7 +57,7 @@ def llm_settings(settings, local_llm):
     settings.LLM_MODEL = MODEL_ALIAS
     # Generous: on a loaded 2-core machine a 135M model's reply can take a minute; nothing here
     # asserts on time.
-    settings.LLM_TIMEOUT_SECONDS = 600.0
+    settings.LLM_TIMEOUT_SECONDS = 300.0  # the most a run or seat may ask for (games.agents.endpoints.LIMITS)
     settings.NPC_RETRY_SECONDS = 0  # the tests drive every turn themselves
     return settings
 
