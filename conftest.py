@@ -32,6 +32,17 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
+def toy_domain():
+    """The test suite's toy game (``games/tests/toy.py``), registered by its one descriptor."""
+    from games.engine import registry
+    from games.tests import toy
+
+    registry.register(toy.DOMAIN)
+    yield
+    registry.unregister("toy")
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Tests create many users; the production hasher costs about a second per user here."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -16,7 +16,7 @@ from accounts.roles import Role
 Panel = dict[str, Any]
 PanelProvider = Callable[[Any], Panel | None]
 
-# role -> dotted paths of panel providers ("module:function"); missing modules are skipped.
+# role -> dotted paths of panel providers ("module:function"); a missing one is an error.
 PROVIDERS: dict[Role, list[str]] = {
     Role.RESEARCHER: [
         "games.dashboard:researcher_panel",
@@ -32,10 +32,7 @@ def panels_for(user: Any, role: Role) -> list[Panel]:
     panels = []
     for path in PROVIDERS.get(role, []):
         module_name, func_name = path.split(":")
-        try:
-            provider: PanelProvider = getattr(import_module(module_name), func_name)
-        except (ImportError, AttributeError):
-            continue
+        provider: PanelProvider = getattr(import_module(module_name), func_name)  # a missing one is a defect
         panel = provider(user)
         if panel:
             panels.append(panel)

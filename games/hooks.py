@@ -1,4 +1,5 @@
-"""Extension points other apps plug into, as "module:function" paths (missing modules are skipped).
+"""Extension points other apps plug into, as "module:function" paths (a path that does not import
+is an error, never a hook quietly skipped).
 
 ``NPC_TURN``: called after every committed change of a running game that has NPC seats, as
 ``callback(game_id: int, seq: int)``. It must return at once: schedule the dispatcher's work off
@@ -17,8 +18,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from importlib import import_module
 from typing import Any
+
+from games.engine.domain import resolve
 
 log = logging.getLogger(__name__)
 
@@ -26,29 +28,25 @@ NPC_TURN: list[str] = ["games.npc.turns:on_game_changed"]
 GAME_FINISHED: list[str] = ["studies.flow:on_game_finished"]
 BLINDED: list[str] = ["studies.flow:is_blinded"]
 
-_resolved: dict[str, Callable[..., Any] | None] = {}
+_resolved: dict[str, Callable[..., Any]] = {}
 
 
-def _resolve(path: str) -> Callable[..., Any] | None:
+def _resolve(path: str) -> Callable[..., Any]:
     if path not in _resolved:
-        module_name, func_name = path.split(":")
-        try:
-            _resolved[path] = getattr(import_module(module_name), func_name)
-        except ModuleNotFoundError as error:
-            if not (error.name and module_name.startswith(error.name)):
-                raise
-            _resolved[path] = None  # that app has not landed (or is not installed)
-        except AttributeError:
-            _resolved[path] = None
+        _resolved[path] = resolve(path)
     return _resolved[path]
+
+
+def check() -> None:
+    """Resolve every hook now (start-up), so a missing one stops the start, not a game's turn."""
+    for path in (*NPC_TURN, *GAME_FINISHED):
+        _resolve(path)
 
 
 def call(paths: list[str], *args: Any) -> None:
     """Call every registered hook; a failing hook is logged and never breaks the game."""
     for path in paths:
         callback = _resolve(path)
-        if callback is None:
-            continue
         try:
             callback(*args)
         except Exception:

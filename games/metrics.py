@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from games.engine import registry
+
 FALLBACKS = ("progress", "score")
 
 
@@ -22,13 +24,10 @@ def _number(value: Any) -> float | None:
 
 
 def headline(domain: str, result: Mapping[str, Any]) -> float | None:
-    if domain == "kitchen":
-        rate = _number(result.get("success_rate"))
-        return None if rate is None else round(100.0 * rate, 2)
-    if domain == "itinerary":
-        # ItineraryBench's total is already points of 100 (60 + 20 + 20; games/domains/itinerary/scoring.py).
-        total = _number(result.get("total"))
-        return None if total is None else round(total, 2)
+    """The domain's own headline (its descriptor's ``headline``), else the result's progress."""
+    own = registry.descriptor(domain).part("headline")
+    if own is not None:
+        return own(result)  # type: ignore[no-any-return]
     for key in ("progress", *FALLBACKS):
         value = _number(result.get(key))
         if value is not None:
@@ -58,8 +57,4 @@ def headline_text(domain: str, result: Mapping[str, Any], observation: Mapping[s
 
 def headline_title(domain: str) -> str:
     """What the chart and the header's number are, in plain words."""
-    return {
-        "kitchen": "Orders served on time (% of the orders finished so far)",
-        "recipes": "Recipe steps done (%)",
-        "itinerary": "Trip score (executability 60 + constraints 20 + efficiency 20, of 100)",
-    }.get(domain, "Progress (% of the work done)")
+    return registry.descriptor(domain).headline_title

@@ -5,12 +5,12 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from games.engine import registry
 
-class Domain(models.TextChoices):
-    TASKS = "tasks", "Tasks (TimeArena)"
-    RECIPES = "recipes", "Recipes (Recipe2Plan)"
-    KITCHEN = "kitchen", "Kitchen (CuisineWorld)"
-    ITINERARY = "itinerary", "Itinerary (ItineraryBench)"
+
+def domain_choices() -> list[tuple[str, str]]:
+    """Every registered domain (``games.engine.registry``), read when a form or check needs them."""
+    return registry.choices()
 
 
 class ScenarioQuerySet(models.QuerySet["Scenario"]):
@@ -25,7 +25,7 @@ class Scenario(models.Model):
     content makes a new version and games keep the version they were played on.
     """
 
-    domain = models.CharField(max_length=20, choices=Domain.choices)
+    domain = models.CharField(max_length=20, choices=domain_choices)
     slug = models.CharField(max_length=200, help_text="<source>/<name>, e.g. timearena/cooking1")
     version = models.PositiveIntegerField(default=1)
     is_current = models.BooleanField(default=True)

@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 from django.utils import timezone
 
 from games import glossary, kitchen_view, metrics, timeline
 from games.codec import format_time
+from games.engine import registry
 from games.models import Game, GameEvent, SeatKind
 from games.seatnames import SeatInfo, cannot_read_chat, seat_names
 from games.viewer import Update, Viewer, event_message
@@ -28,12 +27,8 @@ SHORTCUT_KEYS = "123456789"
 
 
 def board_template(domain: str) -> str:
-    name = f"games/boards/{domain}.html"
-    try:
-        get_template(name)
-    except TemplateDoesNotExist:
-        return "games/boards/_generic.html"
-    return name
+    """The domain's board (its descriptor's ``board_template``), or the generic one."""
+    return registry.descriptor(domain).board_template or "games/boards/_generic.html"
 
 
 def seat_infos(game: Game) -> list[SeatInfo]:

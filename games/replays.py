@@ -98,15 +98,9 @@ def planned(game: Game, labels: list[str]) -> dict[str, Any] | None:
 
 
 def _plan(game: Game, labels: list[str]) -> dict[str, Any] | None:
-    try:
-        from games.agents.planner_agent import POLICIES, policy_for
-    except ImportError:
-        return None
-    if game.domain not in POLICIES:
-        return None
+    from games.agents.planner_agent import policy_for
+
     policy = policy_for(game.domain)
-    if getattr(policy, "__name__", "") == "first_useful_action":
-        return None  # no real planner for this domain yet
     rules = selectors.game_rules(game)
     from games.services import scenario_definition
 

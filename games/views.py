@@ -16,21 +16,22 @@ from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
 from games import permissions, presenters, replays, selectors, services
+from games.engine import registry
 from games.forms import GameForm
-from games.models import Domain, Game, GameStatus, Scenario
+from games.models import Game, GameStatus, Scenario
 from games.viewer import Viewer, load_update
 
 
 @researcher_required
 def scenario_list(request: HttpRequest) -> HttpResponse:
     domain = request.GET.get("domain", "")
-    if domain not in Domain.values:
+    if domain not in registry.domains():
         domain = ""
     search = request.GET.get("q", "").strip()
     page = Paginator(selectors.current_scenarios(domain, search), 50).get_page(request.GET.get("page"))
     context = {
         "page": page,
-        "domains": Domain.choices,
+        "domains": registry.choices(),
         "domain": domain,
         "q": search,
         "counts": selectors.scenario_counts(),
@@ -51,14 +52,14 @@ def game_list(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status", "")
     status = status if status in GameStatus.values else ""
     domain = request.GET.get("domain", "")
-    domain = domain if domain in Domain.values else ""
+    domain = domain if domain in registry.domains() else ""
     games = selectors.all_games(status=status, domain=domain).prefetch_related("seats__user")
     page = Paginator(games, 50).get_page(request.GET.get("page"))
     context = {
         "page": page,
         "status": status,
         "domain": domain,
-        "domains": Domain.choices,
+        "domains": registry.choices(),
         "statuses": GameStatus.choices,
     }
     return render(request, "games/game_list.html", context)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.agents.turns import Decision
+from games.engine import registry
 
 AGENT_PREFIX = re.compile(
     r"^\s*(?:[-*•]\s*|\d+[.)]\s*)?(?:\*\*)?\s*(?:agent|npc)\s*#?\s*(\d+)\s*(?:\*\*)?\s*[:=\-–>]+\s*(.*)$", re.I
@@ -36,12 +37,11 @@ RECIPES_CALL = re.compile(r"\b(step|pause|stop)\s*\(([^()]*)\)", re.IGNORECASE)
 
 # Domains whose commands are calls; the rest are "listed".
 CALL_DOMAINS = {"kitchen", "itinerary", "recipes"}
-# How a domain's own texts number agents: tasks says "agent 1" for agent index 0.
-DISPLAY_BASE = {"tasks": 1}
 
 
 def display(domain: str, agent: int) -> int:
-    return agent + DISPLAY_BASE.get(domain, 0)
+    """The agent's number as the domain's own texts write it (tasks says "agent 1" for index 0)."""
+    return agent + registry.descriptor(domain).display_base
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +103,7 @@ def extract(
     elif domain == "recipes":
         result = _extract_recipes(reply, agents)
     else:
-        result = _extract_listed(reply, agents, legal, DISPLAY_BASE.get(domain, 0))
+        result = _extract_listed(reply, agents, legal, registry.descriptor(domain).display_base)
     result.say = _say(reply)
     if one_each:
         seen: set[int] = set()

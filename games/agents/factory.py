@@ -15,13 +15,6 @@ from games.agents.react import ReactAgent
 from games.agents.turns import Brain
 
 LLM_AGENTS = {"react", "plan-and-solve", "dispatcher", "tdag"}
-# The agents each paper ran; others work too but are not what the paper reported.
-PAPER_AGENTS = {
-    "tasks": ("react", "plan-and-solve"),
-    "recipes": ("react", "plan-and-solve"),
-    "kitchen": ("dispatcher",),
-    "itinerary": ("tdag",),
-}
 
 
 class AgentError(ValueError):

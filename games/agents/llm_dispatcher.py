@@ -21,13 +21,7 @@ from games.agents.llm import LlmReply, Message
 from games.agents.prompting import has_template, render, section
 from games.agents.turns import CallRecord, Decision, Turn
 from games.agents.validation import validate
-
-DOMAIN_TITLES = {
-    "tasks": "household, cooking and lab tasks (TimeArena)",
-    "recipes": "cooking two recipes at once (Recipe2Plan)",
-    "kitchen": "a restaurant kitchen with orders (CuisineWorld)",
-    "itinerary": "a travel itinerary (ItineraryBench)",
-}
+from games.engine import registry
 
 
 class ChatClient(Protocol):
@@ -108,7 +102,7 @@ class LlmDispatcher:
         system = render(
             "dispatcher_system",
             domain,
-            domain_title=DOMAIN_TITLES.get(domain, domain),
+            domain_title=registry.descriptor(domain).llm_title,
             npc_agents=", ".join(str(display(domain, a)) for a in self.npc_agents),
             human_line=human,
             rules=domain_text(domain, "rules"),

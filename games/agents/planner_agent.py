@@ -1,31 +1,24 @@
 """NPCs driven by the domain's reference planner (SPEC section 6): the strongest non-LLM teammate.
 
-A domain offers ``npc_policy(rules, state, agent) -> str | None`` in its planners package (listed in
-``POLICIES``); it is asked afresh every turn from the *current* state, so the NPC adapts to what the
-human did. A domain without one falls back to ``first useful action``: the first legal action that
-is not a wait (a greedy but sensible teammate).
+Each domain's descriptor names its ``npc_policy(rules, state, agent) -> str | None``
+(``games.engine.registry``); it is asked afresh every turn from the *current* state, so the NPC
+adapts to what the human did. A policy that does not import is an error, never a different player.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any
 
 from games.agents.turns import Decision, Turn
+from games.engine import registry
 from games.engine.episode import Policy
-
-POLICIES: dict[str, str] = {
-    "tasks": "games.planners.tasks_npc:npc_policy",
-    "recipes": "games.planners.recipes_npc:npc_policy",
-    "kitchen": "games.planners.kitchen_npc:npc_policy",
-    "itinerary": "games.planners.itinerary_npc:npc_policy",
-}
 
 # Actions that let time pass without doing anything useful (itinerary: staying where one is).
 WAITS = {"wait", "noop", "stay_in"}
 
 
 def first_useful_action(rules: Any, state: Any, agent: int) -> str | None:
+    """The first legal action that is not a wait (a greedy teammate; tests and baselines)."""
     legal = rules.legal_actions(state, agent)
     for action in legal:
         if action.split("(")[0].split()[0].lower() not in WAITS:
@@ -34,14 +27,8 @@ def first_useful_action(rules: Any, state: Any, agent: int) -> str | None:
 
 
 def policy_for(domain: str) -> Policy:
-    path = POLICIES.get(domain)
-    if path:
-        module_name, attr = path.split(":")
-        try:
-            return getattr(import_module(module_name), attr)  # type: ignore[no-any-return]
-        except (ImportError, AttributeError):
-            pass
-    return first_useful_action
+    """The domain's planner policy, as its descriptor names it."""
+    return registry.descriptor(domain).part("npc_policy")  # type: ignore[no-any-return]
 
 
 class PlannerBrain:

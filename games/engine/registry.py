@@ -1,49 +1,118 @@
-"""Where rule sets are found by domain name or versioned id.
+"""The registry of domains: every list of games in the code base is read from here.
 
-Each domain package registers its rule set in ``games/domains/__init__.py``'s ``RULESETS``
-list; nothing here imports a domain eagerly except through that list.
+Each domain declares one ``Domain`` descriptor (``games/engine/domain.py``) in its package,
+``games/domains/<name>/descriptor.py``; ``DESCRIPTORS`` lists them. A test or a plugin adds one
+with ``register``. Nothing here skips a domain that fails to import: a missing module is an error
+naming it, at start-up (``GamesConfig.ready`` loads them all), never a quietly shorter list.
+
+Rule sets are found by domain name (its current rule set) or by versioned id (``tasks-v1``); an
+unknown domain or version is an error naming what exists, so an old game never replays on other
+rules than its own.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any
 
+from games.engine.domain import DescriptorError, Domain, resolve
 from games.engine.rules import RuleSet
 
-# (domain, dotted path to the RuleSet instance). Add a fifth game by adding a line here.
-_RULESETS: dict[str, str] = {
-    "tasks": "games.domains.tasks.rules:RULES",
-    "recipes": "games.domains.recipes.rules:RULES",
-    "kitchen": "games.domains.kitchen.rules:RULES",
-    "itinerary": "games.domains.itinerary.rules:RULES",
-}
+# The descriptors of the bundled games, in the order lists show them. Add a game by adding a line.
+DESCRIPTORS: list[str] = [
+    "games.domains.tasks.descriptor:DOMAIN",
+    "games.domains.recipes.descriptor:DOMAIN",
+    "games.domains.kitchen.descriptor:DOMAIN",
+    "games.domains.itinerary.descriptor:DOMAIN",
+]
 
-_cache: dict[str, RuleSet[Any]] = {}
+_domains: dict[str, Domain] = {}
+_rule_sets: dict[str, RuleSet[Any]] = {}
+_loaded = False
 
 
 class UnknownDomain(LookupError):
     pass
 
 
+class UnknownRuleSet(UnknownDomain):
+    pass
+
+
+def _load() -> dict[str, Domain]:
+    global _loaded
+    if not _loaded:
+        for path in DESCRIPTORS:
+            domain = resolve(path)
+            if not isinstance(domain, Domain):
+                raise DescriptorError(f"{path} is not a games.engine.domain.Domain")
+            _domains.setdefault(domain.name, domain)
+        _loaded = True
+    return _domains
+
+
+def register(domain: Domain) -> None:
+    """Add a domain (a test's toy game, a plugin); its name must be new."""
+    known = _load()
+    if domain.name in known and known[domain.name] is not domain:
+        raise DescriptorError(f"a domain named {domain.name!r} is already registered")
+    known[domain.name] = domain
+
+
+def unregister(name: str) -> None:
+    """Remove a domain added with ``register`` (tests clean up after themselves)."""
+    domain = _load().pop(name, None)
+    for rule_set_id in domain.rule_sets if domain else ():
+        _rule_sets.pop(rule_set_id, None)
+
+
+def descriptors() -> list[Domain]:
+    return list(_load().values())
+
+
 def domains() -> list[str]:
-    """Domain names whose rule set is importable (a domain under construction is skipped)."""
-    available = []
-    for name in _RULESETS:
-        try:
-            get(name)
-        except (ImportError, AttributeError):
-            continue
-        available.append(name)
-    return available
+    """Every registered domain's name."""
+    return list(_load())
+
+
+def choices() -> list[tuple[str, str]]:
+    """(name, title) pairs for forms and the model's choices."""
+    return [(d.name, d.title) for d in descriptors()]
+
+
+def descriptor(name: str) -> Domain:
+    """The descriptor of ``tasks`` (or of the domain of ``tasks-v1``)."""
+    known = _load()
+    domain = name.split("-v", 1)[0] if isinstance(name, str) else name
+    if domain not in known:
+        raise UnknownDomain(f"unknown domain {name!r}; known: {', '.join(known)}")
+    return known[domain]
 
 
 def get(domain_or_id: str) -> RuleSet[Any]:
-    """The rule set for ``tasks`` or ``tasks-v1``."""
-    domain = domain_or_id.split("-v", 1)[0]
-    if domain not in _RULESETS:
-        raise UnknownDomain(f"unknown domain {domain_or_id!r}; known: {', '.join(sorted(_RULESETS))}")
-    if domain not in _cache:
-        module_name, attr = _RULESETS[domain].split(":")
-        _cache[domain] = getattr(import_module(module_name), attr)
-    return _cache[domain]
+    """The rule set for ``tasks`` (its current one) or exactly ``tasks-v1``."""
+    domain = descriptor(domain_or_id)
+    rule_set_id = domain_or_id if domain_or_id in domain.rule_sets else None
+    if rule_set_id is None:
+        if domain_or_id != domain.name:
+            raise UnknownRuleSet(
+                f"unknown rule set {domain_or_id!r}; the {domain.name} rule sets are {', '.join(domain.rule_sets)}"
+            )
+        rule_set_id = domain.current_rule_set
+    if rule_set_id not in _rule_sets:
+        rules = resolve(domain.rule_sets[rule_set_id])
+        if getattr(rules, "id", None) != rule_set_id:
+            raise DescriptorError(
+                f"{domain.rule_sets[rule_set_id]} has id {getattr(rules, 'id', None)!r}, not {rule_set_id!r}"
+            )
+        _rule_sets[rule_set_id] = rules
+    return _rule_sets[rule_set_id]
+
+
+def load_all() -> None:
+    """Import every registered domain's rule sets and named parts now (start-up), so a missing
+    module fails the start, not a player's first game."""
+    for domain in descriptors():
+        for rule_set_id in domain.rule_sets:
+            get(rule_set_id)
+        for attribute in ("npc_policy", "combine", "headline", "text"):
+            domain.part(attribute)

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-DOMAINS = ["tasks", "recipes", "kitchen", "itinerary"]
+from games.engine import registry
 
 
 class UsageError(ValueError):
@@ -18,12 +18,9 @@ class UsageError(ValueError):
 
 
 def _handler_module(domain: str) -> ModuleType | None:
-    try:
-        return import_module(f"games.cli.{domain}")
-    except ModuleNotFoundError as error:
-        if error.name == f"games.cli.{domain}":
-            return None
-        raise
+    """The module with the domain's verbs, as its descriptor names it (None: it has no verbs)."""
+    path = registry.descriptor(domain).cli
+    return import_module(path) if path else None
 
 
 class DomainCommand(BaseCommand):
@@ -33,7 +30,7 @@ class DomainCommand(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         subparsers = parser.add_subparsers(dest="domain", required=True, metavar="DOMAIN")
-        for domain in DOMAINS:
+        for domain in registry.domains():
             module = _handler_module(domain)
             configure = getattr(module, f"configure_{self.command}", None) if module else None
             if configure is None:

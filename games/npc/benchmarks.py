@@ -36,6 +36,7 @@ from games.npc import stats
 from games.npc.llm_cache import CachingClient
 from games.npc.models import BenchmarkResult, BenchmarkRun, LlmCall, RunStatus
 from games.npc.tables import paper_table
+from games.services import InvalidInput, scenario_definition
 
 Log = Callable[[str], None]
 
@@ -131,22 +132,10 @@ def definition_for(rules: Any, slugs: Sequence[str]) -> Mapping[str, Any]:
             versions.append(Scenario.objects.get(slug=slug, is_current=True))
         except Scenario.DoesNotExist:
             raise BenchmarkError(f"scenario {slug!r} is not loaded") from None
-    if len(versions) == 1:
-        return versions[0].definition
-    combine = getattr(rules, "combine", None) or COMBINERS.get(rules.domain)
-    if combine is None:
-        raise BenchmarkError(f"the {rules.domain} rules play one scenario at a time")
-    return combine([v.definition for v in versions])  # type: ignore[no-any-return]
-
-
-def _compose_tasks(definitions: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
-    from games.domains.tasks.definition import compose
-
-    return compose(definitions)
-
-
-# Domains whose rule set has no ``combine`` yet but whose package can combine definitions.
-COMBINERS: dict[str, Callable[[Sequence[Mapping[str, Any]]], Mapping[str, Any]]] = {"tasks": _compose_tasks}
+    try:
+        return scenario_definition(rules, versions)
+    except InvalidInput as error:
+        raise BenchmarkError(str(error)) from None
 
 
 NO_ANSWER = "the model never answered"

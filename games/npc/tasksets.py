@@ -7,10 +7,12 @@ An item is one episode: ``{"key", "scenarios": [slugs], "options", "agents", "se
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fnmatch import fnmatch
 from typing import Any
 
+from games.engine import registry
 from games.models import Scenario
 
 DEFAULT_ALPHAS = (1.0, 1.5, 2.0, 2.5, 3.0)
@@ -42,6 +44,19 @@ def _natural(slug: str) -> tuple[str, int, str]:
     return (match.group(1), int(match.group(2)), slug) if match else ("", 0, slug)
 
 
+@dataclass(frozen=True)
+class Knobs:
+    """What a benchmark's task set varies, beyond scenarios and seeds (each domain reads its own)."""
+
+    task_counts: Sequence[int] = (1,)
+    constraints: Sequence[bool] = (True, False)
+    alphas: Sequence[float] = DEFAULT_ALPHAS
+    agent_counts: Sequence[int] = (2,)
+
+
+ItemBuilder = Callable[[Sequence[str], int, Knobs], list[dict[str, Any]]]
+
+
 def build_items(
     domain: str,
     *,
@@ -54,27 +69,45 @@ def build_items(
     seeds: Sequence[int] = (0,),
     limit: int | None = None,
 ) -> list[dict[str, Any]]:
+    """The items of a run: the domain's descriptor names its builder (``benchmark_items``); a domain
+    without one plays each scenario once, one agent."""
+    descriptor = registry.descriptor(domain)  # an unknown domain is an error naming the known ones
+    builder: ItemBuilder = descriptor.part("benchmark_items") or single_items
+    knobs = Knobs(task_counts=task_counts, constraints=constraints, alphas=alphas, agent_counts=agent_counts)
     slugs = scenario_slugs(domain, patterns, source)
     items: list[dict[str, Any]] = []
     for seed in seeds:
-        if domain == "tasks":
-            items += _tasks_items(slugs, task_counts, seed)
-        elif domain == "recipes":
-            for slug in slugs:
-                for on in constraints:
-                    items.append(
-                        _item([slug], {"time_constraints": on}, 1, seed, {"constraints": "with" if on else "without"})
-                    )
-        elif domain == "kitchen":
-            for slug in slugs:
-                for agents in agent_counts:
-                    for alpha in alphas:
-                        group = {"level": slug, "agents": agents, "alpha": alpha}
-                        items.append(_item([slug], {"alpha": alpha}, agents, seed, group))
-        else:
-            for slug in slugs:
-                items.append(_item([slug], {}, 1, seed, {"type": itinerary_type(slug)}))
+        items += builder(slugs, seed, knobs)
     return items[:limit] if limit else items
+
+
+def single_items(slugs: Sequence[str], seed: int, knobs: Knobs) -> list[dict[str, Any]]:
+    return [_item([slug], {}, 1, seed, {}) for slug in slugs]
+
+
+def tasks_items(slugs: Sequence[str], seed: int, knobs: Knobs) -> list[dict[str, Any]]:
+    return _tasks_items(slugs, knobs.task_counts, seed)
+
+
+def recipes_items(slugs: Sequence[str], seed: int, knobs: Knobs) -> list[dict[str, Any]]:
+    return [
+        _item([slug], {"time_constraints": on}, 1, seed, {"constraints": "with" if on else "without"})
+        for slug in slugs
+        for on in knobs.constraints
+    ]
+
+
+def kitchen_items(slugs: Sequence[str], seed: int, knobs: Knobs) -> list[dict[str, Any]]:
+    return [
+        _item([slug], {"alpha": alpha}, agents, seed, {"level": slug, "agents": agents, "alpha": alpha})
+        for slug in slugs
+        for agents in knobs.agent_counts
+        for alpha in knobs.alphas
+    ]
+
+
+def itinerary_items(slugs: Sequence[str], seed: int, knobs: Knobs) -> list[dict[str, Any]]:
+    return [_item([slug], {}, 1, seed, {"type": itinerary_type(slug)}) for slug in slugs]
 
 
 def _tasks_items(slugs: Sequence[str], task_counts: Sequence[int], seed: int) -> list[dict[str, Any]]:

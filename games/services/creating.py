@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from importlib import import_module
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -142,25 +141,17 @@ def create_game(
 
 def scenario_definition(rules: RuleSet[Any], versions: Sequence[Scenario]) -> Mapping[str, Any]:
     """The definition the rules start from: one scenario's, or the domain's combination of several
-    (a rule set that plays several at once provides ``combine(definitions)``)."""
+    (the domain's descriptor names ``combine(definitions)`` when it can play several at once).
+    The one place scenarios are combined: web games, benchmark runs and studies all come here."""
     if len(versions) == 1:
         return versions[0].definition
-    combine = getattr(rules, "combine", None) or _domain_compose(rules.domain)
+    combine = registry.descriptor(rules.domain).combiner()
     if combine is None:
         raise InvalidInput(f"the {rules.domain} rules play one scenario at a time; name just one")
     try:
         return combine([v.definition for v in versions])
     except (KeyError, ValueError, TypeError) as error:  # a domain's DefinitionError is a ValueError
         raise InvalidInput(f"these scenarios cannot be played together: {error}") from None
-
-
-def _domain_compose(domain: str) -> Any:
-    """A domain's ``definition.compose(definitions)``, where it has one (tasks does)."""
-    try:
-        module = import_module(f"games.domains.{domain}.definition")
-    except ImportError:
-        return None
-    return getattr(module, "compose", None)
 
 
 def _scenario_versions(scenarios: Scenario | str | Sequence[Scenario | str]) -> list[Scenario]:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import registry
-
 TOY_DEFINITION = {"jobs": {"sweep": 2, "dust": 1}, "background": {"laundry": 3}, "limit": 20}
 
 
@@ -20,13 +18,6 @@ def npc_turns_inline(settings):
 def no_background_scheduler(monkeypatch):
     # tests drive the scheduler explicitly (services.advance_due with a chosen ``now``)
     monkeypatch.setenv("GAMES_SCHEDULER", "off")
-
-
-@pytest.fixture(autouse=True)
-def toy_rules(monkeypatch):
-    monkeypatch.setitem(registry._RULESETS, "toy", "games.tests.toy:RULES")
-    yield
-    registry._cache.pop("toy", None)
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from games.engine.domain import Domain
 from games.engine.types import (
     COMPLETED,
     STARTED,
@@ -166,3 +167,20 @@ class ToyRules:
 
 
 RULES = ToyRules()
+
+
+def npc_policy(rules: Any, state: ToyState, agent: int) -> str | None:
+    """The toy's planner teammate: the first open chore, else wait."""
+    legal = rules.legal_actions(state, agent)
+    useful = [action for action in legal if action != "wait"]
+    return (useful or legal or [None])[0]
+
+
+# The toy game's one descriptor: registering it is all a test needs to play it everywhere.
+DOMAIN = Domain(
+    name="toy",
+    title="Toy (tests)",
+    rule_sets={"toy-v1": "games.tests.toy:RULES"},
+    llm_title="a toy list of chores",
+    npc_policy="games.tests.toy:npc_policy",
+)

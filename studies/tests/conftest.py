@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import registry
 from studies import measures
 
 TOY_DEFINITION = {"jobs": {"sweep": 2, "dust": 1}, "background": {"laundry": 3}, "limit": 20}
@@ -17,15 +16,12 @@ def npc_turns_inline(settings):
 
 
 @pytest.fixture(autouse=True)
-def toy_rules(monkeypatch):
-    monkeypatch.setitem(registry._RULESETS, "toy", "games.tests.toy:RULES")
+def toy_measures(monkeypatch):
     monkeypatch.setitem(
         measures.OBJECTIVE_MEASURES,
         "toy",
         [measures.ObjectiveMeasure("progress", "Progress", "%", lambda m: m.get("progress"))],
     )
-    yield
-    registry._cache.pop("toy", None)
 
 
 @pytest.fixture

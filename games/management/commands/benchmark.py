@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import CommandError
 
 from games.engine import registry
-from games.management.domain_command import DOMAINS, DomainCommand, UsageError, _handler_module
+from games.management.domain_command import DomainCommand, UsageError, _handler_module
 
 
 class Command(DomainCommand):
@@ -20,12 +20,9 @@ class Command(DomainCommand):
 
         self._domain_required: dict[str, list[Any]] = {}
         subparsers = parser.add_subparsers(dest="domain", required=True, metavar="DOMAIN")
-        available = set(registry.domains())
-        for domain in DOMAINS:
+        for domain in registry.domains():
             module = _handler_module(domain)
             configure = getattr(module, f"configure_{self.command}", None) if module else None
-            if configure is None and domain not in available:
-                continue
             sub = subparsers.add_parser(domain, help=f"{self.command} for {domain}")
             sub.add_argument("--json", action="store_true", help="print one JSON value")
             if configure is not None:

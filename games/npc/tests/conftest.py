@@ -4,16 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import registry
-
 TOY_DEFINITION = {"jobs": {"sweep": 2, "dust": 1}, "background": {"laundry": 3}, "limit": 20}
-
-
-@pytest.fixture(autouse=True)
-def toy_rules(monkeypatch):
-    monkeypatch.setitem(registry._RULESETS, "toy", "games.tests.toy:RULES")
-    yield
-    registry._cache.pop("toy", None)
 
 
 @pytest.fixture

@@ -1,0 +1,31 @@
+"""The itinerary game's descriptor: what the rest of the Arena knows about it (see ``games.engine.domain``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.engine.domain import Domain
+
+
+def headline(result: Mapping[str, Any]) -> float | None:
+    """ItineraryBench's total, already points of 100 (60 + 20 + 20; ``scoring.py``)."""
+    total = result.get("total")
+    if not isinstance(total, int | float) or isinstance(total, bool):
+        return None
+    return round(total, 2)
+
+
+DOMAIN = Domain(
+    name="itinerary",
+    title="Itinerary (ItineraryBench)",
+    rule_sets={"itinerary-v1": "games.domains.itinerary.rules:RULES"},
+    llm_title="a travel itinerary (ItineraryBench)",
+    npc_policy="games.planners.itinerary_npc:npc_policy",
+    headline="games.domains.itinerary.descriptor:headline",
+    headline_title="Trip score (executability 60 + constraints 20 + efficiency 20, of 100)",
+    bundled="games.importers.bundled_itinerary:load",
+    cli="games.cli.itinerary",
+    board_template="games/boards/itinerary.html",
+    benchmark_items="games.npc.tasksets:itinerary_items",
+)

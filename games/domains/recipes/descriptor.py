@@ -1,0 +1,18 @@
+"""The recipes game's descriptor: what the rest of the Arena knows about it (see ``games.engine.domain``)."""
+
+from __future__ import annotations
+
+from games.engine.domain import Domain
+
+DOMAIN = Domain(
+    name="recipes",
+    title="Recipes (Recipe2Plan)",
+    rule_sets={"recipes-v1": "games.domains.recipes.rules:RULES"},
+    llm_title="cooking two recipes at once (Recipe2Plan)",
+    npc_policy="games.planners.recipes_npc:npc_policy",
+    headline_title="Recipe steps done (%)",
+    bundled="games.importers.bundled_recipes:load",
+    cli="games.cli.recipes",
+    board_template="games/boards/recipes.html",
+    benchmark_items="games.npc.tasksets:recipes_items",
+)

@@ -1,0 +1,19 @@
+"""The tasks game's descriptor: what the rest of the Arena knows about it (see ``games.engine.domain``)."""
+
+from __future__ import annotations
+
+from games.engine.domain import Domain
+
+DOMAIN = Domain(
+    name="tasks",
+    title="Tasks (TimeArena)",
+    rule_sets={"tasks-v1": "games.domains.tasks.rules:RULES"},
+    llm_title="household, cooking and lab tasks (TimeArena)",
+    npc_policy="games.planners.tasks_npc:npc_policy",
+    combine="games.domains.tasks.definition:compose",
+    bundled="games.importers.bundled_tasks:load",
+    cli="games.cli.tasks",
+    board_template="games/boards/tasks.html",
+    display_base=1,
+    benchmark_items="games.npc.tasksets:tasks_items",
+)

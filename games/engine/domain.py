@@ -1,0 +1,92 @@
+"""What a domain is, in one place: the ``Domain`` descriptor each game's package declares.
+
+Every list of domains in the code base (the game model's choices, the headline metric, the NPC
+planners, the LLM prompts and extraction, the per-domain commands, bundled content, benchmarks,
+board templates) reads it from ``games.engine.registry``; nothing else names the four games.
+
+The descriptor is plain data. Framework-free parts (rule sets, text interface, NPC policy,
+combining scenarios, headline) are named by ``"module:attribute"`` paths inside the domain's
+package; Django parts (bundled content loader, importers, CLI verbs, board template) by paths into
+its catalogue app and the project's ``games/cli``/``templates``. Paths are imported on first use,
+and a path that does not import is an error naming it, never a quietly different behaviour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+
+class DescriptorError(LookupError):
+    """A descriptor names something that does not exist."""
+
+
+def resolve(path: str) -> Any:
+    """The object a ``"package.module:attribute"`` path names; a clear error when it is missing."""
+    module_name, _, attr = path.partition(":")
+    if not attr:
+        raise DescriptorError(f"{path!r} is not a 'module:attribute' path")
+    module = import_module(module_name)  # an ImportError names the missing module
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise DescriptorError(f"{module_name} has no {attr!r} (named by {path!r})") from None
+
+
+@dataclass(frozen=True)
+class Domain:
+    """One game. ``name`` is its id in URLs, the database and the CLI (``tasks``)."""
+
+    name: str
+    title: str  # how lists show it: "Tasks (TimeArena)"
+    # rule-set id -> "module:attribute" of its RuleSet, oldest first; the last is the current one.
+    # A game keeps the id it was created with and always replays on those rules.
+    rule_sets: Mapping[str, str]
+    # How the LLM prompt names the game ("a restaurant kitchen with orders (CuisineWorld)").
+    llm_title: str
+    # "module:attribute" of ``npc_policy(rules, state, agent) -> str | None`` (the planner teammate).
+    npc_policy: str
+    # "module:attribute" of ``combine(definitions) -> definition`` when several scenarios can be
+    # played at once (tasks); None: one scenario per game.
+    combine: str | None = None
+    # "module:attribute" of ``headline(result) -> float | None``, the 0-100 number a progress chart
+    # follows; None: the result's ``progress`` (or ``score``).
+    headline: str | None = None
+    headline_title: str = "Progress (% of the work done)"
+    # How the domain's own texts number agents: tasks says "agent 1" for agent index 0.
+    display_base: int = 0
+    # Django side, by path: ``load(log) -> int`` of the bundled content; the module with
+    # ``configure_<verb>(parser)`` / ``run_<verb>(options, log)`` for plan, describe, score, ...;
+    # the play page's board template (None: the generic board); the folder of prompt templates
+    # under ``games/agents/prompts`` (None: the shared ones only).
+    bundled: str | None = None
+    cli: str | None = None
+    board_template: str | None = None
+    prompts: str | None = None
+    # "module:attribute" of ``items(slugs, seed, options) -> list[dict]`` building a benchmark's
+    # task set; None: one item per scenario.
+    benchmark_items: str | None = None
+    # "module:attribute" of the domain's LLM text interface: how commands are found in a reply.
+    text: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.rule_sets:
+            raise DescriptorError(f"the {self.name} domain names no rule set")
+        for rule_set_id in self.rule_sets:
+            if rule_set_id.split("-v", 1)[0] != self.name:
+                raise DescriptorError(f"rule set {rule_set_id!r} of {self.name} must be named '{self.name}-vN'")
+
+    @property
+    def current_rule_set(self) -> str:
+        return list(self.rule_sets)[-1]
+
+    def part(self, attribute: str) -> Any:
+        """The object one of the path fields names (None when the field is None)."""
+        path = getattr(self, attribute)
+        return None if path is None else resolve(path)
+
+    def combiner(self) -> Callable[[Any], Any] | None:
+        return self.part("combine")  # type: ignore[no-any-return]
