@@ -1,5 +1,5 @@
 """The itinerary planner as an NPC travel assistant: each turn, plan what is left of the trip from
-the current state and take the plan's first action (``planner_agent.POLICIES`` finds it here)."""
+the current state and take the plan's first action (the itinerary descriptor names it)."""
 
 from __future__ import annotations
 
