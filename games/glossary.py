@@ -11,14 +11,16 @@ TERMS: dict[str, str] = {
     "alpha": "How much time the level gives: order lifetimes and the gap between orders grow with alpha "
     "(1 is the tightest).",
     "task_interval": "Steps between two new orders.",
-    "success_rate": "Orders served on time out of the orders that were served or ran out.",
-    "completed": "Orders served on time.",
-    "failed": "Orders that ran out before they were served.",
-    "pending": "Orders still open when the game ended.",
-    "thrown_away": "Items put back into storage (thrown away).",
+    "kitchen:success_rate": "Orders served on time out of the orders that were served or ran out.",
+    "kitchen:completed": "Orders served on time.",
+    "kitchen:failed": "Orders that ran out before they were served.",
+    "kitchen:pending": "Orders still open when the game ended.",
+    "kitchen:thrown_away": "Items put back into storage (thrown away).",
     "CoS": "Collaboration score: the mean success rate over the alpha settings.",
     # recipes (Recipe2Plan)
-    "progress": "Share of the steps done.",
+    "progress": "Share of the recipe steps done.",
+    "tasks:progress": "Share of the work done (each action counts by its minutes).",
+    "tasks:completed": "Whether every task was finished.",
     "efficiency": "How much the cooks' work overlapped: the steps' total duration over the time taken "
     "(higher is better).",
     "itinerary:efficiency": "Up to 20 points for a cheap or quick trip, given when every wish is met.",
