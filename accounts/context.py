@@ -17,6 +17,7 @@ NAV: dict[Role, list[tuple[str, str]]] = {
     Role.RESEARCHER: [
         ("Dashboard", "home"),
         ("Scenarios", "games:scenarios"),
+        ("Studio", "studio:index"),
         ("Games", "games:list"),
         ("Benchmarks", "games:benchmarks"),
         ("Annotation", "annotations:projects"),

@@ -17,6 +17,11 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
-for prefix, module in [("", "games.urls"), ("annotate/", "annotations.urls"), ("studies/", "studies.urls")]:
+for prefix, module in [
+    ("", "games.urls"),
+    ("studio/", "games.studio.urls"),
+    ("annotate/", "annotations.urls"),
+    ("studies/", "studies.urls"),
+]:
     if find_spec(module) is not None:
         urlpatterns.append(path(prefix, include(module)))

@@ -23,6 +23,10 @@ class Knob:
     def kind(self) -> type:
         return type(self.default)
 
+    @property
+    def is_bool(self) -> bool:
+        return isinstance(self.default, bool)
+
     def parse(self, raw: Any) -> int | float | bool:
         """The value from a string (command line, form) or a JSON value; raises KnobError."""
         kind = self.kind

@@ -1,0 +1,377 @@
+"""Reading, checking and exporting scenarios in the authoring formats of docs/scenarios.md.
+
+Plain Python (no Django). Per domain:
+
+- ``parse(domain, name, text)`` -> the definition the rules play, or ``AuthoringError`` whose
+  problems each name a line (when one can be found), a field and what is wrong;
+- ``export(domain, definition, name)`` -> (file name, text) in the published authoring format;
+- ``starter(domain)`` -> a small valid example to start from.
+
+Formats: tasks, one TOML task file (or a ``tasks-v1`` JSON definition, e.g. a generated one);
+recipes, a JSON recipe or list of recipes as in games/content/recipes/ (or a full definition);
+kitchen, a level JSON (``recipes`` optional: missing dishes come from the bundled recipe book);
+itinerary, one brief as in games/content/itinerary/briefs.json, over our own travel world.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from games.bundled import CONTENT_DIR
+from games.studio.locate import Path, json_lines, line_of, toml_action_line, toml_key_line
+
+DOMAINS = ("tasks", "recipes", "kitchen", "itinerary")
+NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,60}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    line: int | None
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}: " if self.line else ""
+        return f"{where}{self.field}: {self.message}" if self.field else f"{where}{self.message}"
+
+
+class AuthoringError(ValueError):
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("; ".join(str(p) for p in problems))
+        self.problems = problems
+
+
+def check_name(name: str) -> None:
+    if not NAME.match(name or ""):
+        raise AuthoringError(
+            [Problem(None, "name", "use lower-case letters, digits and '-' (e.g. make-soup), at most 61 characters")]
+        )
+
+
+def parse(domain: str, name: str, text: str) -> dict[str, Any]:
+    check_name(name)
+    if not text.strip():
+        raise AuthoringError([Problem(1, "", "the editor is empty; start from the example")])
+    return {"tasks": _parse_tasks, "recipes": _parse_recipes, "kitchen": _parse_kitchen, "itinerary": _parse_brief}[
+        domain
+    ](name, text)
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise AuthoringError(
+            [Problem(error.lineno, "", f"not valid JSON: {error.msg} (column {error.colno})")]
+        ) from None
+
+
+# -- tasks -----------------------------------------------------------------------------------------
+_TOML_FIELDS = {"name": "do", "requires": "after"}
+
+
+def _parse_tasks(name: str, text: str) -> dict[str, Any]:
+    from games.domains.tasks.content import read_task
+    from games.domains.tasks.definition import DefinitionError, compile_definition, validate
+
+    if text.lstrip().startswith("{"):
+        definition = _json(text)
+        lines = json_lines(text)
+        try:
+            validate(definition)
+            compile_definition(definition)
+        except DefinitionError as error:
+            message = str(error)
+            path: Path = ()
+            task = re.search(r"task '([^']+)'", message)
+            if task and isinstance(definition, dict):
+                names = [t.get("name") for t in definition.get("tasks", []) if isinstance(t, dict)]
+                path = ("tasks", names.index(task.group(1))) if task.group(1) in names else ("tasks",)
+            action = re.search(r"actions\[(\d+)\]\.?(\w+)?", message)
+            if action:
+                path = (*path, "actions", int(action.group(1)), *([action.group(2)] if action.group(2) else []))
+            raise AuthoringError([Problem(line_of(lines, path), _field(message), _tail(message))]) from None
+        return definition
+    try:
+        definition = read_task(name, text)
+        compile_definition(definition)
+    except DefinitionError as error:
+        message = str(error).removeprefix(f"{name}: ")
+        syntax = re.search(r"\(at line (\d+), column \d+\)", message)
+        if syntax:
+            raise AuthoringError([Problem(int(syntax.group(1)), "", message)]) from None
+        action = re.match(r"actions\[(\d+)\](?:\.(\w+))?", message)
+        if action:
+            number, key = int(action.group(1)), action.group(2)
+            toml_key = _TOML_FIELDS.get(key or "", key)
+            line = toml_action_line(text, number, toml_key)
+            field = f"actions[{number}]" + (f".{toml_key}" if toml_key else "")
+            raise AuthoringError([Problem(line, field, _tail(message))]) from None
+        unknown = re.search(r"unknown keys (\w+)", message)
+        circle = re.search(r"in a circle: (.+?) ->", message)
+        line = None
+        if unknown:
+            line = toml_key_line(text, unknown.group(1))
+        elif circle:
+            line = _toml_do_line(text, circle.group(1))
+        raise AuthoringError([Problem(line, "", message)]) from None
+    return definition
+
+
+def _toml_do_line(text: str, action: str) -> int | None:
+    for number, line in enumerate(text.splitlines(), 1):
+        if re.match(rf'\s*do\s*=\s*"{re.escape(action)}"', line):
+            return number
+    return None
+
+
+def _field(message: str) -> str:
+    match = re.match(r"([\w'\[\]. -]+?): ", message)
+    return match.group(1) if match else ""
+
+
+def _tail(message: str) -> str:
+    head = _field(message)
+    return message[len(head) + 2 :] if head else message
+
+
+# -- recipes ---------------------------------------------------------------------------------------
+def _parse_recipes(name: str, text: str) -> dict[str, Any]:
+    from games.domains.recipes.dataset import convert_authored, instance_definition
+    from games.domains.recipes.kitchen import DefinitionError, load_kitchen
+
+    raw = _json(text)
+    lines = json_lines(text)
+    single = isinstance(raw, dict) and "recipes" not in raw
+    try:
+        if isinstance(raw, dict) and "recipes" in raw:
+            load_kitchen(raw)
+            return raw
+        recipes = [raw] if single else raw
+        if not isinstance(recipes, list) or not recipes:
+            raise DefinitionError('give one recipe {"name", "steps"} or a list of recipes')
+        converted = [convert_authored(recipe, f"recipe {number}") for number, recipe in enumerate(recipes)]
+        return instance_definition(converted)
+    except DefinitionError as error:
+        message = str(error)
+        number = re.search(r"recipes?\[?(\d+)\]?", message)
+        recipe: Path = () if single else ((int(number.group(1)),) if number else ())
+        if not number and not single and isinstance(raw, list):
+            named = re.match(r"(\S+) step", message)
+            names = [r.get("name") for r in raw if isinstance(r, dict)]
+            if named and named.group(1) in names:
+                recipe = (names.index(named.group(1)),)
+        step = re.search(r"step (\d+)", message)
+        path: Path = (*recipe, "steps", int(step.group(1))) if step else recipe
+        missing = re.search(r"missing field '(\w+)'", message)
+        if missing:
+            path = (*path, missing.group(1))
+        field = ".".join(str(p) for p in path) if path else ""
+        raise AuthoringError([Problem(line_of(lines, path), field, message)]) from None
+
+
+# -- kitchen ---------------------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def _recipe_book() -> dict[str, Any]:
+    return json.loads((CONTENT_DIR / "kitchen" / "recipes.json").read_text(encoding="utf-8"))
+
+
+def _parse_kitchen(name: str, text: str) -> dict[str, Any]:
+    from games.domains.kitchen.state import build_level
+    from games.domains.kitchen.world import LevelError, parse_recipes, recipe_closure, unmakeable
+
+    raw = _json(text)
+    lines = json_lines(text)
+    if not isinstance(raw, dict):
+        raise AuthoringError([Problem(1, "", "a level is a JSON object with kitchen, dishes and (optionally) recipes")])
+    for key in ("kitchen", "dishes"):
+        if not isinstance(raw.get(key), list) or not raw[key]:
+            raise AuthoringError([Problem(line_of(lines, (key,)) or 1, key, "must be a non-empty list")])
+    own = raw.get("recipes") or {}
+    try:
+        if not isinstance(own, dict):
+            raise LevelError("recipes: must map each product to {tool, ingredients}")
+        book = parse_recipes({**_recipe_book(), **own})
+        for number, dish in enumerate(raw["dishes"]):
+            if dish not in book:
+                raise AuthoringError(
+                    [Problem(line_of(lines, ("dishes", number)), f"dishes[{number}]", f"{dish!r} has no recipe")]
+                )
+        closure = recipe_closure(raw["dishes"], book)
+        lacking = unmakeable(raw["dishes"], raw["kitchen"], book)
+        if lacking:
+            dish, missing = next(iter(lacking.items()))
+            number = raw["dishes"].index(dish)
+            raise AuthoringError(
+                [
+                    Problem(
+                        line_of(lines, ("kitchen",)),
+                        "kitchen",
+                        f"{dish} needs {', '.join(missing)}, which the kitchen lacks",
+                    ),
+                    Problem(line_of(lines, ("dishes", number)), f"dishes[{number}]", f"{dish} cannot be made"),
+                ]
+            )
+        definition = {
+            "name": name,
+            "title": str(raw.get("title") or name),
+            "description": str(raw.get("description") or ""),
+            "kitchen": raw["kitchen"],
+            "dishes": raw["dishes"],
+            "recipes": {product: recipe.to_json() for product, recipe in closure.items()},
+            "agents": raw.get("agents", 2),
+            "max_steps": raw.get("max_steps", 60),
+        }
+        build_level(definition, seed=0, options=None)
+    except (LevelError, ValueError, TypeError) as error:
+        if isinstance(error, AuthoringError):
+            raise
+        message = str(error)
+        recipe = re.search(r"recipes? '([^']+)'", message)
+        key = next((k for k in ("kitchen", "agents", "max_steps", "dishes") if k in message), None)
+        path: Path = ("recipes", recipe.group(1)) if recipe else ((key,) if key else ())
+        raise AuthoringError([Problem(line_of(lines, path), ".".join(map(str, path)), message)]) from None
+    return definition
+
+
+# -- itinerary -------------------------------------------------------------------------------------
+_KINDS = {1: "inter-city", 2: "day-plan", 3: "combined"}
+
+
+def _parse_brief(name: str, text: str) -> dict[str, Any]:
+    from games.domains.itinerary.samples import definition_from_sample
+    from games.importers.itinerary_content import FOLDER, as_sample, read_world
+
+    raw = _json(text)
+    lines = json_lines(text)
+
+    def fail(path: Path, message: str) -> AuthoringError:
+        return AuthoringError([Problem(line_of(lines, path) or 1, ".".join(map(str, path)), message)])
+
+    if not isinstance(raw, dict):
+        raise fail((), "a brief is a JSON object with kind, question, settings and cities or spots")
+    if raw.get("kind") not in _KINDS:
+        raise fail(("kind",), "must be 1 (inter-city), 2 (day plan) or 3 (combined)")
+    question = raw.get("question")
+    if not isinstance(question, str) or not re.search(r"as little (money|time) as possible", question, re.I):
+        raise fail(("question",), "must say what to minimise: 'spend as little money|time as possible'")
+    settings = raw.get("settings")
+    if not isinstance(settings, dict):
+        raise fail(("settings",), "must be an object with begin_time, end_time and origin_city")
+    tables = read_world(FOLDER / "world.json")
+    cities = {city for _, city, *_ in tables.places}
+    spots = {place for place, _, kind, *_ in tables.places if kind == "spot"}
+    for key in ("begin_time", "end_time"):
+        if not re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", str(settings.get(key, ""))):
+            raise fail(("settings", key), "must be a time like 2024-05-02 07:00")
+    if settings["begin_time"] >= settings["end_time"]:
+        raise fail(("settings", "end_time"), "must be after begin_time")
+    if settings.get("origin_city") not in cities:
+        raise fail(("settings", "origin_city"), f"unknown city; our world has {', '.join(sorted(cities))}")
+    for city in raw.get("cities") or {}:
+        if city not in cities:
+            raise fail(("cities", city), f"unknown city {city!r}; our world has {', '.join(sorted(cities))}")
+    for spot in raw.get("spots") or {}:
+        if spot not in spots:
+            raise fail(("spots", spot), f"unknown sight {spot!r} (games/content/itinerary/world.json lists them)")
+    if not raw.get("cities") and not raw.get("spots"):
+        raise fail((), "ask for something: 'cities' ({city: days}) and/or 'spots' ({sight: minutes})")
+    try:
+        definition = definition_from_sample(int(raw["kind"]), 0, as_sample(raw), tables)
+    except (KeyError, ValueError, TypeError) as error:
+        raise fail(("settings",), str(error)) from None
+    definition["title"] = str(raw.get("title") or name)
+    definition["source"] = {"dataset": "studio", "sample": name, "settings": settings}
+    return definition
+
+
+# -- export and starters ---------------------------------------------------------------------------
+def export(domain: str, definition: dict[str, Any], name: str) -> tuple[str, str]:
+    """(file name, text) in the authoring format (what ``parse`` reads back to the same definition)."""
+    if domain == "tasks":
+        tasks = definition.get("tasks", [])
+        if len(tasks) != 1:
+            return f"{name}.json", json.dumps(definition, indent=2) + "\n"
+        return f"{name}.toml", _task_toml(tasks[0])
+    if domain == "recipes":
+        return f"{name}.json", json.dumps([_authored_recipe(r) for r in definition["recipes"]], indent=2) + "\n"
+    if domain == "kitchen":
+        keys = ("name", "title", "description", "kitchen", "dishes", "recipes", "agents", "max_steps")
+        return f"{name}.json", json.dumps({k: definition[k] for k in keys if k in definition}, indent=2) + "\n"
+    return f"{name}.json", json.dumps(_brief(definition, name), indent=2, ensure_ascii=False) + "\n"
+
+
+def _toml_string(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _task_toml(task: dict[str, Any]) -> str:
+    out = [f"title = {_toml_string(task.get('title') or task['name'])}", f"goal = {_toml_string(task.get('goal', ''))}"]
+    out.append(f"appliances = [{', '.join(_toml_string(a) for a in task.get('appliances', []))}]")
+    for action in task["actions"]:
+        out += ["", "[[actions]]", f"do = {_toml_string(action['name'])}", f"minutes = {action['minutes']}"]
+        if action.get("background"):
+            out.append("background = true")
+        if action.get("requires"):
+            out.append(f"after = [{', '.join(_toml_string(r) for r in action['requires'])}]")
+    return "\n".join(out) + "\n"
+
+
+def _amount(seconds: int) -> str:
+    if seconds % 3600 == 0:
+        return f"{seconds // 3600} hour"
+    if seconds % 60 == 0:
+        return f"{seconds // 60} min"
+    return f"{seconds} sec"
+
+
+def _authored_recipe(recipe: dict[str, Any]) -> dict[str, Any]:
+    steps = []
+    for step in recipe["steps"]:
+        out: dict[str, Any] = {"text": step["text"], "time": _amount(int(step["duration"]))}
+        for flag in ("autonomous", "interruptible"):
+            if step.get(flag):
+                out[flag] = True
+        if step.get("prerequisites"):
+            out["prerequisites"] = list(step["prerequisites"])
+        if step.get("time_constraints"):
+            out["time_constraints"] = {k: _amount(int(v)) for k, v in step["time_constraints"].items()}
+        physical = {
+            appliance: {k: v for k, v in use.items() if v} for appliance, use in (step.get("physical") or {}).items()
+        }
+        if physical:
+            out["physical"] = physical
+        steps.append(out)
+    return {"name": recipe["name"], "steps": steps}
+
+
+def _brief(definition: dict[str, Any], name: str) -> dict[str, Any]:
+    kind = {v: k for k, v in _KINDS.items()}.get(definition.get("kind", ""), 3)
+    constraints = definition.get("constraints", {})
+    brief: dict[str, Any] = {
+        "name": name,
+        "title": definition.get("title", name),
+        "kind": kind,
+        "question": definition.get("brief", ""),
+        "settings": (definition.get("source") or {}).get("settings", {}),
+    }
+    if constraints.get("city_days"):
+        brief["cities"] = {c["city"]: c["days"] for c in constraints["city_days"]}
+    if constraints.get("spot_minutes"):
+        brief["spots"] = {s["spot"]: s["minutes"] for s in constraints["spot_minutes"]}
+    return brief
+
+
+def starter(domain: str) -> str:
+    if domain == "tasks":
+        return (CONTENT_DIR / "tasks" / "make-tea.toml").read_text(encoding="utf-8")
+    if domain == "recipes":
+        return (CONTENT_DIR / "recipes" / "Lemonade.json").read_text(encoding="utf-8")
+    if domain == "kitchen":
+        return (CONTENT_DIR / "kitchen" / "salad-bar.json").read_text(encoding="utf-8")
+    briefs = json.loads((CONTENT_DIR / "itinerary" / "briefs.json").read_text(encoding="utf-8"))
+    return json.dumps(briefs[0], indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,149 @@
+"""What a scenario's planners make of it, for the studio's preview (plain Python, no Django).
+
+tasks and recipes: the CP-SAT optimum as a timeline, with its makespan and whether it is proven;
+kitchen: the heuristic dispatcher's CoS over the five α values; itinerary: the planner's plan and
+its score under the rules. Solvers are capped (``max_seconds``) so a preview answers while typing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Bar = dict[str, Any]
+
+
+def preview(domain: str, definition: dict[str, Any], *, agents: int = 1, max_seconds: float = 3.0) -> dict[str, Any]:
+    if domain == "tasks":
+        return _tasks(definition, agents, max_seconds)
+    if domain == "recipes":
+        return _recipes(definition, max_seconds)
+    if domain == "kitchen":
+        return _kitchen(definition, agents)
+    return _itinerary(definition)
+
+
+def timeline(rows: list[tuple[str, list[Bar]]], span: float, unit: str) -> dict[str, Any]:
+    """Rows of bars placed in percent of ``span``; overlapping bars of a row go to extra lanes."""
+    span = max(span, 1)
+    drawn = []
+    for label, bars in rows:
+        lanes: list[list[Bar]] = []
+        for bar in sorted(bars, key=lambda b: (b["start"], b["end"])):
+            bar = {
+                **bar,
+                "left": 100 * bar["start"] / span,
+                "width": max(0.6, 100 * (bar["end"] - bar["start"]) / span),
+            }
+            lane = next((lane for lane in lanes if lane[-1]["end"] <= bar["start"]), None)
+            if lane is None:
+                lanes.append([bar])
+            else:
+                lane.append(bar)
+        drawn.append({"label": label, "lanes": lanes or [[]]})
+    step = next((s for s in (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600) if span / s <= 12), 7200)
+    ticks = [{"at": t, "left": 100 * t / span} for t in range(0, int(span) + 1, step)]
+    return {"rows": drawn, "span": span, "unit": unit, "ticks": ticks}
+
+
+def _tasks(definition: dict[str, Any], agents: int, max_seconds: float) -> dict[str, Any]:
+    from games.domains.tasks.definition import compile_definition
+    from games.generators.tasks import heuristic
+    from games.planners import tasks_optimal
+
+    scenario = compile_definition(definition)
+    greedy, starts = heuristic(definition, {"constrained": False, "agents": agents})
+    best = tasks_optimal.plan(scenario, agents=agents, max_seconds=max_seconds, hint=starts or None, upper_bound=greedy)
+    rows: dict[int, list[Bar]] = {agent: [] for agent in range(agents)}
+    for entry in best.entries:
+        action = scenario.actions[entry.action]
+        rows[entry.agent].append(
+            {
+                "label": action.text,
+                "start": entry.start,
+                "end": entry.end,
+                "kind": "background" if action.background else "occupying",
+                "tip": f"{action.text}: {entry.start}-{entry.end} min" + (" (background)" if action.background else ""),
+            }
+        )
+    return {
+        "kind": "timeline",
+        "makespan": best.makespan,
+        "unit": "min",
+        "optimal": best.optimal,
+        "lower_bound": best.lower_bound,
+        "heuristic": greedy,
+        "heuristic_name": "planner NPC (critical path)",
+        "solve_seconds": round(best.solve_seconds, 3),
+        "timeline": timeline([(f"Agent {a + 1}", bars) for a, bars in rows.items()], best.makespan or 1, "min"),
+        "plan_text": [f"t={e.start}: agent {e.agent + 1} {scenario.actions[e.action].text}" for e in best.entries],
+        "agents": agents,
+    }
+
+
+def _recipes(definition: dict[str, Any], max_seconds: float) -> dict[str, Any]:
+    from games.domains.recipes.kitchen import load_kitchen
+    from games.planners import recipes_heuristic, recipes_optimal
+
+    heuristic = recipes_heuristic.plan(definition, time_constraints=True)
+    best = recipes_optimal.solve(definition, time_constraints=True, time_limit=max_seconds, heuristic=heuristic)
+    kitchen = load_kitchen(definition)
+    cook: list[Bar] = []
+    itself: list[Bar] = []
+    for step, recipe, duration, start in best.plan or []:
+        spec = kitchen.step(kitchen.recipe_index(recipe) or 0, step)
+        bar = {
+            "label": f"{recipe} {step}",
+            "start": start / 60,
+            "end": (start + duration) / 60,
+            "kind": "background" if spec.autonomous else "occupying",
+            "tip": f"{recipe} step {step}: {spec.text} ({start // 60}-{(start + duration) // 60} min)",
+        }
+        (itself if spec.autonomous else cook).append(bar)
+    span = (best.makespan or 60) / 60
+    return {
+        "kind": "timeline",
+        "makespan": None if best.makespan is None else round(best.makespan / 60, 2),
+        "unit": "min",
+        "optimal": best.optimal,
+        "lower_bound": None if best.bound is None else round(best.bound / 60, 2),
+        "heuristic": None if heuristic.makespan is None else round(heuristic.makespan / 60, 2),
+        "heuristic_name": "Recipe2Plan heuristic",
+        "solve_seconds": round(best.solve_seconds, 3),
+        "timeline": timeline([("Cook", cook), ("By itself", itself)], span, "min"),
+        "plan_text": [f"{s // 60} min: {r} step {i} for {d // 60} min" for i, r, d, s in best.plan or []],
+        "agents": 1,
+    }
+
+
+def _kitchen(definition: dict[str, Any], agents: int) -> dict[str, Any]:
+    from games.planners.kitchen_dispatcher import heuristic
+    from games.planners.kitchen_sweep import sweep
+
+    agents = max(agents, int(definition.get("agents") or 1)) if agents <= 1 else agents
+    found = sweep(definition, heuristic, agents=agents, episodes=1)
+    return {
+        "kind": "kitchen",
+        "cos": found["cos"],
+        "agents": agents,
+        "by_alpha": [{"alpha": alpha, **row} for alpha, row in found["by_alpha"].items()],
+        "solve_seconds": found["seconds"],
+    }
+
+
+def _itinerary(definition: dict[str, Any]) -> dict[str, Any]:
+    from games.domains.itinerary.tools import check_plan
+    from games.planners.itinerary_search import plan
+
+    found = plan(definition)
+    checked = check_plan(definition, found.actions) if found.feasible else None
+    return {
+        "kind": "itinerary",
+        "feasible": found.feasible,
+        "reason": found.reason,
+        "objective": found.objective,
+        "value": found.value,
+        "plan": found.actions,
+        "score": checked["total"] if checked else None,
+        "failed_checks": checked["failed_checks"] if checked else [],
+        "solve_seconds": round(found.solve_seconds, 3),
+    }

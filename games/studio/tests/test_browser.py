@@ -1,0 +1,140 @@
+"""A researcher authors a task in the studio in a real browser (Debian's chromium via Playwright):
+types it with a mistake, sees the error named by line and field, fixes it, sees the optimal plan
+with its proof, and plays it. Screenshots go to ``screenshots/`` (or ARENA_SCREENSHOTS)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from games.tests.server import ROOT, Stack
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+CHROMIUM = "/usr/bin/chromium"
+PASSWORD = "pw-researcher-1"
+
+SETUP = f"""
+from accounts.roles import Role, grant
+from django.contrib.auth import get_user_model
+user = get_user_model().objects.create_user("rita", password="{PASSWORD}")
+grant(user, Role.RESEARCHER)
+print(user.pk)
+"""
+
+# "rinse cup" waits for an action that does not exist: a typo the studio must point at.
+WITH_MISTAKE = """title = "Toast and tea"
+goal = "Toast bread and make a cup of tea."
+appliances = ["kettle"]
+
+[[actions]]
+do = "boil kettle"
+minutes = 3
+background = true
+
+[[actions]]
+do = "toast bread"
+minutes = 2
+
+[[actions]]
+do = "rinse cup"
+minutes = 1
+after = ["boil kettel"]
+"""
+
+
+@pytest.fixture
+def shots() -> Path:
+    folder = Path(os.environ.get("ARENA_SCREENSHOTS", ROOT / "screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_a_researcher_authors_a_task_fixes_a_mistake_sees_the_optimum_and_plays_it(tmp_path, shots):
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"Debian's chromium is not at {CHROMIUM} (apt-get install chromium)")
+    from playwright.sync_api import expect, sync_playwright
+
+    stack = Stack(tmp_path)
+    try:
+        stack.manage("migrate", "--noinput", "-v0")
+        stack.python(SETUP)
+        stack.start()
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+            page = browser.new_page(viewport={"width": 1366, "height": 1000})
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(f"{stack.base}/accounts/login/")
+            page.fill("input[name=username]", "rita")
+            page.fill("input[name=password]", PASSWORD)
+            page.click("button[type=submit]")
+
+            page.click("nav >> text=Studio")
+            page.click("text=Write a task")
+            expect(page.locator("h1")).to_contain_text("New task")
+            # The starter example is valid: its optimal plan is shown at once.
+            expect(page.locator(".studio-preview")).to_contain_text("proven optimal")
+
+            page.fill("#studio-name", "toast-and-tea")
+            page.fill("#studio-text", WITH_MISTAKE)
+            problems = page.locator(".studio-problems")
+            expect(problems).to_contain_text("line 17")
+            expect(problems).to_contain_text("actions[2].after")
+            expect(problems).to_contain_text("'boil kettel' is not an action of this task")
+            page.screenshot(path=str(shots / "studio-error.png"), full_page=True)
+
+            # Jump to the line from the error, then fix the typo with the keyboard.
+            page.click(".studio-goto")
+            selected = page.evaluate(
+                "() => { const a = document.getElementById('studio-text');"
+                " return a.value.slice(a.selectionStart, a.selectionEnd); }"
+            )
+            assert selected == 'after = ["boil kettel"]'
+            page.keyboard.type('after = ["boil kettle"]')
+            expect(page.locator(".studio-problems")).to_have_count(0)
+            preview = page.locator(".studio-preview")
+            expect(preview).to_contain_text("proven optimal")
+            # One agent: boil (1 busy minute, runs 3), toast 2, then rinse once the kettle boiled.
+            expect(preview.locator(".studio-makespan")).to_have_text("4")
+            expect(preview.locator(".tl-bar")).to_have_count(3)
+
+            # The small form adds an action without writing TOML.
+            page.click("text=Add an action with a form")
+            page.fill("#add-do", "pour kettle into cup")
+            page.fill("#add-minutes", "1")
+            page.fill("#add-after", "rinse cup")
+            page.keyboard.press("Enter")
+            expect(page.locator("#studio-text")).to_have_value(re.compile(r'do = "pour kettle into cup"'))
+            expect(preview.locator(".studio-makespan")).to_have_text("5")
+            expect(page.locator(".tl-bar")).to_have_count(4)
+            page.screenshot(path=str(shots / "studio-preview.png"), full_page=True)
+
+            page.click("text=Save and play now")
+            page.wait_for_url(re.compile(r"/games/\d+/$"))
+            expect(page.locator("#game-actions [data-key='1']")).to_be_visible()
+            page.wait_for_function("() => window.htmx && document.querySelector('[ws-connect]')")
+            page.wait_for_timeout(500)
+            moves = 0
+            while not page.locator("#game-result h2").is_visible() and moves < 20:
+                key = "1" if page.locator("#game-actions [data-key='1']").count() else "w"
+                page.keyboard.press(key)
+                page.wait_for_timeout(400)
+                moves += 1
+            expect(page.locator("#game-result")).to_contain_text("Progress")
+            assert re.search(r"Progress\s*100", page.locator("#game-result").inner_text())
+            page.screenshot(path=str(shots / "studio-played.png"), full_page=True)
+
+            # The saved scenario opens again in the editor, and export gives the TOML back.
+            page.goto(f"{stack.base}/studio/")
+            expect(page.locator("table")).to_contain_text("studio/toast-and-tea")
+            with page.expect_download() as download:
+                page.click("text=Export")
+            text = Path(download.value.path()).read_text()
+            assert 'do = "pour kettle into cup"' in text and 'after = ["boil kettle"]' in text
+            browser.close()
+        assert not errors, errors
+    finally:
+        stack.close()

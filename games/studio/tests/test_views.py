@@ -1,0 +1,110 @@
+"""The studio pages: checks as you type, preview, saving versions, play now, export, the generator
+page, and who may use them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games.models import Game, Scenario
+from games.studio.authoring import starter
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client_r(client, researcher):
+    client.force_login(researcher)
+    return client
+
+
+def _check(client, domain, text, name="my-scenario", **extra):
+    return client.post(f"/studio/{domain}/check/", {"name": name, "text": text, **extra}, HTTP_HX_REQUEST="true")
+
+
+@pytest.mark.parametrize("domain", ["tasks", "recipes", "kitchen", "itinerary"])
+def test_the_starter_of_every_domain_checks_clean_and_previews(client_r, domain):
+    page = client_r.get(f"/studio/{domain}/new/")
+    assert page.status_code == 200
+    response = _check(client_r, domain, starter(domain))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "studio-problems" not in html
+    expected = {"tasks": "proven optimal", "recipes": "proven optimal", "kitchen": "CoS", "itinerary": "score"}
+    assert expected[domain] in html
+
+
+def test_a_mistake_is_named_by_line_and_field(client_r):
+    text = starter("tasks").replace('after = ["fill kettle"]', 'after = ["fill kettel"]')
+    html = _check(client_r, "tasks", text).content.decode()
+    assert 'data-line="13"' in html and "actions[1].after" in html
+    assert "&#x27;fill kettel&#x27; is not an action of this task" in html
+
+
+def test_saving_makes_a_new_version_and_old_games_keep_theirs(client_r, researcher):
+    text = starter("tasks")
+    response = client_r.post("/studio/tasks/save/", {"name": "my-tea", "text": text, "action": "play"})
+    first = Scenario.objects.get(slug="studio/my-tea", is_current=True)
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert game.scenario_id == first.pk and first.version == 1 and first.source == "studio"
+
+    changed = text.replace("minutes = 4", "minutes = 5")
+    response = client_r.post("/studio/tasks/save/", {"name": "my-tea", "text": changed, "scenario": first.pk})
+    second = Scenario.objects.get(slug="studio/my-tea", is_current=True)
+    assert second.version == 2 and response["Location"] == f"/studio/edit/{second.pk}/"
+    game.refresh_from_db()
+    assert game.scenario_id == first.pk  # the old game keeps v1
+
+    exported = client_r.get(f"/studio/export/{second.pk}/")
+    assert exported["Content-Disposition"] == 'attachment; filename="my-tea.toml"'
+    assert "minutes = 5" in exported.content.decode()
+    editor = client_r.get(f"/studio/edit/{second.pk}/").content.decode()
+    assert "minutes = 5" in editor and "version 3 of studio/my-tea" in editor
+
+
+def test_bad_input_changes_nothing(client_r):
+    broken = starter("tasks").replace("minutes = 4", "minutes = 0")
+    response = client_r.post("/studio/tasks/save/", {"name": "my-tea", "text": broken})
+    assert response.status_code == 400 and "actions[1].minutes" in response.content.decode()
+    response = client_r.post("/studio/tasks/save/", {"name": "Bad Name!", "text": starter("tasks")})
+    assert response.status_code == 400
+    assert not Scenario.objects.exists()
+
+
+def test_a_new_scenario_cannot_take_over_a_bundled_slug_or_another_domain(client_r):
+    response = client_r.post("/studio/tasks/save/", {"name": "x", "text": "{}", "scenario": "999"})
+    assert response.status_code == 400
+    assert client_r.post("/studio/chess/save/", {"name": "x", "text": "x"}).status_code == 404
+
+
+def test_only_researchers_use_the_studio(client, participant):
+    client.force_login(participant)
+    assert client.get("/studio/").status_code == 403
+    assert client.get("/studio/tasks/new/").status_code == 403
+    assert _check(client, "tasks", starter("tasks")).status_code == 403
+    assert client.post("/studio/tasks/save/", {"name": "x", "text": starter("tasks")}).status_code == 403
+    assert client.get("/studio/generate/").status_code == 403
+    assert not Scenario.objects.exists()
+
+
+def test_the_generator_page_shows_instances_with_their_optimum_and_saves_a_family(client_r):
+    page = client_r.post("/studio/generate/", {"domain": "tasks", "count": "2", "seed": "3", "actions": "8"})
+    html = page.content.decode()
+    assert page.status_code == 200 and "generated/tasks-s3-" in html and "proven" not in html.split("<table")[0]
+    assert "python manage.py generate tasks --count 2 --seed 3 --actions 8 --json" in html
+    assert not Scenario.objects.exists()
+    client_r.post("/studio/generate/", {"domain": "tasks", "count": "2", "seed": "3", "actions": "8", "action": "save"})
+    assert Scenario.objects.filter(source="generated").count() == 2
+    bad = client_r.post("/studio/generate/", {"domain": "tasks", "count": "2", "seed": "3", "actions": "900"})
+    assert bad.status_code == 400 and "actions: must be from 5 to 100" in bad.content.decode()
+
+
+def test_a_generated_instance_opens_in_the_editor_as_json(client_r):
+    client_r.post("/studio/generate/", {"domain": "tasks", "count": "1", "seed": "1", "action": "save"})
+    scenario = Scenario.objects.get(source="generated")
+    editor = client_r.get(f"/studio/edit/{scenario.pk}/").content.decode()
+    assert "tasks-v1" in editor
+    text = json.dumps(scenario.definition, indent=2)
+    assert "proven optimal" in _check(client_r, "tasks", text, name=scenario.slug.split("/")[1]).content.decode()

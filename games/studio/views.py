@@ -1,0 +1,244 @@
+"""The scenario studio (researchers): author a task, a recipe pair, a kitchen level or a brief in its
+text format with checks as you type and the planners' preview; save it as a new scenario version,
+play it at once, export it; and generate families of instances with their certified optimum.
+
+Entry points only: parsing and previews are games.studio.authoring / .preview, generation is
+games.generators, storing is games.scenarios.save_scenario, starting a game is games.services.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from accounts.permissions import researcher_required
+from games import services
+from games.generators import DOMAINS as GENERATOR_DOMAINS
+from games.generators.family import describe, generate
+from games.generators.family import module as generator_module
+from games.generators.knobs import KnobError
+from games.models import Domain, Scenario
+from games.scenarios import save_scenario
+from games.studio.authoring import DOMAINS, AuthoringError, Problem, export, parse, starter
+from games.studio.preview import preview
+
+SOURCE = "studio"
+LABELS = {"tasks": "task", "recipes": "recipe pair", "kitchen": "kitchen level", "itinerary": "itinerary brief"}
+FORMATS = {
+    "tasks": "TOML, one task (or a tasks-v1 JSON definition)",
+    "recipes": "JSON: a recipe or a list of recipes",
+    "kitchen": "JSON: a level (recipes optional, else from the bundled book)",
+    "itinerary": "JSON: one brief over our travel world",
+}
+MAX_TEXT = 200_000
+PAGE_COUNT = 10  # instances per generator run on the page (the command has no such cap)
+PAGE_SECONDS = 3.0
+
+
+def _domain(domain: str) -> str:
+    if domain not in DOMAINS:
+        raise Http404("unknown domain")
+    return domain
+
+
+def _agents(raw: Any) -> int:
+    try:
+        return min(4, max(1, int(raw)))
+    except (TypeError, ValueError):
+        return 1
+
+
+@researcher_required
+def index(request: HttpRequest) -> HttpResponse:
+    authored = Scenario.objects.current().filter(source=SOURCE).order_by("domain", "slug")
+    generated = Scenario.objects.current().filter(source="generated").order_by("slug")[:50]
+    context = {"domains": [(d, LABELS[d], FORMATS[d]) for d in DOMAINS], "authored": authored, "generated": generated}
+    return render(request, "studio/index.html", context)
+
+
+def _editor(request: HttpRequest, domain: str, **context: Any) -> HttpResponse:
+    context.setdefault("agents", 1)
+    # The first check is rendered with the page (no round trip); later ones come as the text changes.
+    problems = context.get("problems") or []
+    found = None
+    if not problems:
+        try:
+            definition = parse(domain, context.get("name") or "untitled", context["text"])
+        except AuthoringError as error:
+            problems = error.problems
+        else:
+            found = preview(domain, definition, agents=context["agents"])
+    context["check"] = {"problems": problems, "preview": found, "domain": domain}
+    context.update(domain=domain, label=LABELS[domain], format=FORMATS[domain], domain_title=Domain(domain).label)
+    return render(request, "studio/editor.html", context, status=context.pop("status", 200))
+
+
+@researcher_required
+def new(request: HttpRequest, domain: str) -> HttpResponse:
+    domain = _domain(domain)
+    return _editor(request, domain, name="", text=starter(domain), scenario=None)
+
+
+@researcher_required
+def edit(request: HttpRequest, pk: int) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, pk=pk)
+    if scenario.domain not in DOMAINS:
+        raise Http404("this domain has no editor")
+    name = scenario.slug.split("/", 1)[-1]
+    _, text = export(scenario.domain, scenario.definition, name)
+    return _editor(request, scenario.domain, name=name, text=text, scenario=scenario)
+
+
+def _read(request: HttpRequest, domain: str) -> tuple[str, str, dict[str, Any] | None, list[Problem]]:
+    name = request.POST.get("name", "").strip()
+    text = request.POST.get("text", "")
+    if len(text) > MAX_TEXT:
+        return name, text, None, [Problem(None, "", f"the text is over {MAX_TEXT} characters")]
+    try:
+        return name, text, parse(domain, name, text), []
+    except AuthoringError as error:
+        return name, text, None, error.problems
+
+
+@require_POST
+@researcher_required
+def check(request: HttpRequest, domain: str) -> HttpResponse:
+    """HTMX: the problems of the text being typed, or, when it is valid, the planners' preview."""
+    domain = _domain(domain)
+    _, _, definition, problems = _read(request, domain)
+    agents = _agents(request.POST.get("agents"))
+    found = preview(domain, definition, agents=agents) if definition is not None else None
+    return render(request, "studio/_check.html", {"problems": problems, "preview": found, "domain": domain})
+
+
+@require_POST
+@researcher_required
+def save(request: HttpRequest, domain: str) -> HttpResponse:
+    """Store the text as a new version of its scenario (old games keep theirs); ``play`` also starts a game."""
+    domain = _domain(domain)
+    name, text, definition, problems = _read(request, domain)
+    agents = _agents(request.POST.get("agents"))
+    scenario = None
+    if request.POST.get("scenario"):
+        scenario = Scenario.objects.filter(pk=request.POST["scenario"], domain=domain).first()
+    if definition is None:
+        return _editor(
+            request, domain, name=name, text=text, scenario=scenario, problems=problems, agents=agents, status=400
+        )
+    slug = scenario.slug if scenario is not None else f"{SOURCE}/{name}"
+    existing = Scenario.objects.current().filter(slug=slug).first()
+    if scenario is None and existing is not None and existing.source != SOURCE:
+        problems = [Problem(None, "name", f"{slug} is already taken by {existing.source} content; pick another name")]
+        return _editor(
+            request, domain, name=name, text=text, scenario=None, problems=problems, agents=agents, status=400
+        )
+    title = str(definition.get("title") or (scenario.title if scenario else name))
+    stored, changed = save_scenario(
+        domain=domain,
+        slug=slug,
+        title=title,
+        source=scenario.source if scenario is not None else SOURCE,
+        definition=definition,
+        description=scenario.description if scenario is not None else f"Authored in the studio by {request.user}.",
+    )
+    if request.POST.get("action") == "play":
+        options = {"constrained": False} if domain == "tasks" else None
+        seats: list[dict[str, Any]] = [{"kind": "human", "user": request.user}]
+        try:
+            game = services.create_game(stored, seats, created_by=request.user, options=options)
+        except services.GameError as error:
+            messages.error(request, f"Saved as {stored.slug} v{stored.version}, but the game did not start: {error}")
+            return redirect("studio:edit", pk=stored.pk)
+        return redirect("games:play", pk=game.pk)
+    note = (
+        f"Saved {stored.slug} as version {stored.version}."
+        if changed
+        else f"No change: {stored.slug} v{stored.version}."
+    )
+    messages.success(request, note)
+    return redirect("studio:edit", pk=stored.pk)
+
+
+@researcher_required
+def download(request: HttpRequest, pk: int) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, pk=pk)
+    if scenario.domain not in DOMAINS:
+        raise Http404("this domain has no export")
+    filename, text = export(scenario.domain, scenario.definition, scenario.slug.split("/", 1)[-1])
+    kind = "application/toml" if filename.endswith(".toml") else "application/json"
+    response = HttpResponse(text, content_type=f"{kind}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@researcher_required
+def generator(request: HttpRequest) -> HttpResponse:
+    domain = request.POST.get("domain") or request.GET.get("domain") or "tasks"
+    if domain not in GENERATOR_DOMAINS:
+        domain = "tasks"
+    knobs = generator_module(domain).KNOBS
+    values = {k.name: request.POST.get(k.name, "") for k in knobs}
+    context: dict[str, Any] = {
+        "domains": [(d, Domain(d).label) for d in GENERATOR_DOMAINS],
+        "domain": domain,
+        "knobs": [(k, values.get(k.name, "")) for k in knobs],
+        "count": request.POST.get("count", "3"),
+        "seed": request.POST.get("seed", "0"),
+        "max_count": PAGE_COUNT,
+    }
+    if request.method == "POST":
+        try:
+            count, seed = int(context["count"]), int(context["seed"])
+        except ValueError:
+            context["error"] = "count and seed must be whole numbers"
+            return render(request, "studio/generate.html", context, status=400)
+        given = {}
+        for knob in knobs:
+            raw = request.POST.get(knob.name, "")
+            if knob.kind is bool:
+                given[knob.name] = bool(raw)
+            elif raw.strip():
+                given[knob.name] = raw
+        try:
+            if not 1 <= count <= PAGE_COUNT:
+                raise KnobError(f"count: from 1 to {PAGE_COUNT} on this page (manage.py generate has no cap)")
+            instances = generate(domain, count=count, seed=seed, knobs=given, max_seconds=PAGE_SECONDS)
+        except KnobError as error:
+            context["error"] = str(error)
+            return render(request, "studio/generate.html", context, status=400)
+        if request.POST.get("action") == "save":
+            for instance in instances:
+                save_scenario(
+                    domain=domain,
+                    slug=instance["slug"],
+                    title=instance["definition"].get("title") or instance["slug"],
+                    source="generated",
+                    definition=instance["definition"],
+                    description=describe(instance),
+                )
+            messages.success(
+                request,
+                f"Saved {len(instances)} instances as generated/{instances[0]['family']}-*; "
+                "benchmarks select them with that pattern.",
+            )
+        context["instances"] = instances
+        context["command"] = _command(domain, count, seed, given)
+        context["saved_list"] = reverse("games:scenarios") + f"?domain={domain}&q=generated/"
+    return render(request, "studio/generate.html", context)
+
+
+def _command(domain: str, count: int, seed: int, knobs: dict[str, Any]) -> str:
+    """The same run on the command line."""
+    parts = ["python manage.py generate", domain, f"--count {count}", f"--seed {seed}"]
+    for name, value in knobs.items():
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            parts.append(flag)
+        elif value is not False:
+            parts.append(f"{flag} {value}")
+    return " ".join([*parts, "--json"])
