@@ -28,7 +28,8 @@ def benchmark_run(run_id: int) -> None:
 
     from games.npc.benchmarks import run_benchmark
 
-    run_benchmark(run_id, fan_out=not settings.CELERY_TASK_ALWAYS_EAGER)
+    inline = settings.CELERY_TASK_ALWAYS_EAGER or getattr(settings, "NPC_RUN_INLINE", False)
+    run_benchmark(run_id, fan_out=not inline)
 
 
 @shared_task(name="npc.benchmark_item", ignore_result=True, acks_late=True)

@@ -94,3 +94,24 @@ def test_react_benchmark_episode_with_the_real_model(bundled, llm_settings):
     result = run.results.get()
     assert result.llm_calls == 2 and result.llm_errors == 0 and result.completion_tokens > 0
     assert result.metrics["counts"]  # the rules judged every action the model wrote
+
+
+def test_react_benchmark_with_repeats_and_stored_replies_on_the_real_model(bundled, llm_settings):
+    """Repeats (``--repeats 2``) on the real model: every attempt asks the model, the table carries CIs and
+    pass^k, and running the finished run again answers every call from the stored replies."""
+    from games.npc import benchmarks
+    from games.npc.models import LlmResponse
+    from games.npc.tasksets import build_items
+
+    items = build_items("tasks", patterns=["bundled/*"], limit=1)
+    run = benchmarks.create_run("tasks", "react", items, max_turns=2, prompt=SHORT, repeats=2)
+    run = benchmarks.run_benchmark(run.pk)
+    summary = benchmarks.summary(run)
+    results = list(run.results.order_by("key"))
+    assert [r.item["attempt"] for r in results] == [0, 1] and summary["status"] == "done"
+    assert all(r.llm_calls == 2 and r.llm_errors == 0 and r.cached_calls == 0 for r in results)
+    assert LlmResponse.objects.count() == 4  # each attempt's calls stored apart
+    assert summary["pass_k"][-1]["k"] == 2 and summary["metrics"][0]["instances"] == 1
+    again = benchmarks.run_benchmark(benchmarks.rerun(run).pk)
+    assert sum(r.cached_calls for r in again.results.all()) == 4  # no model call at all
+    assert benchmarks.table(again) == benchmarks.table(run)
