@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from games.npc.models import BenchmarkResult, BenchmarkRun, LlmCall, NpcMemory
+from games.npc.models import BenchmarkResult, BenchmarkRun, LlmCall, LlmResponse, NpcMemory
 
 
 @admin.register(LlmCall)
@@ -31,3 +31,14 @@ class BenchmarkRunAdmin(admin.ModelAdmin):
     list_display = ["id", "domain", "agent", "label", "status", "created_at", "finished_at"]
     list_filter = ["domain", "agent", "status"]
     inlines = [ResultInline]
+
+
+@admin.register(LlmResponse)
+class LlmResponseAdmin(admin.ModelAdmin):
+    """Stored replies: deleting one makes the next run ask the model again."""
+
+    list_display = ["id", "endpoint", "model", "prompt_tokens", "completion_tokens", "hits", "created_at"]
+    list_filter = ["endpoint", "model"]
+    search_fields = ["text", "key"]
+    readonly_fields = ["key", "endpoint", "model", "request", "text", "prompt_tokens", "completion_tokens",
+                       "latency_seconds", "hits", "created_at"]  # fmt: skip
