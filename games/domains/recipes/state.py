@@ -157,6 +157,8 @@ class RecipesState:
         return "paused" if self.executed(recipe, step) else "todo"
 
     def all_complete(self) -> bool:
+        if len(self.index.executed) < sum(len(recipe.steps) for recipe in self.kitchen.recipes):
+            return False  # a step with no chunk at all is not complete
         return all(
             self.is_complete(recipe_number, step.index)
             for recipe_number, recipe in enumerate(self.kitchen.recipes)
