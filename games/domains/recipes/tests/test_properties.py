@@ -80,3 +80,24 @@ def test_invariants_hold_for_any_actions(script, constraints):
     assert RULES.dump_state(RULES.load_state(raw)) == RULES.dump_state(state)
     rebuilt = replay(RULES, DEFINITION, log, agents=2, options=options)
     assert rebuilt.state.chunks == state.chunks
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scripts)
+def test_the_chunk_index_answers_as_a_scan_of_the_chunks_would(script):
+    # The index is built once and then extended chunk by chunk (a Pause rebuilds it); whatever was
+    # played, its answers must be those of reading every chunk.
+    state = RULES.initial_state(DEFINITION, agents=2, options={"max_rejections": 0, "max_repeats": 0})
+    for agent, (action, wait) in script:
+        if state.over:
+            break
+        state = RULES.act(state, agent, action, RULES.now(state)).state
+        if wait and not state.over:
+            state = RULES.advance(state, RULES.now(state) + wait).state
+        for recipe, spec in ((r, s) for r, dish in enumerate(state.kitchen.recipes) for s in dish.steps):
+            scanned = [c for c in state.chunks if (c.recipe, c.step) == (recipe, spec.index)]
+            executed = sum(c.end - c.start for c in scanned)
+            assert state.step_chunks(recipe, spec.index) == scanned
+            assert state.executed(recipe, spec.index) == executed
+            expected = max(c.end for c in scanned) if scanned and executed >= spec.duration else None
+            assert state.finished_at(recipe, spec.index) == expected

@@ -1,0 +1,48 @@
+"""Copying states with ``evolve``: the same value ``dataclasses.replace`` gives, the original untouched."""
+
+import dataclasses
+
+import pytest
+
+from games.engine.values import evolve, evolver
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Point:
+    x: int
+    y: int = 0
+    label: str = ""
+    memo: object = dataclasses.field(default=None, compare=False, repr=False)
+
+
+def test_evolve_gives_what_replace_gives_and_leaves_the_original_alone():
+    point = Point(1, 2, "a")
+    moved = evolve(point, y=5, label="b")
+    assert moved == dataclasses.replace(point, y=5, label="b") == Point(1, 5, "b")
+    assert point == Point(1, 2, "a")
+    assert evolve(point) == point and evolve(point) is not point
+
+
+def test_the_copy_is_frozen_and_an_unknown_field_is_refused():
+    moved = evolver(Point)(Point(1), x=3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        moved.x = 4  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        evolve(Point(1), z=3)
+
+
+def test_classes_it_cannot_copy_faithfully_are_refused():
+    @dataclasses.dataclass(frozen=True)
+    class Plain:
+        x: int
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Derived:
+        x: int
+
+        def __post_init__(self) -> None:
+            pass
+
+    for cls in (Plain, Derived):
+        with pytest.raises(TypeError):
+            evolver(cls)
