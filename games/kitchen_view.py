@@ -148,6 +148,30 @@ def action_groups(
     return groups
 
 
+def held_hint(data: Mapping[str, Any], places: Mapping[str, str]) -> str:
+    """What the viewer can do with what they hold, from the recipe book and the open orders."""
+    you = data.get("you", 0)
+    me = next((a for a in data.get("agents", []) if a["id"] == you), None)
+    item = me.get("holding") if me else None
+    if not item:
+        return ""
+    if any(order["dish"] == item for order in data.get("orders", [])):
+        return f"You hold {item_name(item)}, which is ordered: serve it at the Serving table."
+    uses = [
+        (product, recipe["tool"])
+        for product, recipe in data.get("recipes", {}).items()
+        if item in recipe.get("ingredients", [])
+    ]
+    wanted = set(wanted_items(data))
+    uses.sort(key=lambda use: use[0] not in wanted)
+    if not uses:
+        return f"You hold {item_name(item)}; nothing here needs it: throw it away at the Storage."
+    product, tool = uses[0]
+    tools = [places.get(loc["name"], loc["name"]) for loc in data.get("locations", []) if loc["kind"] == tool]
+    where = " or ".join(tools) or KIND_WORDS.get(tool, tool)
+    return f"You hold {item_name(item)}: it goes into the {where} to make {item_name(product)}."
+
+
 def recipe_book(data: Mapping[str, Any], places: Mapping[str, str]) -> list[dict[str, Any]]:
     """For every dish that can be ordered, its tree: what goes into which tool to make what."""
     recipes = data.get("recipes", {})

@@ -68,6 +68,7 @@ def board_extras(domain: str, data: dict[str, Any], names: list[str], actions: l
         "floor": kitchen_view.floor_plan(data, places, names),
         "book": kitchen_view.recipe_book(data, places),
         "groups": kitchen_view.action_groups(actions, data, places, you_at),
+        "held": kitchen_view.held_hint(data, places),
         "pending": next(
             (
                 kitchen_view.command_label(a["pending"], places)[0]

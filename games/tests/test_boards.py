@@ -178,3 +178,18 @@ def test_the_kitchen_headline_is_the_success_rate_with_the_orders_served():
     assert metrics.headline_text("kitchen", result) == "3 served · 1 missed"
     assert metrics.headline("itinerary", {"total": 50.0}) == 50.0  # points of 100 (60 + 20 + 20)
     assert metrics.headline("tasks", {"progress": 42.5}) == 42.5
+
+
+def test_the_player_is_told_where_what_they_hold_goes():
+    data = kitchen_data("warm-up")
+    places = kitchen_view.place_names(data["locations"])
+    assert kitchen_view.held_hint(data, places) == ""
+    data["agents"][0]["holding"] = "cucumber"
+    assert (
+        kitchen_view.held_hint(data, places)
+        == "You hold cucumber: it goes into the Chopping board 1 to make cucumber sticks."
+    )
+    data["agents"][0]["holding"] = data["orders"][0]["dish"]
+    assert "which is ordered: serve it" in kitchen_view.held_hint(data, places)
+    data["agents"][0]["holding"] = "lobster"
+    assert "nothing here needs it" in kitchen_view.held_hint(data, places)
