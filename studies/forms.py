@@ -29,12 +29,49 @@ class StudyBasicsForm(forms.ModelForm):
             "seconds_per_time_unit",
             "completion_code",
             "consent_text",
+            "id_param",
+            "capture_params",
+            "session_param",
+            "completion_url",
+            "screened_out_url",
+            "screened_out_code",
+            "attention_max_failures",
+            "bonus_formula",
+            "bonus_cap",
         ]
         widgets = {
             "description": forms.Textarea(attrs={"rows": 2}),
             "consent_text": forms.Textarea(attrs={"rows": 8}),
         }
-        labels = {"slug": "Link name", "seconds_per_time_unit": "Seconds per game time unit"}
+        labels = {
+            "slug": "Link name",
+            "seconds_per_time_unit": "Seconds per game time unit",
+            "id_param": "Participant id parameter",
+            "capture_params": "Other link parameters to keep",
+            "session_param": "Recruiter session parameter",
+            "completion_url": "Completion redirect",
+            "screened_out_url": "Screened-out redirect",
+            "attention_max_failures": "Attention checks allowed to fail",
+            "bonus_formula": "Bonus per episode",
+        }
+
+    def clean_bonus_formula(self) -> str:
+        from studies import bonus
+
+        formula = self.cleaned_data["bonus_formula"].strip()
+        if formula:
+            try:
+                bonus.check_formula(formula)
+            except bonus.BonusError as error:
+                raise forms.ValidationError(str(error)) from None
+        return formula
+
+    def clean_capture_params(self) -> str:
+        names = [n.strip() for n in self.cleaned_data["capture_params"].split(",") if n.strip()]
+        bad = [n for n in names if not n.replace("_", "").replace("-", "").isalnum()]
+        if bad:
+            raise forms.ValidationError(f"Parameter names are letters, digits, _ and -: {', '.join(bad)}")
+        return ",".join(names)
 
     def clean_seconds_per_time_unit(self) -> float:
         value = self.cleaned_data["seconds_per_time_unit"]
@@ -129,3 +166,10 @@ class ItemForm(forms.Form):
     construct_label = forms.CharField(max_length=80, label="Construct", help_text="e.g. Trust")
     text = forms.CharField(max_length=300, label="Statement")
     reverse_scored = forms.BooleanField(required=False, label="Reverse-scored")
+    attention_answer = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=5,
+        label="Attention check: required answer (1-5)",
+        help_text="e.g. for “Please choose Agree for this statement” enter 4. Blank: a normal item.",
+    )

@@ -60,6 +60,50 @@ class Study(models.Model):
     seconds_per_time_unit = models.FloatField(
         default=2.0, help_text="Wall-clock seconds per game time unit in real-time mode (e.g. 2 s per game minute)."
     )
+    # recruitment platforms (Prolific defaults); README has a worked example
+    id_param = models.CharField(
+        max_length=40,
+        default="PROLIFIC_PID",
+        help_text="The link parameter holding the participant's id (?pid= works as well).",
+    )
+    capture_params = models.CharField(
+        max_length=300,
+        default="STUDY_ID,SESSION_ID",
+        blank=True,
+        help_text="Other link parameters stored with the participant (comma-separated), e.g. STUDY_ID,SESSION_ID.",
+    )
+    session_param = models.CharField(
+        max_length=40,
+        default="SESSION_ID",
+        blank=True,
+        help_text="The recruiter's session id among them: the same link then resumes on another device "
+        "without the resume code.",
+    )
+    completion_url = models.URLField(
+        max_length=500,
+        blank=True,
+        help_text="Where finished participants are sent; {code} becomes the completion code "
+        "(Prolific: https://app.prolific.com/submissions/complete?cc={code}). Blank: the code is shown.",
+    )
+    screened_out_url = models.URLField(
+        max_length=500,
+        blank=True,
+        help_text="Where participants are sent who decline consent or fail the attention checks; {code} becomes "
+        "the screened-out code.",
+    )
+    screened_out_code = models.CharField(max_length=64, blank=True, help_text="e.g. Prolific's 'screened out' code.")
+    attention_max_failures = models.PositiveSmallIntegerField(
+        default=0, help_text="Participants failing more attention-check items than this are screened out."
+    )
+    bonus_formula = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text="Bonus per episode in your currency, e.g. 0.05 * score / 100 (score: the headline 0-100; "
+        "also the domain's metrics by name; min, max, round). Summed over the episodes.",
+    )
+    bonus_cap = models.DecimalField(
+        max_digits=8, decimal_places=2, null=True, blank=True, help_text="The most one participant can get."
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -69,6 +113,9 @@ class Study(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    def captured_param_names(self) -> list[str]:
+        return [name.strip() for name in self.capture_params.split(",") if name.strip()]
 
 
 class NpcKind(models.TextChoices):
@@ -154,6 +201,11 @@ class QuestionnaireItem(models.Model):
     construct_label = models.CharField(max_length=80)
     text = models.CharField(max_length=300)
     reverse_scored = models.BooleanField(default=False, help_text="Score as 6 - answer.")
+    attention_answer = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Attention check: the answer (1-5) the statement asks for; not part of any score.",
+    )
 
     class Meta:
         ordering = ["study", "index"]
@@ -174,6 +226,7 @@ class ParticipantStatus(models.TextChoices):
     COMPLETED = "completed", "Completed"
     DROPPED = "dropped", "Dropped out"
     DECLINED = "declined", "Declined consent"
+    SCREENED = "screened", "Screened out (attention checks)"
 
 
 class Participant(models.Model):
@@ -183,6 +236,9 @@ class Participant(models.Model):
     study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="participants")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="study_participations")
     external_id = models.CharField(max_length=128, blank=True, help_text="e.g. the Prolific id, from ?pid=")
+    entry_params = models.JSONField(
+        default=dict, blank=True, help_text="The link parameters captured on entry (e.g. STUDY_ID, SESSION_ID)."
+    )
     resume_code = models.CharField(
         max_length=16, blank=True, help_text="Shown to the participant; needed to continue on another device."
     )

@@ -68,6 +68,8 @@ def participant_step(participant: Participant) -> Step:
         return Step("declined")
     if participant.status == ParticipantStatus.DROPPED:
         return Step("dropped")
+    if participant.status == ParticipantStatus.SCREENED:
+        return Step("screened")
     if participant.status == ParticipantStatus.COMPLETED:
         return Step("complete")
     pages = list(participant.study.onboarding_pages.order_by("index"))
@@ -195,7 +197,9 @@ def study_analysis(study: Study, include_dropped: bool = False, include_pilots: 
     episode_info: dict[int, tuple[str, str]] = {}
     reverse_items = set(study.items.filter(reverse_scored=True).values_list("pk", flat=True))
     responses = Response.objects.filter(
-        episode__participant__in=participants, episode__status=EpisodeStatus.DONE
+        episode__participant__in=participants,
+        episode__status=EpisodeStatus.DONE,
+        item__attention_answer__isnull=True,  # attention checks screen people, they score nothing
     ).values_list(
         "episode_id", "episode__participant_id", "episode__condition__name", "item_id", "item__construct", "value"
     )
@@ -223,7 +227,8 @@ def study_analysis(study: Study, include_dropped: bool = False, include_pilots: 
 
 def _ordered_constructs(study: Study, labels: dict[str, str]) -> list[tuple[str, str]]:
     seen: list[str] = []
-    for construct in study.items.order_by("index").values_list("construct", flat=True):
+    scored = study.items.filter(attention_answer__isnull=True).order_by("index")
+    for construct in scored.values_list("construct", flat=True):
         if construct not in seen:
             seen.append(construct)
     return [(construct, labels[construct]) for construct in seen]

@@ -24,6 +24,7 @@ urlpatterns = [
     path("<int:pk>/analysis/", analysis.analysis, name="analysis"),
     path("<int:pk>/exports/", exports.exports_page, name="exports"),
     path("<int:pk>/exports/dictionary.<str:fmt>", exports.dictionary, name="dictionary"),
+    path("<int:pk>/exports/bonuses.csv", exports.bonuses, name="bonuses"),
     path("<int:pk>/exports/<str:table>.<str:fmt>", exports.download, name="export"),
     path("<int:pk>/exports/jobs/", exports.start_job, name="start_export"),
     path("<int:pk>/exports/jobs/<int:job_pk>/", exports.job_status, name="export_job"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,7 +14,7 @@ from studies.models import Episode, Study
 PARTICIPANT_COLUMNS = [
     Column("participant", "Anonymous participant code (P0001 ...), the same in every table."),
     Column("external_id", "Id from the study link (?pid=), e.g. the Prolific id; empty if none was given."),
-    Column("status", "joined, active, completed, dropped (dropped out) or declined (consent)."),
+    Column("status", "joined, active, completed, dropped (dropped out), declined (consent) or screened (attention)."),
     Column("is_pilot", "true for scripted or researcher pilot runs (excluded from analysis by default)."),
     Column("sequence", "Row of the balanced Latin square (within) or group (between) assigned at consent."),
     Column("condition_order", "Conditions in the order played, separated by ' > '."),
@@ -22,7 +23,8 @@ PARTICIPANT_COLUMNS = [
     Column("consented_at", "When consent was given (ISO 8601, UTC)."),
     Column("completed_at", "When the last questionnaire was submitted (ISO 8601, UTC)."),
     Column("dropped_at", "When the participant was marked as dropped out (ISO 8601, UTC)."),
-    Column("drop_reason", "Why: withdrew (participant) or the researcher's note."),
+    Column("drop_reason", "Why: withdrew (participant), failed attention checks, or the researcher's note."),
+    Column("entry_params", "The recruiter's link parameters kept on entry (JSON), e.g. STUDY_ID and SESSION_ID."),
 ]
 
 
@@ -51,6 +53,7 @@ def participant_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]
             "completed_at": iso(p.completed_at),
             "dropped_at": iso(p.dropped_at),
             "drop_reason": p.drop_reason,
+            "entry_params": json.dumps(p.entry_params or {}, sort_keys=True),
         }
 
 

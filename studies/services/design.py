@@ -194,9 +194,11 @@ def save_item(
     construct_label: str,
     text: str,
     reverse_scored: bool = False,
+    attention_answer: int | None = None,
     item: QuestionnaireItem | None = None,
 ) -> QuestionnaireItem:
-    """Add an item (``item`` None) or change one; the construct key is derived from its label."""
+    """Add an item (``item`` None) or change one; the construct key is derived from its label.
+    ``attention_answer`` (1-5) makes it an attention check: it screens, it is never scored."""
     _check_unlocked(study)
     text, construct_label = text.strip(), construct_label.strip()
     if not text or not construct_label:
@@ -205,8 +207,11 @@ def save_item(
     existing = study.items.filter(construct_label__iexact=construct_label).first()
     if existing is not None:
         construct, construct_label = existing.construct, existing.construct_label
+    if attention_answer is not None and not 1 <= attention_answer <= 5:
+        raise StudyError("An attention check asks for one answer from 1 to 5.")
     if item is None:
         item = QuestionnaireItem(study=study, index=_next_index(study.items))
+    item.attention_answer = attention_answer
     item.construct, item.construct_label, item.text, item.reverse_scored = (
         construct,
         construct_label,

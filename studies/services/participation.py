@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Count
 from django.utils import timezone
 
@@ -84,7 +84,21 @@ def _normalise_code(raw: str) -> str:
 
 
 @transaction.atomic
-def join(study: Study, *, external_id: str = "", is_pilot: bool = False) -> Participant:
+def clean_entry_params(study: Study, raw: Mapping[str, Any]) -> dict[str, str]:
+    """The study's configured link parameters present in ``raw`` (each checked like an id)."""
+    params = {}
+    for name in study.captured_param_names():
+        value = str(raw.get(name) or "").strip()
+        if value:
+            if not EXTERNAL_ID.match(value):
+                raise StudyError(f"The link parameter {name} is not valid. Check the link you were given.")
+            params[name] = value
+    return params
+
+
+def join(
+    study: Study, *, external_id: str = "", is_pilot: bool = False, entry_params: Mapping[str, str] | None = None
+) -> Participant:
     """A new participation with its own login-less account. It never reuses a signed-in account:
     a participation is its own identity. A known external id is refused here (that person resumes
     with ``resume``), so knowing someone's panel id is not enough to act as them."""
@@ -104,7 +118,22 @@ def join(study: Study, *, external_id: str = "", is_pilot: bool = False) -> Part
         external_id=external_id,
         is_pilot=is_pilot,
         resume_code=new_resume_code(),
+        entry_params=dict(entry_params or {}),
     )
+
+
+def resume_by_session(study: Study, *, external_id: str, entry_params: Mapping[str, str]) -> Participant | None:
+    """The participation with this external id if the link carries its recruiter session id (e.g.
+    Prolific's SESSION_ID, which only that participant's own link has); else None."""
+    name = study.session_param.strip()
+    given = entry_params.get(name, "") if name else ""
+    if not given or not external_id:
+        return None
+    participant = study.participants.filter(external_id=external_id).first()
+    stored = str((participant.entry_params or {}).get(name, "")) if participant else ""
+    if stored and secrets.compare_digest(stored, given):
+        return participant
+    return None
 
 
 def resume(study: Study, *, external_id: str, code: str) -> Participant:
@@ -287,9 +316,36 @@ def submit_questionnaire(participant: Participant, episode_index: int, raw_answe
     episode.status = EpisodeStatus.DONE
     episode.surveyed_at = timezone.now()
     episode.save(update_fields=["status", "surveyed_at"])
-    if not participant.episodes.exclude(status=EpisodeStatus.DONE).exists():
+    failed = attention_failures(participant)
+    if failed > participant.study.attention_max_failures:
+        screen_out(participant, f"failed {failed} attention check{'s' if failed != 1 else ''}")
+    elif not participant.episodes.exclude(status=EpisodeStatus.DONE).exists():
         complete(participant)
     return episode
+
+
+def attention_failures(participant: Participant) -> int:
+    """How many attention-check answers of this participant were not the one asked for."""
+    return (
+        Response.objects.filter(episode__participant=participant, item__attention_answer__isnull=False)
+        .exclude(value=models.F("item__attention_answer"))
+        .count()
+    )
+
+
+@transaction.atomic
+def screen_out(participant: Participant, reason: str) -> None:
+    """End a participation that failed the study's attention rule (excluded from analysis; sent to
+    the screened-out redirect)."""
+    participant = Participant.objects.select_for_update().get(pk=participant.pk)
+    if participant.status not in (ParticipantStatus.ACTIVE, ParticipantStatus.JOINED):
+        return
+    participant.status = ParticipantStatus.SCREENED
+    participant.dropped_at = timezone.now()
+    participant.drop_reason = reason[:200]
+    participant.save(update_fields=["status", "dropped_at", "drop_reason"])
+    for episode in participant.episodes.filter(status=EpisodeStatus.PLAYING):
+        flow.stop_game(episode)
 
 
 @transaction.atomic

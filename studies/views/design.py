@@ -212,6 +212,7 @@ def save_item(request: HttpRequest, pk: int, item_pk: int | None = None) -> Http
             construct_label=data["construct_label"],
             text=data["text"],
             reverse_scored=data["reverse_scored"],
+            attention_answer=data.get("attention_answer"),
             item=item,
         ),
         "Saved the item." if item else "Added the item.",

@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
-from studies import export_jobs, exports
+from studies import bonus, export_jobs, exports
 from studies.models import ExportJob, Study
 from studies.streaming import stream
 
@@ -29,6 +29,19 @@ def download(request: HttpRequest, pk: int, table: str, fmt: str) -> HttpRespons
     options = exports.Options(include_excluded=request.GET.get("all") == "1")
     lines = exports.lines(study, table, fmt, options)
     return stream(request, lines, content_type=exports.FORMATS[fmt], filename=f"{study.slug}-{table}.{fmt}")
+
+
+@researcher_required
+def bonuses(request: HttpRequest, pk: int) -> HttpResponse:
+    """The bulk-bonus CSV (``participant_id,amount``) of completed participants, for the recruiter."""
+    study = get_object_or_404(Study, pk=pk)
+    try:
+        text = bonus.bonus_csv(study)
+    except bonus.BonusError as error:
+        return HttpResponse(f"{error}\n", status=400, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{study.slug}-bonuses.csv"'
+    return response
 
 
 @researcher_required

@@ -10,6 +10,7 @@ by ``selectors.participant_step``: a participant can only ever act on their curr
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from django.contrib import messages
 from django.contrib.auth import logout
@@ -53,15 +54,29 @@ def _problem(request: HttpRequest, study: Study, message: str, status: int = 400
     return render(request, "studies/participant/problem.html", {"study": study, "message": message}, status=status)
 
 
+def _entry_params(request: HttpRequest, study: Study) -> dict[str, str]:
+    """The recruiter's link parameters: read from the link (GET) and kept in the session until the
+    participant agrees or declines (the consent form POSTs without them)."""
+    key = f"studies.entry.{study.pk}"
+    if request.method == "GET":
+        params = services.clean_entry_params(study, request.GET)
+        if params:
+            request.session[key] = params
+        return params
+    return dict(request.session.get(key, {}))
+
+
 def entry(request: HttpRequest, slug: str) -> HttpResponse:
     """The study link: resume this browser's participation, else consent (POST: agree or decline),
     or resume another device's participation with its resume code."""
     study = get_object_or_404(Study, slug=slug)
-    pid = (request.GET.get("pid") or request.POST.get("pid") or "").strip()
+    raw_pid = request.GET.get(study.id_param) if study.id_param else None
+    pid = (raw_pid or request.GET.get("pid") or request.POST.get("pid") or "").strip()
     pilot_token_raw = request.GET.get("pilot") or request.POST.get("pilot") or ""
     context: dict[str, Any] = {"study": study, "pid": pid, "pilot": pilot_token_raw}
     try:
         pid = services.clean_external_id(pid)
+        params = _entry_params(request, study)
     except StudyError as error:
         return _problem(request, study, str(error))
     choice = request.POST.get("choice") if request.method == "POST" else None
@@ -76,6 +91,9 @@ def entry(request: HttpRequest, slug: str) -> HttpResponse:
     if participant is not None and pid and participant.external_id != pid:
         participant = None  # someone else on this browser (a lab computer): a participation of their own
     taken = bool(pid) and participant is None and study.participants.filter(external_id=pid).exists()
+    if taken and (found := services.resume_by_session(study, external_id=pid, entry_params=params)):
+        identity.remember(request, found)  # the recruiter's session id is only in that person's link
+        return redirect("studies:step", slug=study.slug)
 
     if choice == "resume":
         try:
@@ -93,7 +111,9 @@ def entry(request: HttpRequest, slug: str) -> HttpResponse:
             return render(request, "studies/participant/consent.html", context, status=400)
         try:
             if participant is None:
-                participant = services.join(study, external_id=pid, is_pilot=_is_pilot(request, study))
+                participant = services.join(
+                    study, external_id=pid, is_pilot=_is_pilot(request, study), entry_params=params
+                )
                 identity.remember(request, participant)
             if choice == "agree":
                 services.give_consent(participant)
@@ -182,7 +202,17 @@ TEMPLATES = {
     "complete": "studies/participant/complete.html",
     "declined": "studies/participant/declined.html",
     "dropped": "studies/participant/dropped.html",
+    "screened": "studies/participant/declined.html",
 }
+
+
+def _recruiter_redirect(study: Study, kind: str) -> str:
+    """Where the recruiter wants this participant now (completion or screened-out URL with its code)."""
+    if kind == "complete" and study.completion_url:
+        return study.completion_url.replace("{code}", quote(study.completion_code))
+    if kind in ("declined", "screened") and study.screened_out_url:
+        return study.screened_out_url.replace("{code}", quote(study.screened_out_code))
+    return ""
 
 
 def step(request: HttpRequest, slug: str) -> HttpResponse:
@@ -207,6 +237,7 @@ def step(request: HttpRequest, slug: str) -> HttpResponse:
         services.sync_episode(current.episode)
         current = selectors.participant_step(participant)
     context = _step_context(participant, current)
+    context["redirect_url"] = _recruiter_redirect(study, current.kind)
     if current.kind == "consent":
         context.update(pid=participant.external_id)
     return render(request, TEMPLATES[current.kind], context)
