@@ -145,3 +145,26 @@ def test_a_participant_reads_teammate_names_only(live_server, browser, make_stud
     text = page.text_content("body")
     assert "Teammate 1" in text and "Teammate 2" in text
     assert "planner" not in text.lower() and "NPC" not in text
+
+
+def test_a_prolific_participant_finishes_on_the_completion_redirect(live_server, browser, make_study, shots):
+    study = make_study((("Alone", "none", 0),), pages=False)
+    study.completion_code = "C1A2B3"
+    study.completion_url = f"{live_server.url}/healthz?cc={{code}}"  # stands in for Prolific's page
+    study.save()
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    page.goto(f"{live_server.url}/studies/s/{study.slug}/?PROLIFIC_PID=PRO1&STUDY_ID=S1&SESSION_ID=SE1")
+    page.get_by_label("I have read the information").check()
+    page.get_by_role("button", name="Continue").click()
+    page.get_by_role("button", name="Start game 1").click()
+    participant = Participant.objects.get(external_id="PRO1")
+    assert participant.entry_params == {"STUDY_ID": "S1", "SESSION_ID": "SE1"}
+    game_services.finish(participant.episodes.get(index=0).game_id, reason="test")
+    page.goto(f"{live_server.url}/studies/s/{study.slug}/step/")
+    radios = page.locator("input[type=radio][value='4']")
+    for k in range(radios.count()):
+        radios.nth(k).check()
+    page.get_by_role("button", name="Finish").click()
+    page.wait_for_selector("[data-step=complete]")
+    page.screenshot(path=shots / "participant-completion-redirect.png", full_page=True)
+    page.wait_for_url("**/healthz?cc=C1A2B3", timeout=10_000)  # the meta refresh took them there
