@@ -68,6 +68,9 @@ class Domain:
     # "module:attribute" of ``items(slugs, seed, options) -> list[dict]`` building a benchmark's
     # task set; None: one item per scenario.
     benchmark_items: str | None = None
+    # "module:attribute" of ``table(rows) -> {"title", "columns", "rows"}``, the paper's layout of
+    # benchmark results; None: the mean of every numeric metric.
+    benchmark_table: str | None = None
     # "module:attribute" of the domain's LLM text interface: how commands are found in a reply.
     text: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)

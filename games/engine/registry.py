@@ -12,6 +12,7 @@ rules than its own.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from games.engine.domain import DescriptorError, Domain, resolve
@@ -24,6 +25,9 @@ DESCRIPTORS: list[str] = [
     "games.domains.kitchen.descriptor:DOMAIN",
     "games.domains.itinerary.descriptor:DOMAIN",
 ]
+
+# The descriptor fields that name a "module:attribute" (load_all imports each at start-up).
+PARTS = ("npc_policy", "combine", "headline", "text", "bundled", "benchmark_items", "benchmark_table")
 
 _domains: dict[str, Domain] = {}
 _rule_sets: dict[str, RuleSet[Any]] = {}
@@ -114,5 +118,7 @@ def load_all() -> None:
     for domain in descriptors():
         for rule_set_id in domain.rule_sets:
             get(rule_set_id)
-        for attribute in ("npc_policy", "combine", "headline", "text"):
+        for attribute in PARTS:
             domain.part(attribute)
+        if domain.cli:
+            import_module(domain.cli)

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from statistics import mean
 from typing import Any
 
+from games.engine import registry
+
 Row = Mapping[str, Any]  # {"item": {...}, "metrics": {...}}
 
 
@@ -118,13 +120,15 @@ def itinerary_table(rows: Sequence[Row]) -> dict[str, Any]:
     }
 
 
-TABLES: dict[str, Callable[[Sequence[Row]], dict[str, Any]]] = {
-    "tasks": tasks_table,
-    "recipes": recipes_table,
-    "kitchen": kitchen_table,
-    "itinerary": itinerary_table,
-}
+def metrics_table(rows: Sequence[Row]) -> dict[str, Any]:
+    """A domain without a paper's table: the mean of every numeric metric over all episodes."""
+    metrics = [m["metrics"] for m in rows]
+    keys = sorted({k for m in metrics for k, v in m.items() if isinstance(v, int | float) and not isinstance(v, bool)})
+    values = [_mean(m.get(k) for m in metrics) for k in keys]
+    return {"title": "Metrics", "columns": keys, "rows": [{"label": "all", "values": values, "episodes": len(rows)}]}
 
 
 def paper_table(domain: str, rows: Sequence[Row]) -> dict[str, Any]:
-    return TABLES[domain]([r for r in rows if not r.get("error")])
+    """The domain's table (its descriptor's ``benchmark_table``), else ``metrics_table``."""
+    layout = registry.descriptor(domain).part("benchmark_table") or metrics_table
+    return layout([r for r in rows if not r.get("error")])  # type: ignore[no-any-return]

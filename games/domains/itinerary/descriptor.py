@@ -28,4 +28,5 @@ DOMAIN = Domain(
     cli="games.cli.itinerary",
     board_template="games/boards/itinerary.html",
     benchmark_items="games.npc.tasksets:itinerary_items",
+    benchmark_table="games.npc.tables:itinerary_table",
 )

@@ -28,4 +28,5 @@ DOMAIN = Domain(
     cli="games.cli.kitchen",
     board_template="games/boards/kitchen.html",
     benchmark_items="games.npc.tasksets:kitchen_items",
+    benchmark_table="games.npc.tables:kitchen_table",
 )

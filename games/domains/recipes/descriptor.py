@@ -15,4 +15,5 @@ DOMAIN = Domain(
     cli="games.cli.recipes",
     board_template="games/boards/recipes.html",
     benchmark_items="games.npc.tasksets:recipes_items",
+    benchmark_table="games.npc.tables:recipes_table",
 )

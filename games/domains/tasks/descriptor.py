@@ -16,4 +16,5 @@ DOMAIN = Domain(
     board_template="games/boards/tasks.html",
     display_base=1,
     benchmark_items="games.npc.tasksets:tasks_items",
+    benchmark_table="games.npc.tables:tasks_table",
 )

@@ -35,7 +35,7 @@ def test_an_unknown_domain_is_an_error_naming_the_domains():
 @pytest.mark.parametrize("name", ["tasks", "recipes", "kitchen", "itinerary"])
 def test_every_named_part_imports(name):
     domain = registry.descriptor(name)
-    for attribute in ("npc_policy", "combine", "headline", "text", "benchmark_items", "bundled"):
+    for attribute in registry.PARTS:
         path = getattr(domain, attribute)
         assert path is None or resolve(path) is not None
 
