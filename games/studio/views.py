@@ -18,11 +18,12 @@ from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
 from games import services
+from games.engine import registry
 from games.generators import DOMAINS as GENERATOR_DOMAINS
 from games.generators.family import describe, generate
 from games.generators.family import module as generator_module
 from games.generators.knobs import KnobError
-from games.models import Domain, Scenario
+from games.models import Scenario
 from games.scenarios import save_scenario
 from games.studio.authoring import DOMAINS, AuthoringError, Problem, export, parse, starter
 from games.studio.preview import preview
@@ -74,7 +75,9 @@ def _editor(request: HttpRequest, domain: str, **context: Any) -> HttpResponse:
         else:
             found = preview(domain, definition, agents=context["agents"])
     context["check"] = {"problems": problems, "preview": found, "domain": domain}
-    context.update(domain=domain, label=LABELS[domain], format=FORMATS[domain], domain_title=Domain(domain).label)
+    context.update(
+        domain=domain, label=LABELS[domain], format=FORMATS[domain], domain_title=registry.descriptor(domain).title
+    )
     return render(request, "studio/editor.html", context, status=context.pop("status", 200))
 
 
@@ -184,7 +187,7 @@ def generator(request: HttpRequest) -> HttpResponse:
     knobs = generator_module(domain).KNOBS
     values = {k.name: request.POST.get(k.name, "") for k in knobs}
     context: dict[str, Any] = {
-        "domains": [(d, Domain(d).label) for d in GENERATOR_DOMAINS],
+        "domains": [(d, registry.descriptor(d).title) for d in GENERATOR_DOMAINS],
         "domain": domain,
         "knobs": [(k, values.get(k.name, "")) for k in knobs],
         "count": request.POST.get("count", "3"),
