@@ -64,11 +64,18 @@ def _design_context(request: HttpRequest, study: Study, **forms: Any) -> dict[st
         "pages": study.onboarding_pages.select_related("tutorial_scenario").order_by("index"),
         "constructs": constructs,
         "link": link,
+        "link_query": _link_query(study),
         "pilot_link": f"{link}?pilot={pilot_token(study)}",
         "counts": selectors.status_counts(study),
         "orders": orders,
         "n_pilots": study.participants.filter(is_pilot=True).count(),
     }
+
+
+def _link_query(study: Study) -> str:
+    """The recruiter's placeholders for the study URL (Prolific's {{%NAME%}} syntax)."""
+    names = [study.id_param or "pid", *study.captured_param_names()]
+    return "?" + "&".join(f"{name}={{{{%{name}%}}}}" for name in dict.fromkeys(names))
 
 
 @researcher_required
