@@ -1,9 +1,10 @@
-"""Statistics of a study: descriptives per condition, ANOVA and Tukey HSD (SPEC section 10).
+"""Statistics of a study: descriptives per condition, ANOVA and post-hoc comparisons (SPEC section 10).
 
 Pure: takes observations (participant, condition, value), returns plain results. The numbers come
-from statsmodels (AnovaRM for within-subject designs, ols + anova_lm for between-subject designs,
-pairwise_tukeyhsd for pairwise comparisons); this module only shapes data for them and says why
-a statistic is missing when the data cannot support it.
+from scipy and statsmodels: within-subject designs get AnovaRM and paired t-tests over the same
+participants with Holm's correction (``multipletests``), since Tukey HSD assumes independent
+groups; between-subject designs get ols + anova_lm and Tukey HSD (``pairwise_tukeyhsd``). This
+module only shapes data for them and says why a statistic is missing when the data cannot support it.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 from statsmodels.formula.api import ols
 from statsmodels.stats.anova import AnovaRM, anova_lm
 from statsmodels.stats.multicomp import pairwise_tukeyhsd
+from statsmodels.stats.multitest import multipletests
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,7 @@ class MeasureAnalysis:
     anova_reason: str
     pairwise: list[Pairwise] = field(default_factory=list)
     pairwise_reason: str = ""
+    pairwise_method: str = "Tukey HSD"
 
     @property
     def n(self) -> int:
@@ -231,13 +235,62 @@ def tukey_hsd(observations: Iterable[Observation], alpha: float = 0.05) -> tuple
     return out, ""
 
 
+PAIRED_HOLM = "paired t-tests, Holm-corrected"
+
+
+def paired_holm(observations: Iterable[Observation], alpha: float = 0.05) -> tuple[list[Pairwise], str]:
+    """Within-subject post-hoc: for each pair of conditions a paired t-test over the participants
+    who have both (scipy's ttest_rel on participant x condition means), p-values Holm-corrected over
+    all pairs (statsmodels' multipletests); the interval is the paired difference's 95% CI."""
+    cells = _cell_means(observations)
+    if cells.empty or cells["c"].nunique() < 2:
+        return [], "needs at least two conditions with data"
+    wide = cells.pivot_table(index="s", columns="c", values="y")
+    names = sorted(str(c) for c in wide.columns)
+    tests = []
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            both = wide[[names[i], names[j]]].dropna()
+            if len(both) < 2:
+                continue
+            diff = (both[names[j]] - both[names[i]]).to_numpy(dtype=float)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                test = stats.ttest_rel(both[names[j]], both[names[i]])
+                interval = test.confidence_interval(1 - alpha)
+            tests.append((names[i], names[j], float(diff.mean()), _finite(test.pvalue), interval))
+    if not tests:
+        return [], "needs participants who played both conditions of a pair"
+    raw = [p for *_, p, _ in tests]
+    finite = [k for k, p in enumerate(raw) if p is not None]
+    adjusted: list[float | None] = [None] * len(tests)
+    rejected = [False] * len(tests)
+    if finite:
+        reject, p_holm, _, _ = multipletests([raw[k] for k in finite], alpha=alpha, method="holm")
+        for k, p, r in zip(finite, p_holm, reject, strict=True):
+            adjusted[k], rejected[k] = float(p), bool(r)
+    return [
+        Pairwise(
+            a=a,
+            b=b,
+            meandiff=meandiff,
+            p_adj=adjusted[k],
+            lower=_finite(float(interval.low)) or 0.0,
+            upper=_finite(float(interval.high)) or 0.0,
+            reject=rejected[k],
+        )
+        for k, (a, b, meandiff, _, interval) in enumerate(tests)
+    ], ""
+
+
 def analyse(
     key: str, label: str, observations: Sequence[Observation], conditions: Sequence[str], within: bool
 ) -> MeasureAnalysis:
-    """Descriptives, the design's ANOVA and Tukey HSD for one measure."""
+    """Descriptives, the design's ANOVA and post-hoc comparisons for one measure: paired t-tests
+    with Holm's correction within subjects, Tukey HSD between subjects."""
     groups = summarize(observations, conditions)
     anova, reason = repeated_measures_anova(observations) if within else one_way_anova(observations)
-    pairwise, pairwise_reason = tukey_hsd(observations)
+    pairwise, pairwise_reason = paired_holm(observations) if within else tukey_hsd(observations)
     return MeasureAnalysis(
         key=key,
         label=label,
@@ -246,4 +299,5 @@ def analyse(
         anova_reason=reason,
         pairwise=pairwise,
         pairwise_reason=pairwise_reason,
+        pairwise_method=PAIRED_HOLM if within else "Tukey HSD",
     )

@@ -115,3 +115,41 @@ def test_no_variance_gives_undefined_f_not_a_crash():
     measure = analyse("trust", "Trust", flat, ["a", "b"], within=True)
     assert measure.anova is not None and measure.anova.f is None
     assert "undefined" in measure.anova.note
+
+
+def test_within_subject_post_hoc_is_paired_t_tests_with_holm_correction():
+    from statsmodels.stats.multitest import multipletests
+
+    from studies.analysis import PAIRED_HOLM, paired_holm
+
+    pairs, reason = paired_holm(within_observations())
+    assert reason == ""
+    names = sorted(WITHIN)
+    expected_pairs = [(names[i], names[j]) for i in range(3) for j in range(i + 1, 3)]
+    assert [(p.a, p.b) for p in pairs] == expected_pairs
+    raw = [stats.ttest_rel(WITHIN[b], WITHIN[a]) for a, b in expected_pairs]
+    reject, holm, _, _ = multipletests([t.pvalue for t in raw], method="holm")
+    for k, pair in enumerate(pairs):
+        a, b = expected_pairs[k]
+        assert pair.meandiff == pytest.approx(np.mean(np.array(WITHIN[b]) - np.array(WITHIN[a])))
+        assert pair.p_adj == pytest.approx(holm[k]) and pair.reject == bool(reject[k])
+        assert (pair.lower, pair.upper) == pytest.approx(tuple(raw[k].confidence_interval()))
+    # the paired test sees what independent groups hide: every participant rated 2 LLM above alone
+    tukey = {(p.a, p.b): p.p_adj for p in tukey_hsd(within_observations())[0]}
+    paired = {(p.a, p.b): p.p_adj for p in pairs}
+    assert paired[("2 LLM", "alone")] < tukey[("2 LLM", "alone")]
+    assert analyse("trust", "Trust", within_observations(), names, within=True).pairwise_method == PAIRED_HOLM
+    assert analyse("trust", "Trust", within_observations(), names, within=False).pairwise_method == "Tukey HSD"
+
+
+def test_paired_tests_use_only_participants_with_both_conditions():
+    from studies.analysis import paired_holm
+
+    partial = [*within_observations(), Observation("late", "alone", 1.0)]
+    assert [(p.a, p.b, p.p_adj) for p in paired_holm(partial)[0]] == [
+        (p.a, p.b, p.p_adj) for p in paired_holm(within_observations())[0]
+    ]
+    assert paired_holm([Observation("p1", "a", 3.0), Observation("p2", "b", 4.0)]) == (
+        [],
+        "needs participants who played both conditions of a pair",
+    )
