@@ -166,6 +166,9 @@ class ItemForm(forms.Form):
     construct_label = forms.CharField(max_length=80, label="Construct", help_text="e.g. Trust")
     text = forms.CharField(max_length=300, label="Statement")
     reverse_scored = forms.BooleanField(required=False, label="Reverse-scored")
+    needs_teammates = forms.BooleanField(
+        required=False, label="About teammates", help_text="Not asked after a game played alone."
+    )
     attention_answer = forms.IntegerField(
         required=False,
         min_value=1,

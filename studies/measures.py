@@ -117,6 +117,8 @@ def construct_scores(answers: Iterable[ItemAnswer]) -> dict[str, float]:
 
 # The default questionnaire (SPEC section 10): construct key, label, items. Adapted from the
 # constructs MindAgent's human study asked about; researchers edit them per study.
+# constructs of the default questionnaire that ask about teammates (not asked after a solo game)
+TEAMMATE_CONSTRUCTS = {"collaboration_fun", "assistance", "dependability", "predictability", "productivity", "trust"}
 DEFAULT_QUESTIONNAIRE: list[tuple[str, str, list[str]]] = [
     (
         "enjoyment",

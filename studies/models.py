@@ -201,6 +201,9 @@ class QuestionnaireItem(models.Model):
     construct_label = models.CharField(max_length=80)
     text = models.CharField(max_length=300)
     reverse_scored = models.BooleanField(default=False, help_text="Score as 6 - answer.")
+    needs_teammates = models.BooleanField(
+        default=False, help_text="About teammates: not asked after a game played alone."
+    )
     attention_answer = models.PositiveSmallIntegerField(
         null=True,
         blank=True,

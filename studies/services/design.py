@@ -13,7 +13,7 @@ from django.db.models import Max
 from django.utils.text import slugify
 
 from studies.errors import StudyError
-from studies.measures import DEFAULT_QUESTIONNAIRE, REVERSE_SCORED_DEFAULTS
+from studies.measures import DEFAULT_QUESTIONNAIRE, REVERSE_SCORED_DEFAULTS, TEAMMATE_CONSTRUCTS
 from studies.models import (
     Condition,
     Episode,
@@ -194,6 +194,7 @@ def save_item(
     construct_label: str,
     text: str,
     reverse_scored: bool = False,
+    needs_teammates: bool = False,
     attention_answer: int | None = None,
     item: QuestionnaireItem | None = None,
 ) -> QuestionnaireItem:
@@ -212,6 +213,7 @@ def save_item(
     if item is None:
         item = QuestionnaireItem(study=study, index=_next_index(study.items))
     item.attention_answer = attention_answer
+    item.needs_teammates = needs_teammates
     item.construct, item.construct_label, item.text, item.reverse_scored = (
         construct,
         construct_label,
@@ -245,6 +247,7 @@ def reset_questionnaire(study: Study) -> None:
                 construct_label=label,
                 text=text,
                 reverse_scored=text in REVERSE_SCORED_DEFAULTS,
+                needs_teammates=construct in TEAMMATE_CONSTRUCTS,
             )
             index += 1
 

@@ -23,6 +23,7 @@ from studies.models import (
     Design,
     Episode,
     EpisodeStatus,
+    NpcKind,
     PageKind,
     Participant,
     ParticipantStatus,
@@ -277,11 +278,19 @@ def sync_episode(episode: Episode) -> Episode:
     return episode
 
 
-def parse_answers(study: Study, raw: Mapping[str, Any]) -> dict[int, int]:
-    """{item id: 1..5} from form fields ``item-<id>``; every item must be answered."""
+def items_for(episode: Episode) -> Any:
+    """The questionnaire after ``episode``: items about teammates only when it had teammates."""
+    items = episode.participant.study.items.order_by("index")
+    if not episode.condition.npc_count or episode.condition.npc_kind == NpcKind.NONE:
+        items = items.filter(needs_teammates=False)
+    return items
+
+
+def parse_answers(study: Study, raw: Mapping[str, Any], items: Any = None) -> dict[int, int]:
+    """{item id: 1..5} from form fields ``item-<id>``; every item asked must be answered."""
     answers: dict[int, int] = {}
     missing = 0
-    for item in study.items.all():
+    for item in items if items is not None else study.items.all():
         value = raw.get(f"item-{item.pk}")
         if value in (None, ""):
             missing += 1
@@ -311,7 +320,7 @@ def submit_questionnaire(participant: Participant, episode_index: int, raw_answe
         return episode  # submitted already (a second tab or a double click): keep the first answers
     if episode.status != EpisodeStatus.SURVEY:
         raise StudyError("Please finish the game first; the questionnaire opens when it ends.")
-    answers = parse_answers(participant.study, raw_answers)
+    answers = parse_answers(participant.study, raw_answers, items_for(episode))
     Response.objects.bulk_create(Response(episode=episode, item_id=item, value=v) for item, v in answers.items())
     episode.status = EpisodeStatus.DONE
     episode.surveyed_at = timezone.now()

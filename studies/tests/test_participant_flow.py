@@ -72,7 +72,10 @@ def test_a_participant_goes_from_the_link_to_the_completion_code(client, make_st
         assert refused.status_code == 400 and "1 left" in refused.content.decode()
         assert not Response.objects.filter(episode=episode).exists()
         client.post(step_url, {"action": "questionnaire", "index": str(position), **answers(study)})
-        assert Response.objects.filter(episode=episode).count() == study.items.count()
+        asked = (
+            study.items.count() if episode.condition.npc_count else study.items.filter(needs_teammates=False).count()
+        )
+        assert Response.objects.filter(episode=episode).count() == asked
 
     page = client.get(step_url)
     assert study.completion_code in page.content.decode()
@@ -236,3 +239,28 @@ def test_the_game_page_of_a_finished_episode_leads_back_to_the_study(client, mak
     game_services.finish(game.pk, reason="time is up")
     page = client.get(reverse("games:play", args=[game.pk])).content.decode()
     assert f'href="{step_url}"' in page and "Continue the study" in page
+
+
+def test_after_a_solo_game_questions_about_teammates_are_not_asked(client, make_study):
+    study = make_study()  # Alone, then Random NPC (or the reverse: the Latin square decides)
+    teammate_items = set(study.items.filter(needs_teammates=True).values_list("pk", flat=True))
+    assert teammate_items  # the default questionnaire marks its teammate constructs
+    entry = reverse("studies:entry", args=[study.slug])
+    step_url = reverse("studies:step", args=[study.slug])
+    client.post(entry, {"pid": "SOLO", "choice": "agree", "agree": "1"})
+    client.post(step_url, {"action": "onboarding", "index": "0"})
+    participant = Participant.objects.get()
+    for index in (0, 1):
+        client.post(step_url, {"action": "start", "index": str(index)})
+        episode = participant.episodes.select_related("condition").get(index=index)
+        game_services.finish(episode.game_id, reason="test")
+        page = client.get(step_url).content.decode()
+        asked = {item.pk for item in study.items.all() if f'name="item-{item.pk}"' in page}
+        alone = episode.condition.npc_kind == "none"
+        assert asked.isdisjoint(teammate_items) if alone else teammate_items <= asked
+        answers = {f"item-{pk}": "3" for pk in asked}  # only what was asked
+        client.post(step_url, {"action": "questionnaire", "index": str(index), **answers})
+        episode.refresh_from_db()
+        assert episode.status == EpisodeStatus.DONE
+        stored = set(Response.objects.filter(episode=episode).values_list("item_id", flat=True))
+        assert stored == asked

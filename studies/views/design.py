@@ -220,6 +220,7 @@ def save_item(request: HttpRequest, pk: int, item_pk: int | None = None) -> Http
             text=data["text"],
             reverse_scored=data["reverse_scored"],
             attention_answer=data.get("attention_answer"),
+            needs_teammates=data["needs_teammates"],
             item=item,
         ),
         "Saved the item." if item else "Added the item.",

@@ -183,7 +183,8 @@ def _step_context(participant: Participant, step: selectors.Step, answers: Any =
     if step.kind == "questionnaire":
         given = answers or {}
         # Answers already chosen stay ticked when the form comes back with an error.
-        context["rows"] = [(item, _int(given.get(f"item-{item.pk}"))) for item in study.items.order_by("index")]
+        items = services.items_for(step.episode) if step.episode else study.items.order_by("index")
+        context["rows"] = [(item, _int(given.get(f"item-{item.pk}"))) for item in items]
         context["scale"] = list(enumerate(LIKERT_LABELS, start=1))
     if step.episode is not None and step.episode.game_id:
         context["game_url"] = flow.game_url(step.episode.game, next_url=reverse("studies:step", args=[study.slug]))
