@@ -185,10 +185,11 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _send_feedback(self, kind: str, message: str, seq: int, domain: str = "") -> None:
         if self.html:
-            if domain == "kitchen":  # people read "You" and "Pan 1", programs the rules' own names
-                from games.kitchen_view import humanize_for
+            from games.presenters import presenter
 
-                message = humanize_for(message, self.who.agent)
+            own = presenter(domain) if domain else None
+            if own is not None and hasattr(own, "feedback"):  # people read "You" and "Pan 1"; programs
+                message = own.feedback(message, self.who.agent)  # the rules' own names
             html = render_to_string("games/live/_feedback.html", {"kind": kind, "message": message})
             await self.send(text_data=html)
         else:

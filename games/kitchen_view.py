@@ -9,7 +9,7 @@ same board.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 KIND_WORDS = {"servingtable": "Serving table", "chopboard": "Chopping board"}
@@ -292,3 +292,49 @@ def _step_of(entry: dict[str, Any]) -> int | None:
         return None
     time = int(entry["time"])
     return time - 1 if entry["kind"] in ("order_arrived", "order_expired", "finished") and time > 0 else time
+
+
+class KitchenPresenter:
+    """The kitchen's board presenter, named by its descriptor (``extra["presenter"]``)."""
+
+    def board(self, data: Mapping[str, Any], names: Sequence[str], actions: Sequence[str]) -> dict[str, Any]:
+        if not data.get("locations"):
+            return {}
+        places = place_names(data["locations"])
+        you = data.get("you", 0)
+        me = next((a for a in data.get("agents", []) if a["id"] == you), {})
+        return {
+            "places": places,
+            "names": list(names),
+            "floor": floor_plan(data, places, names),
+            "book": recipe_book(data, places),
+            "groups": action_groups(actions, data, places, me.get("location")),
+            "held": held_hint(data, places),
+            "pending": command_label(me["pending"], places)[0] if me.get("pending") else "",
+        }
+
+    def describe(self, data: Mapping[str, Any]) -> Callable[[dict[str, Any]], str]:
+        places = place_names(data.get("locations", []))
+
+        def label(details: dict[str, Any]) -> str:
+            match = _DISPATCH.match(str(details.get("command", "")))
+            if not match:
+                return str(details.get("action") or details.get("command") or "action")
+            verb, _, place, item = match.groups()
+            if verb == "get" and not item:
+                item = details.get("item")
+            return command_label(" ".join(part for part in (verb, place, item) if part), places)[0]
+
+        return label
+
+    def log_lines(self, entries: Sequence[dict[str, Any]], names: Sequence[str], board: Mapping[str, Any]) -> list:
+        if "places" not in board:
+            return list(entries)
+        # the lines name their agents themselves ("You went to Pan 1")
+        return [dict(e, agent=None, agent_label="") for e in log_lines(entries, names, board["places"])]
+
+    def feedback(self, message: str, viewer: int | None) -> str:
+        return humanize_for(message, viewer)
+
+
+PRESENTER = KitchenPresenter()

@@ -12,9 +12,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import glossary, kitchen_view, metrics, timeline
+from games import glossary, metrics, timeline
 from games.codec import format_time
 from games.engine import registry
+from games.engine.domain import resolve
 from games.models import Game, GameEvent, SeatKind
 from games.seatnames import SeatInfo, cannot_read_chat, seat_names
 from games.viewer import Update, Viewer, event_message
@@ -44,59 +45,45 @@ def names_for(game: Game, viewer_agents: list[int] | tuple[int, ...] = (), *, bl
     return seat_names(seat_infos(game), viewer_agents, blind=blind)
 
 
+UNIT_TEXT: dict[str, timeline.TimeText] = {
+    "second": lambda value: f"{int(value) // 60}:{int(value) % 60:02d}",
+    "step": lambda value: f"step {int(value)}",
+    "minute": lambda value: f"minute {timeline.plain_time(value)}",
+}
+
+
 def time_text(domain: str) -> timeline.TimeText:
-    """How the domain's game time reads on the timeline's tooltips."""
-    if domain == "recipes":
-        return lambda value: f"{int(value) // 60}:{int(value) % 60:02d}"
-    if domain == "kitchen":
-        return lambda value: f"step {int(value)}"
-    if domain == "itinerary":
-        return lambda value: f"minute {int(value)}"
-    return lambda value: f"t={timeline.plain_time(value)}"
+    """How the domain's game time reads on the timeline's tooltips (by its rules' time unit)."""
+    unit = registry.get(domain).time_unit
+    return UNIT_TEXT.get(unit, lambda value: f"t={timeline.plain_time(value)}")
+
+
+def presenter(domain: str) -> Any:
+    """The domain's board presenter (descriptor ``extra["presenter"]``, "module:attribute"), or None.
+
+    It may give ``board(data, names, actions) -> dict`` (the board template's ``board``),
+    ``describe(data) -> Describe`` (timeline labels), ``log_lines(entries, names, board)`` and
+    ``feedback(message, viewer_agent) -> str`` (a refusal in people's words)."""
+    path = registry.descriptor(domain).extra.get("presenter")
+    return resolve(path) if path else None
 
 
 def board_extras(domain: str, data: dict[str, Any], names: list[str], actions: list[str]) -> dict[str, Any]:
     """What a domain's board needs beyond the observation (kitchen: names, floor plan, recipe book)."""
-    if domain != "kitchen" or not data.get("locations"):
-        return {}
-    places = kitchen_view.place_names(data["locations"])
-    you = data.get("you", 0)
-    you_at = next((a["location"] for a in data.get("agents", []) if a["id"] == you), None)
-    return {
-        "places": places,
-        "names": names,
-        "floor": kitchen_view.floor_plan(data, places, names),
-        "book": kitchen_view.recipe_book(data, places),
-        "groups": kitchen_view.action_groups(actions, data, places, you_at),
-        "held": kitchen_view.held_hint(data, places),
-        "pending": next(
-            (
-                kitchen_view.command_label(a["pending"], places)[0]
-                for a in data.get("agents", [])
-                if a["id"] == you and a.get("pending")
-            ),
-            "",
-        ),
-    }
+    own = presenter(domain)
+    return own.board(data, names, actions) if own is not None and hasattr(own, "board") else {}
 
 
 def describe_for(domain: str, data: dict[str, Any]) -> timeline.Describe:
-    if domain != "kitchen" or not data.get("locations"):
-        return timeline.default_label
-    places = kitchen_view.place_names(data["locations"])
+    own = presenter(domain)
+    return own.describe(data) if own is not None and hasattr(own, "describe") else timeline.default_label
 
-    def describe(details: dict[str, Any]) -> str:
-        command = str(details.get("command", ""))
-        match = kitchen_view._DISPATCH.match(command)
-        if not match:
-            return timeline.default_label(details)
-        verb, _, place, item = match.groups()
-        short = " ".join(
-            part for part in (verb, place, item or ("" if verb != "get" else details.get("item", ""))) if part
-        )
-        return kitchen_view.command_label(short, places)[0]
 
-    return describe
+def log_for(domain: str, entries: list[dict[str, Any]], names: list[str], board: dict[str, Any]) -> list[dict]:
+    own = presenter(domain)
+    if own is None or not hasattr(own, "log_lines"):
+        return entries
+    return own.log_lines(entries, names, board)
 
 
 def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[dict] | None = None) -> dict[str, Any]:
@@ -124,9 +111,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
     ]
     log = [_unrepeated(e) for e in log if e["category"] in LOG_CATEGORIES]
     extras = board_extras(game.domain, observation, labels, state["legal_actions"])
-    if "places" in extras:
-        # the kitchen's lines name their agents themselves ("You went to Pan 1")
-        log = [dict(e, agent=None, agent_label="") for e in kitchen_view.log_lines(log, labels, extras["places"])]
+    log = log_for(game.domain, log, labels, extras)
     deaf = cannot_read_chat(seats)
     return {
         "game": game,

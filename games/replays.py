@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.cache import cache
 
-from games import kitchen_view, presenters, selectors, timeline
+from games import presenters, selectors, timeline
 from games.engine.episode import play
 from games.models import Game, GameEvent
 from games.viewer import Viewer, event_message
@@ -61,9 +61,7 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
         if e.seq <= seq and e.category in presenters.LOG_CATEGORIES
     ]
     extras = presenters.board_extras(game.domain, dict(observation.data), labels, [])
-    if "places" in extras:
-        lines = kitchen_view.log_lines(log_entries, labels, extras["places"])
-        log_entries = [dict(e, agent=None, agent_label="") for e in lines]
+    log_entries = presenters.log_for(game.domain, log_entries, labels, extras)
     return {
         "game": game,
         "labels": labels,
