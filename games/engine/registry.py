@@ -27,7 +27,7 @@ DESCRIPTORS: list[str] = [
 ]
 
 # The descriptor fields that name a "module:attribute" (load_all imports each at start-up).
-PARTS = ("npc_policy", "combine", "headline", "text", "bundled", "benchmark_items", "benchmark_table")
+PARTS = ("npc_policy", "combine", "headline", "text", "bundled", "benchmark_items", "benchmark_table", "game_item")
 
 _domains: dict[str, Domain] = {}
 _rule_sets: dict[str, RuleSet[Any]] = {}

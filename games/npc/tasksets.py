@@ -131,20 +131,32 @@ def _tasks_items(slugs: Sequence[str], task_counts: Sequence[int], seed: int) ->
 
 def item_for(domain: str, scenarios: Sequence[str], options: dict[str, Any], agents: int, seed: int) -> dict[str, Any]:
     """The item a game of these scenarios and options would be in a task set (its paper-table
-    group derived the way ``build_items`` sets it), so human games land in the same rows."""
-    slugs = list(scenarios)
-    if domain == "tasks":
-        group: dict[str, Any] = {"tasks": len(slugs), "category": _natural(slugs[0])[0] or "tasks"}
-        options = {}
-    elif domain == "recipes":
-        on = bool(options.get("time_constraints", True))
-        group, options = {"constraints": "with" if on else "without"}, {"time_constraints": on}
-    elif domain == "kitchen":
-        alpha = float(options.get("alpha", 1.0))
-        group, options = {"level": slugs[0], "agents": agents, "alpha": alpha}, {"alpha": alpha}
-    else:
-        group, options = {"type": itinerary_type(slugs[0])}, {}
-    return _item(slugs, options, agents, seed, group)
+    group derived as the domain's builder sets it: the descriptor's ``game_item``), so people's
+    games land in the same rows as benchmark episodes."""
+    build = registry.descriptor(domain).part("game_item") or single_game_item
+    return build(list(scenarios), dict(options), agents, seed)  # type: ignore[no-any-return]
+
+
+def single_game_item(slugs: list[str], options: dict[str, Any], agents: int, seed: int) -> dict[str, Any]:
+    return _item(slugs, {}, agents, seed, {})
+
+
+def tasks_game_item(slugs: list[str], options: dict[str, Any], agents: int, seed: int) -> dict[str, Any]:
+    return _item(slugs, {}, agents, seed, {"tasks": len(slugs), "category": _natural(slugs[0])[0] or "tasks"})
+
+
+def recipes_game_item(slugs: list[str], options: dict[str, Any], agents: int, seed: int) -> dict[str, Any]:
+    on = bool(options.get("time_constraints", True))  # the rules' default
+    return _item(slugs, {"time_constraints": on}, agents, seed, {"constraints": "with" if on else "without"})
+
+
+def kitchen_game_item(slugs: list[str], options: dict[str, Any], agents: int, seed: int) -> dict[str, Any]:
+    alpha = float(options.get("alpha", 1.0))  # the rules' default
+    return _item(slugs, {"alpha": alpha}, agents, seed, {"level": slugs[0], "agents": agents, "alpha": alpha})
+
+
+def itinerary_game_item(slugs: list[str], options: dict[str, Any], agents: int, seed: int) -> dict[str, Any]:
+    return _item(slugs, {}, agents, seed, {"type": itinerary_type(slugs[0])})
 
 
 def itinerary_type(slug: str) -> str:

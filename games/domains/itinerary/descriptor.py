@@ -29,4 +29,5 @@ DOMAIN = Domain(
     board_template="games/boards/itinerary.html",
     benchmark_items="games.npc.tasksets:itinerary_items",
     benchmark_table="games.npc.tables:itinerary_table",
+    game_item="games.npc.tasksets:itinerary_game_item",
 )

@@ -29,6 +29,7 @@ DOMAIN = Domain(
     board_template="games/boards/kitchen.html",
     benchmark_items="games.npc.tasksets:kitchen_items",
     benchmark_table="games.npc.tables:kitchen_table",
+    game_item="games.npc.tasksets:kitchen_game_item",
     # the play page's floor plan, recipe book, grouped commands, readable log and refusals
     extra={"presenter": "games.kitchen_view:PRESENTER"},
 )

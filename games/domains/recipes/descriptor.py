@@ -16,4 +16,5 @@ DOMAIN = Domain(
     board_template="games/boards/recipes.html",
     benchmark_items="games.npc.tasksets:recipes_items",
     benchmark_table="games.npc.tables:recipes_table",
+    game_item="games.npc.tasksets:recipes_game_item",
 )

@@ -17,4 +17,5 @@ DOMAIN = Domain(
     display_base=1,
     benchmark_items="games.npc.tasksets:tasks_items",
     benchmark_table="games.npc.tables:tasks_table",
+    game_item="games.npc.tasksets:tasks_game_item",
 )
