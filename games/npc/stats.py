@@ -98,6 +98,7 @@ SUCCESS_MEANING = {
     "kitchen": "every order served",
     "itinerary": "the plan executes and meets every constraint",
 }
+DEFAULT_SUCCESS = "the result's own success (or completed) flag"
 
 
 def instance_of(item: Mapping[str, Any]) -> str:
@@ -134,11 +135,30 @@ def mean_ci(values: Sequence[float]) -> tuple[float | None, float | None, float 
     return mean, float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
+def metrics_for(domain: str, rows: Sequence[Row]) -> list[Metric]:
+    """The paper's metrics, or for a domain without them every scalar number its results carry."""
+    if domain in METRICS:
+        return METRICS[domain]
+    names: list[str] = []
+    for row in rows:
+        for name, value in (row.get("metrics") or {}).items():
+            if _number(value) is not None and name not in names:
+                names.append(name)
+    return [Metric(name.replace("_", " "), _key(name)) for name in names]
+
+
+def success_for(domain: str) -> Callable[[Mapping[str, Any]], bool] | None:
+    """The domain's success, or its results' own ``success`` / ``completed`` flag."""
+    if domain in SUCCESS:
+        return SUCCESS[domain]
+    return lambda m: bool(m.get("success", m.get("completed")))
+
+
 def summary(domain: str, rows: Sequence[Row]) -> list[dict[str, Any]]:
     """One line per metric: mean and 95 % CI over instances, with the counts behind them."""
     groups = _by_instance(rows)
     out = []
-    for metric in METRICS.get(domain, []):
+    for metric in metrics_for(domain, rows):
         per_instance = []
         episodes = 0
         for members in groups.values():
@@ -163,10 +183,12 @@ def summary(domain: str, rows: Sequence[Row]) -> list[dict[str, Any]]:
 
 def pass_hat_k(domain: str, rows: Sequence[Row], k_max: int | None = None) -> list[dict[str, Any]]:
     """pass^k for k = 1..(the fewest attempts any instance has), τ-bench's unbiased estimate."""
-    succeeded = SUCCESS.get(domain)
+    succeeded = success_for(domain)
     groups = _by_instance(rows)
     if succeeded is None or not groups:
         return []
+    if domain not in SUCCESS and not any("success" in r["metrics"] or "completed" in r["metrics"] for r in rows):
+        return []  # a domain without a notion of success has no pass^k
     counts = [(len(m), sum(1 for r in m if succeeded(r["metrics"]))) for m in groups.values()]
     top = min(n for n, _c in counts)
     if k_max is not None:

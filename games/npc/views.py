@@ -66,7 +66,7 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
         "report": report,
         "ci_reports": [report],
         "charts": reports.curve_charts([report]),
-        "success_meaning": stats.SUCCESS_MEANING.get(run.domain, ""),
+        "success_meaning": stats.SUCCESS_MEANING.get(run.domain, stats.DEFAULT_SUCCESS),
         "run": run,
         "done": done,
         "total": total,
@@ -150,7 +150,7 @@ def benchmark_compare(request: HttpRequest, domain: str) -> HttpResponse:
             "chosen": {run.pk for run in runs},
             "humans": humans,
             "ci_reports": context["sources"],
-            "success_meaning": stats.SUCCESS_MEANING.get(domain, ""),
+            "success_meaning": stats.SUCCESS_MEANING.get(domain, stats.DEFAULT_SUCCESS),
         }
     )
     return render(request, "npc/benchmark_compare.html", context)
