@@ -108,3 +108,25 @@ def test_a_generated_instance_opens_in_the_editor_as_json(client_r):
     assert "tasks-v1" in editor
     text = json.dumps(scenario.definition, indent=2)
     assert "proven optimal" in _check(client_r, "tasks", text, name=scenario.slug.split("/")[1]).content.decode()
+
+
+def test_editing_a_bundled_scenario_from_its_page_keeps_its_slug_and_makes_a_new_version(client_r):
+    from games.scenarios import save_scenario
+    from games.studio.authoring import parse
+
+    original, _ = save_scenario(
+        domain="tasks",
+        slug="bundled/make-tea",
+        title="Make tea",
+        source="bundled",
+        definition=parse("tasks", "make-tea", starter("tasks")),
+    )
+    detail = client_r.get(f"/scenarios/{original.pk}/").content.decode()
+    assert f'href="/studio/edit/{original.pk}/"' in detail
+    text = starter("tasks").replace("minutes = 3", "minutes = 4")
+    client_r.post("/studio/tasks/save/", {"name": "make-tea", "text": text, "scenario": original.pk})
+    current = Scenario.objects.get(slug="bundled/make-tea", is_current=True)
+    assert current.version == 2 and current.source == "bundled"
+    # A new studio scenario may not take a name that way: it is always studio/<name>.
+    client_r.post("/studio/tasks/save/", {"name": "make-tea", "text": starter("tasks")})
+    assert Scenario.objects.get(slug="studio/make-tea").version == 1
