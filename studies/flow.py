@@ -60,6 +60,10 @@ def start_tutorial(participant: Participant, scenario: Any) -> Game:
         raise StudyError(f"The practice game could not start ({error}). Please tell the researcher.") from None
 
 
+def stop_tutorial(game: Game) -> None:
+    game_services.finish(game.pk, reason="the participant went back to the study")
+
+
 def game_result(episode: Episode) -> dict[str, Any] | None:
     """The game's metrics once it is over, else None."""
     if episode.game_id is None:

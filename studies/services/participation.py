@@ -225,6 +225,9 @@ def advance_onboarding(participant: Participant, page_index: int) -> None:
         raise StudyError("Please read the pages in order.")
     participant.onboarding_done += 1
     participant.save(update_fields=["onboarding_done"])
+    practice = participant.tutorial_game
+    if practice is not None and not practice.is_finished:
+        flow.stop_tutorial(practice)  # they moved on before the practice ended: stop its clock
 
 
 def current_episode(participant: Participant) -> Episode | None:

@@ -197,9 +197,14 @@ def test_a_tutorial_page_starts_a_solo_practice_game(client, make_study, toy_sce
     assert participant.tutorial_game is not None
     assert [s.kind for s in participant.tutorial_game.seats.all()] == ["human"]
     assert not Episode.objects.filter(game=participant.tutorial_game).exists()
+    # the practice game links back to the study while it runs, not only once it ends
+    practice = client.get(reverse("games:play", args=[participant.tutorial_game_id])).content.decode()
+    assert f'href="{step_url}"' in practice and "Back to the study" in practice
     client.post(step_url, {"action": "onboarding", "index": "0"})
     assert "Game 1" in client.get(step_url).content.decode()
     assert Seat.objects.filter(user=participant.user).count() == 1
+    participant.tutorial_game.refresh_from_db()
+    assert participant.tutorial_game.is_finished  # moving on stopped the practice clock
 
 
 def test_the_dashboards_point_to_the_study(client, researcher, make_study):
