@@ -254,6 +254,10 @@ class Participant(models.Model):
     dropped_at = models.DateTimeField(null=True, blank=True)
     drop_reason = models.CharField(max_length=200, blank=True)
     last_seen_at = models.DateTimeField(null=True, blank=True)
+    researcher_message = models.CharField(
+        max_length=500, blank=True, help_text="The researcher's latest message, shown on the participant's pages."
+    )
+    researcher_message_at = models.DateTimeField(null=True, blank=True)
     tutorial_game = models.ForeignKey(
         "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="study_tutorials"
     )

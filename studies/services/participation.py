@@ -3,6 +3,7 @@ questionnaire) -> complete; or decline, or drop out."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 from collections.abc import Mapping
@@ -381,6 +382,29 @@ def drop_out(participant: Participant, reason: str = "") -> None:
     participant.save(update_fields=["status", "dropped_at", "drop_reason"])
     for episode in participant.episodes.filter(status=EpisodeStatus.PLAYING):
         flow.stop_game(episode)
+
+
+MAX_MESSAGE = 500
+
+
+def message_participant(participant: Participant, text: str) -> None:
+    """The researcher's message: shown on the participant's study pages and, while they play, in
+    their game's chat (so it reaches them wherever they are)."""
+    from games import services as game_services
+
+    text = (text or "").strip()
+    if not text:
+        raise StudyError("Write a message first.")
+    if len(text) > MAX_MESSAGE:
+        raise StudyError(f"A message is at most {MAX_MESSAGE} characters.")
+    Participant.objects.filter(pk=participant.pk).update(researcher_message=text, researcher_message_at=timezone.now())
+    playing = [e.game_id for e in participant.episodes.filter(status=EpisodeStatus.PLAYING) if e.game_id]
+    if participant.tutorial_game_id and not participant.tutorial_game.is_finished:
+        playing.append(participant.tutorial_game_id)
+    for game_id in playing:
+        # a game that ended meanwhile refuses: the study page shows the message anyway
+        with contextlib.suppress(game_services.GameError):
+            game_services.post_chat(game_id, text=f"Message from the researcher: {text}")
 
 
 def touch(participant: Participant) -> None:

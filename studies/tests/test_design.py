@@ -189,3 +189,30 @@ def test_condition_validation_names_the_fix(make_study):
         services.add_condition(study, name="Alone", npc_kind="none", npc_count=0)
     assert Condition.objects.filter(study=study).count() == 2
     assert QuestionnaireItem.objects.filter(study=study).count() == 8
+
+
+def test_a_researcher_messages_a_participant_on_their_page_and_in_their_game(client, researcher, make_study):
+    from django.test import Client
+
+    from games.models import GameEvent
+
+    study = make_study()
+    player = Client()
+    entry = reverse("studies:entry", args=[study.slug])
+    step = reverse("studies:step", args=[study.slug])
+    player.post(entry, {"pid": "MSG", "choice": "agree", "agree": "1"})
+    player.post(step, {"action": "onboarding", "index": "0"})
+    player.post(step, {"action": "start", "index": "0"})
+    participant = Participant.objects.get()
+    client.force_login(researcher)
+    url = reverse("studies:message", args=[study.pk, participant.pk])
+    assert client.post(url, {"text": "   "}, follow=True).status_code == 200  # refused with a message
+    assert not Participant.objects.get().researcher_message
+    client.post(url, {"text": "Please keep going, about 5 minutes left."})
+    page = player.get(step).content.decode()
+    assert 'id="researcher-message"' in page and "about 5 minutes left" in page
+    game_id = participant.episodes.get(index=0).game_id
+    chat = GameEvent.objects.filter(game_id=game_id, category="chat").values_list("data__text", flat=True)
+    assert "Message from the researcher: Please keep going, about 5 minutes left." in list(chat)
+    assert Client().post(url, {"text": "spoof"}).status_code in (302, 403)  # only researchers
+    assert Participant.objects.get().researcher_message == "Please keep going, about 5 minutes left."

@@ -33,6 +33,19 @@ def monitor(request: HttpRequest, pk: int) -> HttpResponse:
 
 @researcher_required
 @require_POST
+def message(request: HttpRequest, pk: int, participant_pk: int) -> HttpResponse:
+    participant = get_object_or_404(Participant, pk=participant_pk, study_id=pk)
+    try:
+        services.message_participant(participant, request.POST.get("text", ""))
+    except StudyError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Sent your message to {participant.code}.")
+    return redirect("studies:monitor", pk=pk)
+
+
+@researcher_required
+@require_POST
 def drop(request: HttpRequest, pk: int, participant_pk: int) -> HttpResponse:
     participant = get_object_or_404(Participant, pk=participant_pk, study_id=pk)
     reason = request.POST.get("reason", "").strip() or "marked by the researcher"
