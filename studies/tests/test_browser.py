@@ -168,3 +168,24 @@ def test_a_prolific_participant_finishes_on_the_completion_redirect(live_server,
     page.wait_for_selector("[data-step=complete]")
     page.screenshot(path=shots / "participant-completion-redirect.png", full_page=True)
     page.wait_for_url("**/healthz?cc=C1A2B3", timeout=10_000)  # the meta refresh took them there
+
+
+def test_the_researcher_messages_a_participant_from_the_monitor(live_server, browser, make_study, shots):
+    from studies import services
+
+    study = make_study()
+    participant = services.give_consent(services.join(study, external_id="MON1"))
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "res")
+    page.fill("#id_password", "pw-researcher-1")
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(f"{live_server.url}/studies/{study.pk}/monitor/")
+    page.get_by_text("Message", exact=True).click()
+    page.get_by_label(f"Message to {participant.code}").fill("Your next game starts soon.")
+    page.screenshot(path=shots / "monitor-message.png", full_page=True)
+    page.get_by_role("button", name="Send").click()
+    page.wait_for_selector("text=Sent your message")
+    participant.refresh_from_db()
+    assert participant.researcher_message == "Your next game starts soon."
+    assert page.get_by_role("button", name=f"End the participation of {participant.code}").is_visible()
