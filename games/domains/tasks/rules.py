@@ -58,7 +58,7 @@ from games.domains.tasks.feedback import (
 )
 from games.domains.tasks.scoring import episode_result
 from games.domains.tasks.state import Agent, Counts, Options, Run, TasksState, evolve
-from games.domains.tasks.text import WAIT, observation_text, parse
+from games.domains.tasks.text import WAIT, WAIT_NEXT, observation_text, parse
 from games.domains.tasks.view import view
 from games.domains.tasks.vocabulary import state_sentences
 from games.engine.types import (
@@ -163,7 +163,8 @@ class TasksRules:
     def legal_actions(self, state: TasksState, agent: int) -> list[str]:
         if state.ended or state.agents[agent].busy_until > state.time:
             return []
-        return [action.text for action in self.startable(state)] + [WAIT]
+        waits = [WAIT, WAIT_NEXT] if _next_finish(state) is not None else [WAIT]
+        return [action.text for action in self.startable(state)] + waits
 
     def observe(self, state: TasksState, agent: int) -> Observation:
         legal = self.legal_actions(state, agent)
@@ -248,6 +249,12 @@ class TasksRules:
         text = " ".join(action.lower().split())
         if text == WAIT:
             return _with_prior(prior, _wait(state, agent))
+        if text == WAIT_NEXT:
+            until = _next_finish(state)
+            if until is None:
+                problem = Feedback("invalid", "Nothing is running, so nothing will finish; start an action or wait.")
+                return _with_prior(prior, _reject(state, agent, action, problem))
+            return _with_prior(prior, _wait(state, agent, until))
         command = parse(action)
         if command is None:
             return _with_prior(prior, _reject(state, agent, action, invalid(state, text)))
@@ -303,14 +310,22 @@ def _reject(state: TasksState, agent: int, action: str, feedback: Feedback) -> T
     return Transition(new, tuple(events))
 
 
-def _wait(state: TasksState, agent: int) -> Transition[TasksState]:
+def _next_finish(state: TasksState) -> int | None:
+    """When the next running action completes, if one runs past now."""
+    return min((run.end for run in state.running if run.end > state.time), default=None)
+
+
+def _wait(state: TasksState, agent: int, until: int | None = None) -> Transition[TasksState]:
     necessary = not startable(state)
+    end = state.time + 1 if until is None else until
     agents = list(state.agents)
-    agents[agent] = Agent(busy_until=state.time + 1, doing=WAIT, rejected_in_row=0)
+    agents[agent] = Agent(busy_until=end, doing=WAIT, rejected_in_row=0)
     counts = list(state.counts)
     counts[agent] = counts[agent].bump("wait").bump("necessary_wait" if necessary else "unnecessary_wait")
     new = evolve(state, agents=tuple(agents), counts=tuple(counts))
-    event = Event(WAITED, state.time, "You wait one minute.", agent=agent, data={"necessary": necessary})
+    message = "You wait one minute." if until is None else f"You wait until something finishes, at t={end}."
+    data: dict[str, object] = {"necessary": necessary} if until is None else {"necessary": necessary, "until": end}
+    event = Event(WAITED, state.time, message, agent=agent, data=data)
     return Transition(new, (event,))
 
 

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from games.domains.tasks.state import TasksState
 
 WAIT = "wait"
+# Offered while something runs: the agent rests until the next running action completes.
+WAIT_NEXT = "wait until something finishes"
 
 
 @dataclass(frozen=True, slots=True)

@@ -194,3 +194,15 @@ def test_the_observation_shows_tasks_running_actions_and_agents():
     assert data["running"] == [{"action": "pick rice", "agent": 0, "start": 0, "end": 2, "background": False}]
     cook = data["tasks"][0]["actions"][2]
     assert cook["status"] == "waiting"
+
+
+def test_waiting_until_something_finishes_frees_the_agent_at_the_next_completion():
+    state = RULES.initial_state(
+        task("one", [("pick rice", 2, False, []), ("boil water", 5, True, []), ("wash cup", 3, False, [])]), agents=2
+    )
+    assert "wait until something finishes" not in RULES.legal_actions(state, 0)  # nothing runs yet
+    state, _ = run(state, 1, "pick rice")
+    assert "wait until something finishes" in RULES.legal_actions(state, 0)
+    state, t = run(state, 0, "wait until something finishes")
+    assert t.rejection is None and state.agents[0].busy_until == 2  # pick rice ends at t=2
+    assert "t=2" in t.events[0].message
