@@ -162,6 +162,8 @@ def _label(labels: list[str], agent: int | None) -> str:
 
 
 def speed_text(speed: float, unit: str) -> str:
+    if speed > 1:  # recipes' seconds: "20 game seconds per second", not "1 second every 0.05 s"
+        return f"{speed:g} game {unit}s per second"
     seconds = 1.0 / speed if speed else 0.0
     return f"1 {unit} every {seconds:g} s"
 
@@ -198,7 +200,7 @@ def keyed_groups(groups: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
                 numbered += 1
             else:
                 key = ""
-            buttons.append(dict(b, key=key, vals=json.dumps({"type": "act", "action": b["action"]})))
+            buttons.append(dict(b, key=key, vals=b.get("vals") or json.dumps({"type": "act", "action": b["action"]})))
         out.append(dict(group, buttons=buttons))
     return out
 

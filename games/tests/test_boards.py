@@ -193,3 +193,44 @@ def test_the_player_is_told_where_what_they_hold_goes():
     assert "which is ordered: serve it" in kitchen_view.held_hint(data, places)
     data["agents"][0]["holding"] = "lobster"
     assert "nothing here needs it" in kitchen_view.held_hint(data, places)
+
+
+def test_the_recipes_board_says_what_blocks_each_step_and_labels_actions_in_words():
+    from games import recipes_view
+    from games.domains.recipes.rules import RULES as RECIPES
+    from games.domains.recipes.tests.kitchens import BAKE, SOUP, kitchen
+
+    state = RECIPES.initial_state(kitchen(BAKE, SOUP), options={"max_rejections": 0})
+    state = RECIPES.act(state, 0, "Step(1, Bake)", 0).state  # mixing keeps the cook busy
+    data = RECIPES.observe(state, 0).data
+    board = recipes_view.board(data, RECIPES.legal_actions(state, 0))
+    steps = {s["index"]: s for s in board["cards"][0]["steps"]}
+    assert steps[1]["state"] == "running" and steps[1]["run_end"] == 300
+    assert steps[2]["why"] == "waits for step 1 (ends at 5:00)"
+    assert steps[0]["why"] == "you are busy until 5:00"
+    assert board["cook"] == "busy with Bake step 1 until 5:00"
+    assert board["next_event"] == {"at": 300, "clock": "5:00", "what": "Bake step 1 ends"}
+    labels = [b["label"] for g in board["groups"] for b in g["buttons"]]
+    assert labels == ["Pause Bake step 1 (it ends at 5:00)"]
+    oven = next(a for a in board["appliances"] if a["name"] == "Oven")
+    assert oven["state"] == "not heated"
+    assert "None" not in " ".join(a["state"] + a["use"] for a in board["appliances"])
+
+
+def test_the_itinerary_board_groups_the_menu_and_states_the_verdict():
+    from games import itinerary_view
+    from games.domains.itinerary.rules import RULES as TRIPS
+    from games.domains.itinerary.tests.worlds import definition
+
+    state = TRIPS.initial_state(definition())
+    board = itinerary_view.board(TRIPS.observe(state, 0).data, TRIPS.legal_actions(state, 0))
+    titles = [g["title"] for g in board["groups"]]
+    assert titles == ["Go to", "Trains from here", "Wait"]
+    assert board["groups"][0]["buttons"][0]["label"] == "Go to Tower (20 min, arrive 07:20)"
+    assert board["groups"][1]["buttons"][0]["label"].startswith("Train T1 to Beta: 10:00 → 11:00")
+    tower = next(p for p in board["sights"] if p["name"] == "Tower")
+    assert tower["hours"] == "09:00–18:00" and not tower["open_now"]
+    for action in ("go to Tower", "visit Tower for 60 minutes"):
+        state = TRIPS.act(state, 0, action, state.clock).state
+    verdict = itinerary_view.verdict(TRIPS.observe(state, 0).data)
+    assert verdict is not None and not verdict["ok"] and "opening hours" in verdict["text"]

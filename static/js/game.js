@@ -18,6 +18,13 @@
     return isNaN(limit) ? t : Math.min(t, limit);
   }
 
+  // game seconds as m:ss (h:mm:ss from an hour), as the recipes board writes them
+  function clockText(seconds) {
+    const h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+    const pad = function (n) { return (n < 10 ? "0" : "") + n; };
+    return h ? h + ":" + pad(m) + ":" + pad(s) : m + ":" + pad(s);
+  }
+
   function syncOffset() {
     const el = clockEl();
     if (el && el.dataset.serverNow) offsetMs = Date.parse(el.dataset.serverNow) - Date.now();
@@ -35,8 +42,18 @@
       const bar = run.querySelector(".progress > span");
       if (!isNaN(end) && bar) bar.style.width = Math.min(100, Math.max(0, (100 * (t - start)) / (end - start))) + "%";
       const left = run.querySelector("[data-run-left]");
-      if (left && !isNaN(end)) left.textContent = Math.max(0, Math.ceil(end - t - 1e-9)) + " min left";
+      if (left && !isNaN(end)) {
+        const rest = Math.max(0, Math.ceil(end - t - 1e-9));
+        left.textContent = run.dataset.runFormat === "clock" ? clockText(rest) + " left" : rest + " min left";
+      }
     });
+    // countdowns in game seconds ("start within 3:12"): a deadline drawn as time left
+    document.querySelectorAll("[data-countdown-end]").forEach(function (el) {
+      const rest = parseFloat(el.dataset.countdownEnd) - t;
+      el.textContent = (el.dataset.countdownPrefix || "") + clockText(Math.max(0, Math.floor(rest)));
+      if (el.dataset.countdownUrgent) el.classList.toggle("urgent", rest < parseFloat(el.dataset.countdownUrgent));
+    });
+    document.querySelectorAll("[data-game-clock]").forEach(function (el) { el.textContent = clockText(Math.floor(t)); });
     const timeline = document.getElementById("game-timeline");
     if (timeline) {
       const span = parseFloat(timeline.dataset.span);

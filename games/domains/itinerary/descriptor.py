@@ -30,4 +30,5 @@ DOMAIN = Domain(
     benchmark_items="games.npc.tasksets:itinerary_items",
     benchmark_table="games.npc.tables:itinerary_table",
     game_item="games.npc.tasksets:itinerary_game_item",
+    extra={"presenter": "games.itinerary_view:PRESENTER"},
 )

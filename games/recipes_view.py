@@ -1,0 +1,206 @@
+"""The recipes board for a first-time player, drawn from ``observe(state, agent).data`` alone
+(shape in games/domains/recipes/observation.py): each step's state and what blocks it, the
+countdowns of time windows, the appliances in words, what the cook is doing, the next event, and
+the legal actions as readable buttons ("Start Omelette step 0: Crack three eggs...").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+_STEP = re.compile(r"^\s*(step|pause)\s*\(\s*(\d+)\s*,\s*([^,()]+?)\s*\)\s*$", re.I)
+TEXT_LENGTH = 60
+
+
+def clock(seconds: float | int | None) -> str:
+    """Game seconds as m:ss, or h:mm:ss from an hour."""
+    if seconds is None:
+        return ""
+    total = max(0, int(seconds))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= TEXT_LENGTH else text[: TEXT_LENGTH - 1].rstrip() + "…"
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "not set"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def appliance_state(props: Mapping[str, Any]) -> str:
+    """'350 degrees', 'not heated', or '' for an appliance without properties."""
+    parts = []
+    for key, value in props.items():
+        if key == "temperature":
+            parts.append("not heated" if value is None else f"{_value(value)} degrees")
+        else:
+            parts.append(f"{key.replace('_', ' ')} {_value(value)}")
+    return ", ".join(parts)
+
+
+def _blocked_by(step: Mapping[str, Any], recipe: Mapping[str, Any], data: Mapping[str, Any], agent: int) -> str:
+    """Why a step that is not done or running cannot start now, in a few words."""
+    steps = recipe["steps"]
+    for index in step["prerequisites"]:
+        before = steps[index]
+        if before["status"] != "done":
+            if before["status"] == "running" and before["running_until"] is not None:
+                return f"waits for step {index} (ends at {clock(before['running_until'])})"
+            return f"waits for step {index} ({_short(before['text']).rstrip('.')})"
+    cook = next((c for c in data["cooks"] if c["agent"] == agent), None)
+    if cook and cook["busy"]:
+        return f"you are busy until {clock(cook['busy_until'])}"
+    appliances = {a["name"]: a for a in data["appliances"]}
+    for use in step["appliances"]:
+        here = appliances.get(use["name"])
+        if here is None:
+            continue
+        if here["in_use"]:
+            user = here["users"][0]
+            return f"the {use['name']} is in use until {clock(user['until'])}"
+        for key, wanted in use["require"].items():
+            if here["state"].get(key) != wanted:
+                need = appliance_state({key: wanted})
+                return f"needs the {use['name']} at {need} (now {appliance_state({key: here['state'].get(key)})})"
+    return "cannot start yet"
+
+
+def recipe_cards(data: Mapping[str, Any], agent: int) -> list[dict[str, Any]]:
+    cards = []
+    for recipe in data["recipes"]:
+        steps = []
+        for step in recipe["steps"]:
+            status = step["status"]
+            state = status
+            why = ""
+            if status in ("todo", "paused"):
+                if step["can_start_at"] == data["time"]:
+                    state = "ready" if status == "todo" else "paused"
+                else:
+                    state = "blocked" if status == "todo" else "paused"
+                    why = _blocked_by(step, recipe, data, agent)
+            deadline = next(
+                (c["deadline"] for c in step["time_constraints"] if c["deadline"] is not None and status != "done"),
+                None,
+            )
+            running = step["chunks"][-1] if status == "running" and step["chunks"] else None
+            steps.append(
+                {
+                    "index": step["index"],
+                    "text": step["text"],
+                    "state": state,
+                    "why": why,
+                    "duration": clock(step["duration"]),
+                    "remaining": clock(step["remaining"]),
+                    "autonomous": step["autonomous"],
+                    "interruptible": step["interruptible"],
+                    "appliances": [a["name"] for a in step["appliances"]],
+                    "run_start": running["start"] if running else None,
+                    "run_end": running["end"] if running else None,
+                    "deadline": deadline if status not in ("running", "done") else None,
+                    "windows": [
+                        f"must start within {clock(c['within'])} of step {c['after']} ending"
+                        for c in step["time_constraints"]
+                    ],
+                }
+            )
+        cards.append({**{k: recipe[k] for k in ("name", "complete", "done", "total")}, "steps": steps})
+    return cards
+
+
+def appliance_rows(data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for appliance in data["appliances"]:
+        users = [f"{u['recipe']} step {u['step']} until {clock(u['until'])}" for u in appliance["users"]]
+        rows.append(
+            {
+                "name": appliance["name"].capitalize(),
+                "state": appliance_state(appliance["state"]),
+                "use": "in use by " + ", ".join(users) if users else "free",
+                "in_use": appliance["in_use"],
+            }
+        )
+    return rows
+
+
+def cook_line(data: Mapping[str, Any], agent: int) -> str:
+    cook = next((c for c in data["cooks"] if c["agent"] == agent), None)
+    if cook is None:
+        return ""
+    if cook["busy"] and cook["doing"]:
+        doing = cook["doing"]
+        return f"busy with {doing['recipe']} step {doing['step']} until {clock(cook['busy_until'])}"
+    return "free: start a step"
+
+
+def next_event(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The next thing that happens by itself: a running step ending, or a window closing."""
+    options = [(r["end"], f"{r['recipe']} step {r['step']} ends") for r in data["running"]]
+    options += [(d["deadline"], f"{d['recipe']} step {d['step']} must have started") for d in data["deadlines"]]
+    options = [o for o in options if o[0] >= data["time"]]
+    if not options:
+        return None
+    at, what = min(options)
+    return {"at": at, "clock": clock(at), "what": what}
+
+
+def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The legal actions as readable buttons: steps to start now, then pauses."""
+    texts = {(r["name"].casefold(), s["index"]): (r["name"], s) for r in data["recipes"] for s in r["steps"]}
+    start: list[dict[str, Any]] = []
+    pause: list[dict[str, Any]] = []
+    other: list[dict[str, Any]] = []
+    for action in actions:
+        match = _STEP.match(action)
+        found = texts.get((match.group(3).strip().casefold(), int(match.group(2)))) if match else None
+        if match is None or found is None:
+            other.append({"action": action, "label": action})
+            continue
+        name, step = found
+        if match.group(1).lower() == "pause":
+            ends = f" (it ends at {clock(step['running_until'])})" if step["running_until"] is not None else ""
+            pause.append({"action": action, "label": f"Pause {name} step {step['index']}{ends}"})
+            continue
+        kind = "runs by itself" if step["autonomous"] else "keeps you busy"
+        label = f"Start {name} step {step['index']}: {_short(step['text'])} ({clock(step['remaining'])}, {kind})"
+        start.append({"action": action, "label": label})
+    groups = []
+    if start:
+        groups.append({"title": "Start now", "buttons": start})
+    if pause:
+        groups.append({"title": "Pause", "buttons": pause})
+    if other:
+        groups.append({"title": "", "buttons": other})
+    return groups
+
+
+def board(data: Mapping[str, Any], actions: Sequence[str]) -> dict[str, Any]:
+    agent = int(data.get("agent", 0))
+    return {
+        "cards": recipe_cards(data, agent),
+        "appliances": appliance_rows(data),
+        "cook": cook_line(data, agent),
+        "next_event": next_event(data),
+        "now": clock(data["time"]),
+        "groups": action_groups(actions, data),
+    }
+
+
+class RecipesPresenter:
+    """The recipes descriptor's board presenter (``games.presenters.presenter``)."""
+
+    def board(self, data: Mapping[str, Any], names: Sequence[str], actions: Sequence[str]) -> dict[str, Any]:
+        return board(data, actions) if data.get("recipes") else {}
+
+
+PRESENTER = RecipesPresenter()
