@@ -199,9 +199,9 @@ def menu(state: ItineraryState) -> list[str]:
     options: list[str] = []
     here = world.places.get(state.place)
     if here is not None and not here.is_hotel:
+        # only a sight the brief still wants minutes at: anything else is a visit for nothing
         left = world.required_minutes(here.name) - state.spot_minutes().get(here.name, 0)
-        limit = visit_limit(world, here.name, now)
-        length = min(left if left > 0 else 60, limit - now)
+        length = min(left, visit_limit(world, here.name, now) - now)
         if length > 0:
             options.append(f"visit {here.name} for {length} minutes")
     for (origin, destination), minutes in sorted(world.transfers.items()):

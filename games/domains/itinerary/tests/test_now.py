@@ -50,7 +50,10 @@ def test_every_offered_action_is_accepted_two_minutes_later():
             break
         for action in RULES.legal_actions(state, 0):
             later, transition = act(state, action, late=2)
-            assert transition.rejection is None, (action, transition.rejection)
+            if transition.rejection is not None:
+                # only the world changing refuses one: a train that left meanwhile, at no cost
+                assert action.startswith("take train") and transition.rejection.kind == "not_now", action
+                continue
             assert not [c for c in later.checks if not c.passed], action
         state, _ = act(state, RULES.legal_actions(state, 0)[0])
 
