@@ -94,7 +94,9 @@ def create_game(
     plan = [_seat_spec(raw, created_by) for raw in seats]
     if not 1 <= len(plan) <= MAX_SEATS:
         raise InvalidInput(f"a game needs 1 to {MAX_SEATS} seats (one human and up to four NPCs)")
-    options = dict(options or {})
+    # a domain's defaults for games people play (recipes: no benchmark revision limits, so a
+    # double click on a stale button cannot end the game), under what the caller asked for
+    options = {**registry.descriptor(domain).extra.get("game_options", {}), **dict(options or {})}
     definition = scenario_definition(rules, versions)
     try:
         state = rules.initial_state(definition, seed=seed, agents=len(plan), options=options)

@@ -17,4 +17,6 @@ DOMAIN = Domain(
     benchmark_items="games.npc.tasksets:recipes_items",
     benchmark_table="games.npc.tables:recipes_table",
     game_item="games.npc.tasksets:recipes_game_item",
+    # People play without the benchmark's revision limits (10 refusals, 3 repeats end an episode).
+    extra={"presenter": "games.recipes_view:PRESENTER", "game_options": {"max_rejections": 0, "max_repeats": 0}},
 )
