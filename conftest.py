@@ -82,14 +82,22 @@ def browser():
         pytest.skip(f"Debian's chromium is not at {CHROMIUM} (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
     # Playwright's sync API runs an event loop; Django's async-unsafe guard would trip on the ORM
-    # calls a test makes between browser steps.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield instance
-        finally:
-            instance.close()
+    # calls a test makes between browser steps. Only for this test: the guard stays on for the rest
+    # of the session, where it catches real async-unsafe calls.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_api.sync_playwright() as p:
+            instance = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            try:
+                yield instance
+            finally:
+                instance.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture(scope="session")

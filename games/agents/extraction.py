@@ -1,13 +1,11 @@
 """Strict extraction of commands from an LLM reply, per domain (SPEC section 7).
 
 Only text that matches the domain's action grammar is taken; everything else in the reply (the
-model's prose, code, JSON) is ignored and never executed. Two shapes exist:
-
-* **listed** domains (tasks, recipes, and any domain whose legal actions are a finite list): a line
-  ``Agent N: <action>`` (or, when one NPC is commanded, any line) is searched for the earliest
-  mention of one of that agent's legal actions;
-* **call** domains (kitchen ``goto(agent1, pot0)``, itinerary ``visit(place, begin, end)``): every
-  match of the domain's call pattern is a command; kitchen commands name their agent.
+model's prose, code, JSON) is ignored and never executed. A domain whose descriptor names a text
+interface (``Domain.text``: kitchen ``goto(agent1, pot0)``, itinerary ``visit(place, begin, end)``,
+recipes ``Step(k, Recipe)``) reads replies with its own grammar, inside its package; for the others
+(tasks) a line ``Agent N: <action>`` (or, when one NPC is commanded, any line) is searched for the
+earliest mention of one of that agent's legal actions.
 
 Validation against the current state is separate (``validation.py``).
 """
@@ -21,22 +19,9 @@ from typing import Any
 
 from games.agents.turns import Decision
 from games.engine import registry
+from games.engine.replies import AGENT_PREFIX, agent_ok, normalise
 
-AGENT_PREFIX = re.compile(
-    r"^\s*(?:[-*•]\s*|\d+[.)]\s*)?(?:\*\*)?\s*(?:agent|npc)\s*#?\s*(\d+)\s*(?:\*\*)?\s*[:=\-–>]+\s*(.*)$", re.I
-)
 SAY_PREFIX = re.compile(r"^\s*(?:say|message|to the human|reply)\s*:\s*(.+)$", re.I)
-
-KITCHEN_CALL = re.compile(
-    r"\b(goto|get|put|activate|noop)\s*\(\s*agent\s*_?(\d+)\s*(?:,\s*([A-Za-z][A-Za-z0-9_]*)\s*)?"
-    r"(?:,\s*([A-Za-z][A-Za-z0-9_]*)\s*)?\)",
-    re.IGNORECASE,
-)
-ITINERARY_CALL = re.compile(r"\b(go_to_city|go_to_place|visit|stay_in)\s*\(([^()]*)\)", re.IGNORECASE)
-RECIPES_CALL = re.compile(r"\b(step|pause|stop)\s*\(([^()]*)\)", re.IGNORECASE)
-
-# Domains whose commands are calls; the rest are "listed".
-CALL_DOMAINS = {"kitchen", "itinerary", "recipes"}
 
 
 def display(domain: str, agent: int) -> int:
@@ -58,10 +43,6 @@ class Extraction:
     commands: list[Command]
     problems: list[str]
     say: str = ""
-
-
-def normalise(text: str) -> str:
-    return " ".join(text.strip().lower().split()).strip("`'\"").rstrip(".!;,").strip()
 
 
 def _say(reply: str) -> str:
@@ -96,14 +77,13 @@ def extract(
     (used to find actions in listed domains). With ``one_each`` only the first command per agent
     is kept (dispatchers give one command per agent per turn). ``state`` lets a domain's own
     extractor check names (kitchen locations)."""
-    if domain == "kitchen":
-        result = _extract_kitchen(reply, agents, state)
-    elif domain == "itinerary":
-        result = _extract_calls(reply, agents)
-    elif domain == "recipes":
-        result = _extract_recipes(reply, agents)
+    descriptor = registry.descriptor(domain)
+    own = descriptor.part("text")
+    if own is None:
+        result = _extract_listed(reply, agents, legal, descriptor.display_base)
     else:
-        result = _extract_listed(reply, agents, legal, registry.descriptor(domain).display_base)
+        commands, problems = own(reply, agents, legal, state)
+        result = Extraction([Command(agent, action) for agent, action in commands], list(problems))
     result.say = _say(reply)
     if one_each:
         seen: set[int] = set()
@@ -123,19 +103,6 @@ def extract(
     return result
 
 
-def _agent_ok(agent: int, agents: Sequence[int], problems: list[str], what: str, base: int = 0) -> bool:
-    if agent in agents:
-        return True
-    problems.append(
-        f"'{what}': agent {agent + base} is not yours to command now; command only agents {_names(agents, base)}"
-    )
-    return False
-
-
-def _names(agents: Sequence[int], base: int = 0) -> str:
-    return ", ".join(str(a + base) for a in agents) or "(none free)"
-
-
 def _extract_listed(reply: str, agents: Sequence[int], legal: Mapping[int, Sequence[str]], base: int = 0) -> Extraction:
     commands: list[Command] = []
     problems: list[str] = []
@@ -146,7 +113,7 @@ def _extract_listed(reply: str, agents: Sequence[int], legal: Mapping[int, Seque
             continue
         prefixed = True
         agent, rest = int(match.group(1)) - base, match.group(2)
-        if not _agent_ok(agent, agents, problems, normalise(line), base):
+        if not agent_ok(agent, agents, problems, normalise(line), base):
             continue
         action = _earliest_mention(rest, legal.get(agent, ()))
         if action is None:
@@ -164,78 +131,6 @@ def _extract_listed(reply: str, agents: Sequence[int], legal: Mapping[int, Seque
             if action is not None:
                 commands.append(Command(agent, action))
                 break
-    return Extraction(commands, problems)
-
-
-def _extract_kitchen(reply: str, agents: Sequence[int], state: Any) -> Extraction:
-    if state is not None:
-        try:
-            from games.domains.kitchen.text import extract_commands
-        except ImportError:
-            pass
-        else:
-            # The domain's strict extractor (checks location names, one command per agent).
-            found = extract_commands(reply, state, agents)
-            return Extraction([Command(a, c) for a, c in found.commands.items()], list(found.errors))
-    commands: list[Command] = []
-    problems: list[str] = []
-    for match in KITCHEN_CALL.finditer(reply):
-        verb, agent_text, location, item = match.groups()
-        agent = int(agent_text)
-        args = ", ".join(part for part in (f"agent{agent}", location, item) if part)
-        text = f"{verb.lower()}({args})"
-        if _agent_ok(agent, agents, problems, text):
-            commands.append(Command(agent, text))
-    return Extraction(commands, problems)
-
-
-def _extract_calls(reply: str, agents: Sequence[int]) -> Extraction:
-    commands: list[Command] = []
-    problems: list[str] = []
-    target = agents[0] if agents else 0
-    try:
-        from games.domains.itinerary.actions import ActionSyntaxError, parse_action
-    except ImportError:
-        parse_action = None  # type: ignore[assignment]
-    for match in ITINERARY_CALL.finditer(reply):
-        text = f"{match.group(1).lower()}({', '.join(part.strip() for part in match.group(2).split(','))})"
-        if parse_action is not None:
-            try:
-                text = parse_action(text).text()
-            except ActionSyntaxError as error:
-                problems.append(str(error))
-                continue
-        commands.append(Command(target, text))
-    return Extraction(commands, problems)
-
-
-def _extract_recipes(reply: str, agents: Sequence[int]) -> Extraction:
-    """``Step(...)``/``Pause(...)``/``Stop()`` calls, per ``Agent N:`` line or for the one agent."""
-    try:
-        from games.domains.recipes.text import ActionSyntaxError, parse_actions
-    except ImportError:
-        parse_actions = None  # type: ignore[assignment]
-    commands: list[Command] = []
-    problems: list[str] = []
-    for line in reply.splitlines():
-        match = AGENT_PREFIX.match(line)
-        if match:
-            agent, body = int(match.group(1)), match.group(2)
-            if not _agent_ok(agent, agents, problems, normalise(line)):
-                continue
-        elif len(agents) == 1:
-            agent, body = agents[0], line
-        else:
-            continue
-        for call in RECIPES_CALL.finditer(body):
-            text = call.group(0)
-            if parse_actions is not None:
-                try:
-                    parse_actions(text)
-                except ActionSyntaxError as error:
-                    problems.append(str(error))
-                    continue
-            commands.append(Command(agent, text))
     return Extraction(commands, problems)
 
 

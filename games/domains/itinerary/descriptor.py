@@ -25,6 +25,7 @@ DOMAIN = Domain(
     headline="games.domains.itinerary.descriptor:headline",
     headline_title="Trip score (executability 60 + constraints 20 + efficiency 20, of 100)",
     bundled="games.importers.bundled_itinerary:load",
+    text="games.domains.itinerary.reply:extract_reply",
     cli="games.cli.itinerary",
     board_template="games/boards/itinerary.html",
     benchmark_items="games.npc.tasksets:itinerary_items",

@@ -25,6 +25,7 @@ DOMAIN = Domain(
     headline="games.domains.kitchen.descriptor:headline",
     headline_title="Orders served on time (% of the orders finished so far)",
     bundled="games.importers.bundled_kitchen:load",
+    text="games.domains.kitchen.text:extract_reply",
     cli="games.cli.kitchen",
     board_template="games/boards/kitchen.html",
     benchmark_items="games.npc.tasksets:kitchen_items",

@@ -7,30 +7,18 @@ no command at all (the reply is ambiguous for it) and the problem goes back as f
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from games.domains.kitchen.commands import DISPATCH_PATTERN, GRAMMAR, CommandError, parse
+from games.engine.replies import Commands, agent_ok
 
 if TYPE_CHECKING:
     from games.domains.kitchen.state import KitchenState
 
-__all__ = ["GRAMMAR", "Extraction", "extract_commands", "rules_text", "state_text"]
-
-
-def rules_text() -> str:
-    return (
-        "You dispatch the agents of a kitchen. Orders for dishes arrive every few steps and expire "
-        "after their lifetime; serve each ordered dish on the serving table in time.\n"
-        "- Base ingredients come from storage0; a recipe turns an exact set of ingredients inside one "
-        "tool into a product when the tool is activated.\n"
-        "- After activation a tool stays busy for some steps; take the product out with get once it "
-        "is free. Chopboards are always pickable; other tools only after they cooked.\n"
-        "- Putting something that cannot become a recipe in a tool is refused; putting it into "
-        "storage0 throws it away.\n"
-        "- Commands run in the order you write them, one per agent per step.\n\n" + GRAMMAR
-    )
+__all__ = ["GRAMMAR", "Extraction", "extract_commands", "extract_reply", "state_text"]
 
 
 def state_text(state: KitchenState, agent: int | None = None) -> str:
@@ -66,30 +54,6 @@ def state_text(state: KitchenState, agent: int | None = None) -> str:
         lines.append("suggestions:")
         lines += [f"  {note.message}" for note in state.suggestions]
     return "\n".join(lines)
-
-
-def recipes_text(state: KitchenState, dishes: Iterable[str] | None = None) -> str:
-    """The recipe book of the level (or of ``dishes``' trees), one line per product."""
-    wanted = set(dishes) if dishes is not None else None
-    lines = []
-    for product, recipe in state.level.recipes.items():
-        if wanted is None or product in wanted or any(product in _tree(state, dish) for dish in wanted):
-            lines.append(f"{product}: {' + '.join(recipe.ingredients)} in a {recipe.tool}")
-    return "\n".join(lines)
-
-
-def _tree(state: KitchenState, dish: str) -> set[str]:
-    seen: set[str] = set()
-    stack = [dish]
-    while stack:
-        item = stack.pop()
-        if item in seen:
-            continue
-        seen.add(item)
-        recipe = state.level.recipes.get(item)
-        if recipe is not None:
-            stack.extend(recipe.ingredients)
-    return seen
 
 
 @dataclass
@@ -134,3 +98,31 @@ def extract_commands(reply: str, state: KitchenState, agents: Iterable[int]) -> 
     if not found and not result.errors:
         result.errors.append("no command found; write one line per agent such as goto(agent1, storage0)")
     return result
+
+
+# Calls as a reply may write them when the state is unknown (no location names to check against).
+KITCHEN_CALL = re.compile(
+    r"\b(goto|get|put|activate|noop)\s*\(\s*agent\s*_?(\d+)\s*(?:,\s*([A-Za-z][A-Za-z0-9_]*)\s*)?"
+    r"(?:,\s*([A-Za-z][A-Za-z0-9_]*)\s*)?\)",
+    re.IGNORECASE,
+)
+
+
+def extract_reply(
+    reply: str, agents: Sequence[int], legal: Mapping[int, Sequence[str]], state: KitchenState | None
+) -> tuple[Commands, list[str]]:
+    """The kitchen's LLM text interface (``Domain.text``): with the state, the strict extractor
+    (checks location names, one command per agent); without it, every well-formed call."""
+    if state is not None:
+        found = extract_commands(reply, state, agents)
+        return list(found.commands.items()), list(found.errors)
+    commands: Commands = []
+    problems: list[str] = []
+    for match in KITCHEN_CALL.finditer(reply):
+        verb, agent_text, location, item = match.groups()
+        agent = int(agent_text)
+        args = ", ".join(part for part in (f"agent{agent}", location, item) if part)
+        text = f"{verb.lower()}({args})"
+        if agent_ok(agent, agents, problems, text):
+            commands.append((agent, text))
+    return commands, problems

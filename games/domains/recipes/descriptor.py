@@ -12,6 +12,7 @@ DOMAIN = Domain(
     npc_policy="games.planners.recipes_npc:npc_policy",
     headline_title="Recipe steps done (%)",
     bundled="games.importers.bundled_recipes:load",
+    text="games.domains.recipes.text:extract_reply",
     cli="games.cli.recipes",
     board_template="games/boards/recipes.html",
     benchmark_items="games.npc.tasksets:recipes_items",

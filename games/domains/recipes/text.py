@@ -11,9 +11,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from games.domains.recipes.timefmt import TimeFormatError, format_clock, parse_clock
+from games.engine.replies import AGENT_PREFIX, Commands, agent_ok, normalise
 
 _CALL = re.compile(r"\b(step|pause|stop)\s*\(([^()]*)\)", re.I)
 GRAMMAR_HINT = (
@@ -114,3 +117,33 @@ def parse_actions(text: str) -> list[Action]:
             return [StopAction()]
         raise ActionSyntaxError(f"{text.strip()[:80]!r} is not an action; {GRAMMAR_HINT}")
     return found
+
+
+RECIPES_CALL = re.compile(r"\b(step|pause|stop)\s*\(([^()]*)\)", re.IGNORECASE)
+
+
+def extract_reply(
+    reply: str, agents: Sequence[int], legal: Mapping[int, Sequence[str]], state: Any
+) -> tuple[Commands, list[str]]:
+    """The recipes' LLM text interface (``Domain.text``): ``Step(...)``/``Pause(...)``/``Stop()``
+    calls, per ``Agent N:`` line or, with one agent, anywhere."""
+    commands: Commands = []
+    problems: list[str] = []
+    for line in reply.splitlines():
+        match = AGENT_PREFIX.match(line)
+        if match:
+            agent, body = int(match.group(1)), match.group(2)
+            if not agent_ok(agent, agents, problems, normalise(line)):
+                continue
+        elif len(agents) == 1:
+            agent, body = agents[0], line
+        else:
+            continue
+        for call in RECIPES_CALL.finditer(body):
+            try:
+                parse_actions(call.group(0))
+            except ActionSyntaxError as error:
+                problems.append(str(error))
+                continue
+            commands.append((agent, call.group(0)))
+    return commands, problems
