@@ -208,3 +208,9 @@ def store_model_labels(annotator: Annotator, item_labels: Iterable[tuple[Item, s
 
 def user_named(username: str) -> Any | None:
     return get_user_model().objects.filter(username=username).first()
+
+
+def set_show_suggestions(project: Project, show: bool) -> None:
+    """Whether the project's annotators see the model's labels as suggestions."""
+    project.show_suggestions = bool(show)
+    project.save(update_fields=["show_suggestions"])

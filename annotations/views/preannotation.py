@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from annotations import preannotation
+from annotations import preannotation, services
 from annotations.models import PreannotationRun, Project
 from annotations.services import AnnotationError
 from annotations.views.projects import manager_required
@@ -36,8 +36,7 @@ def run_status(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def toggle_suggestions(request: HttpRequest, pk: int) -> HttpResponse:
     project = get_object_or_404(Project, pk=pk)
-    project.show_suggestions = request.POST.get("show") == "1"
-    project.save(update_fields=["show_suggestions"])
+    services.set_show_suggestions(project, request.POST.get("show") == "1")
     state = "now see the model's labels as suggestions" if project.show_suggestions else "no longer see suggestions"
     messages.success(request, f"Annotators {state}.")
     return redirect("annotations:project", pk=pk)

@@ -360,6 +360,16 @@ def all_calls_failed(run: BenchmarkRun) -> str:
     return f"All {calls} LLM calls failed, so the scores measure nothing. First error{where}: {reason}"
 
 
+def mark_resumed(run: BenchmarkRun) -> bool:
+    """Queue a stopped or failed run again (finished episodes are kept); False if it is complete.
+    The caller then submits ``games.npc.tasks.benchmark_run`` for it."""
+    if run.status == RunStatus.DONE:
+        return False
+    BenchmarkRun.objects.filter(pk=run.pk).update(status=RunStatus.QUEUED)
+    run.status = RunStatus.QUEUED
+    return True
+
+
 def stop(run: BenchmarkRun) -> None:
     BenchmarkRun.objects.filter(pk=run.pk, status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).update(
         status=RunStatus.STOPPED

@@ -105,10 +105,9 @@ def benchmark_stop(request: HttpRequest, pk: int) -> HttpResponse:
 @researcher_required
 def benchmark_resume(request: HttpRequest, pk: int) -> HttpResponse:
     run = get_object_or_404(BenchmarkRun, pk=pk)
-    if run.status == RunStatus.DONE:
+    if not benchmarks.mark_resumed(run):
         messages.info(request, "This run is complete; start a new run to play it again.")
     else:
-        BenchmarkRun.objects.filter(pk=run.pk).update(status=RunStatus.QUEUED)
         submit(benchmark_run, run.pk)
         messages.success(request, f"Run {run.pk} resumes; finished episodes are kept.")
     return redirect("games:benchmark", pk=run.pk)

@@ -73,6 +73,17 @@ def design_locked(study: Study) -> bool:
     return study.participants.exists()
 
 
+LOCKED_BASICS = {"design", "scenario_scheme"}
+
+
+def save_basics(form: Any) -> Study:
+    """Save a study's settings form; once participants joined, its design and scenario scheme stay."""
+    study = form.instance
+    if design_locked(study) and LOCKED_BASICS & set(form.changed_data):
+        raise StudyError("Participants have joined: the design and scenario scheme can no longer change.")
+    return form.save()  # type: ignore[no-any-return]
+
+
 def _check_unlocked(study: Study) -> None:
     if design_locked(study):
         raise StudyError(

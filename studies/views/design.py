@@ -110,10 +110,11 @@ def save_basics(request: HttpRequest, pk: int) -> HttpResponse:
     form = StudyBasicsForm(request.POST, instance=study)
     if not form.is_valid():
         return _invalid(request, Study.objects.get(pk=pk), basics_form=form)
-    if services.design_locked(study) and {"design", "scenario_scheme"} & set(form.changed_data):
-        messages.error(request, "Participants have joined: the design and scenario scheme can no longer change.")
+    try:
+        services.save_basics(form)
+    except services.StudyError as error:
+        messages.error(request, str(error))
         return _back(study, "basics")
-    form.save()
     messages.success(request, "Saved the study settings.")
     return _back(study, "basics")
 
