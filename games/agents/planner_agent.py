@@ -13,18 +13,6 @@ from games.agents.turns import Decision, Turn
 from games.engine import registry
 from games.engine.episode import Policy
 
-# Actions that let time pass without doing anything useful (itinerary: staying where one is).
-WAITS = {"wait", "noop", "stay_in"}
-
-
-def first_useful_action(rules: Any, state: Any, agent: int) -> str | None:
-    """The first legal action that is not a wait (a greedy teammate; tests and baselines)."""
-    legal = rules.legal_actions(state, agent)
-    for action in legal:
-        if action.split("(")[0].split()[0].lower() not in WAITS:
-            return action
-    return legal[0] if legal else None
-
 
 def policy_for(domain: str) -> Policy:
     """The domain's planner policy, as its descriptor names it."""

@@ -57,6 +57,8 @@ class Domain:
     headline_title: str = "Progress (% of the work done)"
     # How the domain's own texts number agents: tasks says "agent 1" for agent index 0.
     display_base: int = 0
+    # The verbs of actions that only let time pass (the one waiting rule: ``is_wait``).
+    wait_verbs: tuple[str, ...] = ("wait",)
     # Django side, by path: ``load(log) -> int`` of the bundled content; the module with
     # ``configure_<verb>(parser)`` / ``run_<verb>(options, log)`` for plan, describe, score, ...;
     # the play page's board template (None: the generic board); the folder of prompt templates
@@ -94,6 +96,11 @@ class Domain:
         """The object one of the path fields names (None when the field is None)."""
         path = getattr(self, attribute)
         return None if path is None else resolve(path)
+
+    def is_wait(self, action: str) -> bool:
+        """Whether ``action`` only lets time pass ("wait", kitchen "noop(agent0)", "stay_in(...)")."""
+        words = action.split("(")[0].split()
+        return bool(words) and words[0].lower() in self.wait_verbs
 
     def combiner(self) -> Callable[[Any], Any] | None:
         return self.part("combine")  # type: ignore[no-any-return]

@@ -33,6 +33,7 @@ from games.agents.llm import LlmClient, LlmConfig
 from games.engine import registry
 from games.models import Scenario
 from games.npc import stats
+from games.npc.call_rows import call_row
 from games.npc.llm_cache import CachingClient
 from games.npc.models import BenchmarkResult, BenchmarkRun, LlmCall, RunStatus
 from games.npc.tables import paper_table
@@ -217,19 +218,11 @@ def _save(run: BenchmarkRun, result: BenchmarkResult, episode: Any) -> None:
     if episode is not None and run.config.get("log_calls"):
         llm = run.config.get("llm") or {}
         LlmCall.objects.bulk_create(
-            LlmCall(
+            call_row(
+                call,
+                model=llm.get("model", ""),
                 result=result,
-                agent=call.agent,
-                model=call.reply.model or llm.get("model", ""),
                 base_url=llm.get("base_url", ""),
-                messages=[dict(m) for m in call.messages],
-                reply=call.reply.text,
-                parsed=list(call.parsed),
-                problems=list(call.problems),
-                latency_seconds=call.reply.latency_seconds,
-                prompt_tokens=call.reply.prompt_tokens,
-                completion_tokens=call.reply.completion_tokens,
-                error=call.reply.error,
                 cached=call.reply.cached,
                 cost_usd=_cost(call.reply),
             )

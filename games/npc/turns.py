@@ -26,13 +26,13 @@ from games import hooks, permissions, services, state_store
 from games.agents.dispatcher import Dispatcher, DispatcherError, NpcSeat, build_dispatcher
 from games.agents.endpoints import EndpointError
 from games.agents.llm import LlmClient, LlmConfig
-from games.agents.planner_agent import WAITS
 from games.agents.turns import Decision, Turn
 from games.codec import event_from_entry
 from games.engine import registry
 from games.engine.episode import LoggedAction
 from games.models import ClockMode, Game, GameEvent, GameStatus, Seat, SeatKind
 from games.npc.background import submit
+from games.npc.call_rows import call_row
 from games.npc.models import LlmCall, NpcMemory
 
 log = logging.getLogger(__name__)
@@ -152,8 +152,9 @@ def dispatcher_for(game: Game, seats: Sequence[Seat]) -> Dispatcher:
 
 def wait_action(rules: Any, state: Any, agent: int) -> str | None:
     """The domain's way of letting time pass for ``agent`` (wait, noop, stay), if it has one."""
+    domain = registry.descriptor(rules.domain)
     for action in rules.legal_actions(state, agent):
-        if action.split("(")[0].split()[0].strip().lower() in WAITS:
+        if domain.is_wait(action):
             return str(action)
     return None
 
@@ -295,22 +296,8 @@ def _store_calls(
         return
     with transaction.atomic():
         LlmCall.objects.bulk_create(
-            LlmCall(
-                game=game,
-                agent=call.agent,
-                seats=list(free),
-                game_time=game_time,
-                after_seq=after_seq,
-                action_seqs=action_seqs,
-                model=call.reply.model,
-                messages=[dict(m) for m in call.messages],
-                reply=call.reply.text,
-                parsed=list(call.parsed),
-                problems=list(call.problems),
-                latency_seconds=call.reply.latency_seconds,
-                prompt_tokens=call.reply.prompt_tokens,
-                completion_tokens=call.reply.completion_tokens,
-                error=call.reply.error,
+            call_row(
+                call, game=game, seats=list(free), game_time=game_time, after_seq=after_seq, action_seqs=action_seqs
             )
             for call in decision.calls
         )

@@ -21,6 +21,7 @@ DOMAIN = Domain(
     title="Itinerary (ItineraryBench)",
     rule_sets={"itinerary-v1": "games.domains.itinerary.rules:RULES"},
     llm_title="a travel itinerary (ItineraryBench)",
+    wait_verbs=("wait", "stay_in"),
     npc_policy="games.planners.itinerary_npc:npc_policy",
     headline="games.domains.itinerary.descriptor:headline",
     headline_title="Trip score (executability 60 + constraints 20 + efficiency 20, of 100)",

@@ -21,6 +21,7 @@ DOMAIN = Domain(
     title="Kitchen (CuisineWorld)",
     rule_sets={"kitchen-v1": "games.domains.kitchen.rules:RULES"},
     llm_title="a restaurant kitchen with orders (CuisineWorld)",
+    wait_verbs=("noop",),
     npc_policy="games.planners.kitchen_npc:npc_policy",
     headline="games.domains.kitchen.descriptor:headline",
     headline_title="Orders served on time (% of the orders finished so far)",

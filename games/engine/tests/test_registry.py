@@ -62,3 +62,12 @@ def test_register_refuses_a_second_domain_of_the_same_name():
     )
     with pytest.raises(DescriptorError, match="already registered"):
         registry.register(clash)
+
+
+def test_one_waiting_rule_per_domain():
+    assert registry.descriptor("kitchen").is_wait("noop(agent1)")
+    assert not registry.descriptor("kitchen").is_wait("goto(agent1, pot0)")
+    assert registry.descriptor("itinerary").is_wait("stay_in(Paris, 2 hours)")
+    assert registry.descriptor("itinerary").is_wait("wait until 10:00")
+    assert registry.descriptor("tasks").is_wait("wait")
+    assert not registry.descriptor("tasks").is_wait("take kettle")
