@@ -11,5 +11,5 @@ class GamesConfig(AppConfig):
         from games import hooks
         from games.engine import registry
 
-        registry.load_all()
+        registry.check_all()
         hooks.check()

@@ -20,7 +20,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from games.engine.domain import resolve
+from games.engine.domain import check_exists, resolve
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +38,9 @@ def _resolve(path: str) -> Callable[..., Any]:
 
 
 def check() -> None:
-    """Resolve every hook now (start-up), so a missing one stops the start, not a game's turn."""
+    """Find every hook's module now (start-up), so a missing one stops the start, not a game's turn."""
     for path in (*NPC_TURN, *GAME_FINISHED):
-        _resolve(path)
+        check_exists(path)
 
 
 def call(paths: list[str], *args: Any) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
+from importlib.util import find_spec
 from typing import Any
 
 
@@ -33,6 +34,18 @@ def resolve(path: str) -> Any:
         return getattr(module, attr)
     except AttributeError:
         raise DescriptorError(f"{module_name} has no {attr!r} (named by {path!r})") from None
+
+
+def check_exists(path: str) -> None:
+    """Fail with the path's name unless its module exists, without running it (start-up checks
+    stay cheap; the attribute is checked when first used, by ``resolve``)."""
+    module_name = path.partition(":")[0]
+    try:
+        found = find_spec(module_name)
+    except ModuleNotFoundError:
+        found = None
+    if found is None:
+        raise DescriptorError(f"{path!r} names a module that does not exist: {module_name}")
 
 
 @dataclass(frozen=True)

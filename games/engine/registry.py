@@ -3,7 +3,7 @@
 Each domain declares one ``Domain`` descriptor (``games/engine/domain.py``) in its package,
 ``games/domains/<name>/descriptor.py``; ``DESCRIPTORS`` lists them. A test or a plugin adds one
 with ``register``. Nothing here skips a domain that fails to import: a missing module is an error
-naming it, at start-up (``GamesConfig.ready`` loads them all), never a quietly shorter list.
+naming it, at start-up (``GamesConfig.ready`` checks them all), never a quietly shorter list.
 
 Rule sets are found by domain name (its current rule set) or by versioned id (``tasks-v1``); an
 unknown domain or version is an error naming what exists, so an old game never replays on other
@@ -12,10 +12,9 @@ rules than its own.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any
 
-from games.engine.domain import DescriptorError, Domain, resolve
+from games.engine.domain import DescriptorError, Domain, check_exists, resolve
 from games.engine.rules import RuleSet
 
 # The descriptors of the bundled games, in the order lists show them. Add a game by adding a line.
@@ -26,7 +25,7 @@ DESCRIPTORS: list[str] = [
     "games.domains.itinerary.descriptor:DOMAIN",
 ]
 
-# The descriptor fields that name a "module:attribute" (load_all imports each at start-up).
+# The descriptor fields that name a "module:attribute" (check_all finds each at start-up).
 PARTS = ("npc_policy", "combine", "headline", "text", "bundled", "benchmark_items", "benchmark_table", "game_item")
 
 _domains: dict[str, Domain] = {}
@@ -112,13 +111,11 @@ def get(domain_or_id: str) -> RuleSet[Any]:
     return _rule_sets[rule_set_id]
 
 
-def load_all() -> None:
-    """Import every registered domain's rule sets and named parts now (start-up), so a missing
-    module fails the start, not a player's first game."""
+def check_all() -> None:
+    """At start-up: every registered domain's rule sets and named parts name modules that exist,
+    so a missing one fails the start, not a player's first game. (Modules are found, not run:
+    start-up stays quick; the tests import every part.)"""
     for domain in descriptors():
-        for rule_set_id in domain.rule_sets:
-            get(rule_set_id)
-        for attribute in PARTS:
-            domain.part(attribute)
-        if domain.cli:
-            import_module(domain.cli)
+        paths = [*domain.rule_sets.values(), *(getattr(domain, a) for a in PARTS), domain.cli]
+        for path in filter(None, paths):
+            check_exists(path)

@@ -71,3 +71,13 @@ def test_one_waiting_rule_per_domain():
     assert registry.descriptor("itinerary").is_wait("wait until 10:00")
     assert registry.descriptor("tasks").is_wait("wait")
     assert not registry.descriptor("tasks").is_wait("take kettle")
+
+
+def test_start_up_check_names_a_missing_module():
+    from games.engine.domain import check_exists
+
+    registry.check_all()  # the registered games are whole
+    with pytest.raises(DescriptorError, match=r"games\.planners\.nothing_npc"):
+        check_exists("games.planners.nothing_npc:npc_policy")
+    with pytest.raises(DescriptorError, match="nowhere"):
+        check_exists("nowhere.at_all:thing")
