@@ -62,7 +62,9 @@ def _run(command: list[str], env: os._Environ[str] | dict[str, str]) -> int:
     try:
         while True:
             try:
-                return process.wait()
+                code = process.wait()
+                # stopped by Ctrl+C or SIGTERM is a normal end of the site, not an error
+                return 0 if code in (-signal.SIGINT, -signal.SIGTERM) else code
             except KeyboardInterrupt:
                 process.send_signal(signal.SIGINT)
     finally:
