@@ -234,3 +234,32 @@ def test_the_itinerary_board_groups_the_menu_and_states_the_verdict():
         state = TRIPS.act(state, 0, action, state.clock).state
     verdict = itinerary_view.verdict(TRIPS.observe(state, 0).data)
     assert verdict is not None and not verdict["ok"] and "opening hours" in verdict["text"]
+
+
+def test_a_busy_cook_with_nothing_to_do_sees_what_they_are_busy_with(rf):
+    # the recipes observation counts its cooks in data["agents"] (tasks lists them there)
+    from django.template.loader import render_to_string
+
+    from games import recipes_view
+    from games.domains.recipes.rules import RULES as RECIPES
+    from games.domains.recipes.tests.kitchens import SOUP, kitchen
+
+    state = RECIPES.act(RECIPES.initial_state(kitchen(SOUP)), 0, "Step(0, Soup, 00:04:00)", 0).state
+    state = RECIPES.act(state, 0, "Pause(0, Soup)", 0).state
+    state = RECIPES.act(state, 0, "Step(0, Soup)", 0).state
+    data = RECIPES.observe(state, 0).data
+    legal = [a for a in RECIPES.legal_actions(state, 0) if not a.startswith("Pause")]
+    board = recipes_view.board(data, legal)
+    html = render_to_string(
+        "games/live/_actions.html",
+        {
+            "state": {"status": "running", "clock": {"paused": False}},
+            "viewer": type("V", (), {"agent": 0})(),
+            "data": data,
+            "board": board,
+            "game": type("G", (), {"domain": "recipes"})(),
+            "actions": [],
+            "action_groups": [],
+        },
+    )
+    assert "You are busy (busy with Soup step 0 until 4:00)" in html
