@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import Count, QuerySet
 
+from games import state_store
 from games.engine import registry
 from games.engine.rules import RuleSet
 from games.models import Game, GameEvent, Scenario
@@ -62,15 +63,7 @@ def rebuild_state(game: Game, *, upto_seq: int | None = None) -> Any:
     definition = scenario_definition(rules, scenario_versions(game))
     agents = game.seats.count()
     state = rules.initial_state(definition, seed=game.seed, agents=agents, options=game.options)
-    entries = GameEvent.objects.filter(game=game, category__in=["action", "clock"]).order_by("seq")
-    if upto_seq is not None:
-        entries = entries.filter(seq__lte=upto_seq)
-    for entry in entries:
-        if entry.category == "action":
-            state = rules.act(state, int(entry.agent or 0), entry.data["action"], entry.time).state
-        else:
-            state = rules.advance(state, entry.data["until"]).state
-    return state
+    return state_store.replay_inputs(rules, state, game.pk, after=0, upto=upto_seq)  # the one log replay
 
 
 def games_for_user(user: Any) -> QuerySet[Game]:
