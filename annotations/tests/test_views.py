@@ -199,3 +199,17 @@ def test_streamed_exports(client, setup, researcher):
     assert response.streaming and response["Content-Type"].startswith("text/csv")
     assert b"".join(response.streaming_content).decode() == "item_id,annotator,property,label\n"  # not submitted yet
     assert client.get(reverse("annotations:export", args=[project.pk]), {"format": "xml"}).status_code == 400
+
+
+def test_the_label_export_streams_under_asgi(setup, researcher):
+    """Under ASGI the rows go out as an asynchronous iterator (a plain one would be collected into
+    memory before the first byte is sent)."""
+    from django.test import AsyncRequestFactory
+
+    from annotations.views.projects import project_export
+
+    project, *_ = setup
+    request = AsyncRequestFactory().get(reverse("annotations:export", args=[project.pk]), {"format": "csv"})
+    request.user = researcher
+    response = project_export(request, pk=project.pk)
+    assert response.streaming and response.is_async

@@ -7,7 +7,7 @@ import json
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
@@ -20,6 +20,7 @@ from annotations.forms import ProjectForm
 from annotations.importing import ImportFailed, import_labels
 from annotations.models import Project
 from annotations.services import AnnotationError
+from arena_site.streaming import stream
 
 manager_required = require(_can_manage)
 
@@ -108,6 +109,5 @@ def project_export(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponse("format must be csv, jsonl or recipes", status=400, content_type="text/plain")
     lines = csv_lines(project, gold=gold) if fmt == "csv" else jsonl_lines(project, gold=gold)
     content_type = "text/csv" if fmt == "csv" else "application/x-ndjson"
-    response = StreamingHttpResponse(lines, content_type=f"{content_type}; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{stem}-{"gold" if gold else "labels"}.{fmt}"'
-    return response
+    filename = f"{stem}-{'gold' if gold else 'labels'}.{fmt}"
+    return stream(request, lines, content_type=f"{content_type}; charset=utf-8", filename=filename)

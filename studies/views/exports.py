@@ -8,9 +8,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
+from arena_site.streaming import stream
 from studies import bonus, export_jobs, exports
 from studies.models import ExportJob, Study
-from studies.streaming import stream
 
 
 @researcher_required

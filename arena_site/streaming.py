@@ -1,4 +1,5 @@
-"""Streaming responses that stay streamed under ASGI.
+"""Streaming responses that stay streamed under ASGI: the one writer of streamed exports (studies'
+data exports, annotation labels).
 
 Django buffers a *synchronous* iterator completely before sending it from an ASGI server (with a
 warning), which would defeat constant-memory exports under Daphne. So under ASGI the rows are
