@@ -4,9 +4,9 @@ decomposition and agent generation"), as SPEC section 7 describes it.
 1. The **main agent** decomposes the traveller's brief into a few subtasks (one call).
 2. For each subtask a **sub-agent is generated**: its prompt is instantiated from a template with
    the subtask, the results of the earlier subtasks and the tools it may use: a read-only SQL query
-   over this brief's travel data (``travel_sql``) and a plan check (the actions dry-run through the
-   rules on the current state, which costs nothing and changes nothing). It may call tools a few
-   times, then answers with actions.
+   over this brief's travel data (``games.domains.itinerary.tools``, the published schema) and a
+   plan check (the actions dry-run through the rules on the current state, which costs nothing and
+   changes nothing). It may call tools a few times, then answers with actions.
 3. After each subtask the main agent **updates the remaining subtasks** from the results.
 
 Everything the model writes is parsed: ``SQL:`` lines go to the guarded database, ``CHECK:`` and
@@ -23,8 +23,8 @@ from games.agents.extraction import extract
 from games.agents.llm import Message
 from games.agents.llm_dispatcher import ChatClient, PromptOptions, domain_text
 from games.agents.prompting import render, section
-from games.agents.travel_sql import SCHEMA, TravelDatabase
 from games.agents.turns import CallRecord, Decision, Turn
+from games.domains.itinerary.tools import TABLES_HELP, TravelDatabase
 
 DOMAIN = "itinerary"
 NUMBERED = re.compile(r"^\s*(?:subtask\s*)?\d+\s*[.):-]\s*(.+)$", re.I)
@@ -129,10 +129,10 @@ class TdagAgent:
     # -- a generated sub-agent ---------------------------------------------------------------
 
     def _database(self, turn: Turn) -> TravelDatabase:
-        world = getattr(getattr(turn.state, "world", None), "definition", {}).get("world", {})
-        key = id(world)
+        definition = getattr(getattr(turn.state, "world", None), "definition", {})
+        key = id(definition)
         if key not in self._databases:
-            self._databases = {key: TravelDatabase(world)}
+            self._databases = {key: TravelDatabase(definition)}
         return self._databases[key]
 
     def _solve(
@@ -147,7 +147,7 @@ class TdagAgent:
                     DOMAIN,
                     subtask=subtask,
                     rules=domain_text(DOMAIN, "rules"),
-                    schema=SCHEMA,
+                    schema=TABLES_HELP,
                 ),
             },
             {
@@ -189,7 +189,7 @@ class TdagAgent:
         for line in text.splitlines():
             stripped = line.strip().strip("`")
             if stripped.upper().startswith("SQL:"):
-                return "SQL result:\n" + self._database(turn).query(stripped[4:])
+                return "SQL result:\n" + self._database(turn).query_text(stripped[4:])
             if stripped.upper().startswith("CHECK:"):
                 body = text[text.upper().index("CHECK:") + 6 :]
                 return "Check result:\n" + self._check(turn, agent, body)

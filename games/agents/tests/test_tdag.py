@@ -4,8 +4,8 @@ from games.agents.headless import run_episode
 from games.agents.llm import LlmClient
 from games.agents.tdag import TdagAgent, parse_subtasks
 from games.agents.tests.stub_server import stub_endpoint
-from games.agents.travel_sql import TravelDatabase
 from games.domains.itinerary import now as now_forms
+from games.domains.itinerary.tools import TravelDatabase
 from games.engine import registry
 
 
@@ -19,12 +19,12 @@ def brief():
     pytest.skip("no bundled multi-city brief")
 
 
-def test_sql_tool_reads_and_refuses_writes():
-    db = TravelDatabase({"trains": [["G1", "A", "B", "2024-05-01 08:00", "2024-05-01 09:00", 10]]})
-    assert "G1 | A | B" in db.query("select * from railway where origin = 'A'")
-    assert db.query("delete from railway").startswith("error: not authorized")
-    assert db.query("select 1; drop table railway").startswith("error: one SELECT")
-    assert "(no rows)" in db.query("select * from place")
+def test_the_agents_sql_tool_is_the_published_schema_one():
+    db = TravelDatabase({"world": {"trains": [["G1", "A", "B", "2024-05-01 08:00", "2024-05-01 09:00", 10]]}})
+    assert "G1 | A | B | 2024-05-01 08:00:00" in db.query_text("select * from railway where origin = 'A'")
+    assert db.query_text("delete from railway").startswith("error: only reading is allowed")
+    assert db.query_text("select 1; drop table railway").startswith("error: one statement")
+    assert "(no rows)" in db.query_text("select * from place")
 
 
 def test_parse_subtasks_reads_a_numbered_list():
@@ -56,7 +56,7 @@ def test_tdag_decomposes_uses_tools_and_updates_subtasks(brief):
             return train
         if "Take a train" in system and "SQL result" not in str(messages):
             where = f"origin = '{origin}' and destination = '{destination}'"
-            return f"SQL: select number, departure from railway where {where}"
+            return f"SQL: select number, departure_time from railway where {where}"
         return "nothing useful"
 
     with stub_endpoint(script) as endpoint:

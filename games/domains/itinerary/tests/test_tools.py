@@ -70,3 +70,40 @@ def test_check_plan_returns_the_breakdown_and_the_rejected_lines():
     assert result["executability"] < 60 and result["total"] == result["executability"]
     names = {c["check"] for c in result["checks"]}
     assert {"position", "time_order", "transfer_duration", "opening_hours", "spot_minutes", "budget"} <= names
+
+
+@pytest.mark.parametrize(
+    ("sql", "problem"),
+    [
+        # issue 15 finding 5: each of these ran for minutes, raised MemoryError or a TypeError
+        ("SELECT randomblob(300000000) FROM railway", "too big"),
+        ("SELECT zeroblob(2000000000)", "too big"),
+        ("SELECT length(zeroblob(9223372036854775807))", "too big"),
+        ("SELECT replace(hex(zeroblob(400000)), '0', hex(zeroblob(400000)))", "too big"),
+        ("SELECT " + "(" * 500 + "1" + ")" * 500, "too"),
+        ("SELECT 1 " + "UNION ALL SELECT 1 " * 100, "too"),
+        ("SELECT '" + "x" * 20_000 + "'", "too long"),
+    ],
+)
+def test_huge_values_and_texts_are_tool_errors(database, sql, problem):
+    result = database.query(sql)
+    assert problem in result["error"]
+
+
+def test_a_slow_query_is_stopped_by_the_wall_clock(database, monkeypatch):
+    import games.domains.itinerary.tools as tools
+
+    monkeypatch.setattr(tools, "MAX_SECONDS", 0.2)
+    monkeypatch.setattr(tools, "MAX_STEPS", 10**15)  # only the clock can stop it
+    sql = (
+        "WITH RECURSIVE n(i, b) AS (SELECT 1, randomblob(1000) UNION ALL SELECT i + 1, randomblob(1000) FROM n)"
+        " SELECT count(*) FROM n"
+    )
+    assert "too long" in database.query(sql)["error"]
+
+
+def test_blobs_and_long_text_are_described_not_dumped(database):
+    result = database.query("SELECT zeroblob(1000), hex(zeroblob(1000))")
+    assert result["rows"][0][0] == "<blob of 1000 bytes>" and len(result["rows"][0][1]) < 600
+    assert "only reading" in database.query("SELECT printf('%.*c', 2000000000, 'x')")["error"]  # seconds in C
+    assert database.query(None)["error"].startswith("write one SELECT")  # type: ignore[arg-type]
