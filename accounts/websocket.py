@@ -7,7 +7,7 @@ that cannot set headers). The token user replaces the session user for that conn
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 from channels.db import database_sync_to_async
 
@@ -35,24 +35,59 @@ class TokenAuthMiddleware:
         return await self.inner(scope, receive, send)
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def _host_port(netloc: str, scheme: str) -> tuple[str, int | None]:
+    parsed = urlsplit(f"//{netloc}")
+    try:
+        port = parsed.port
+    except ValueError:
+        return "", None
+    return (parsed.hostname or "").lower(), port if port is not None else _DEFAULT_PORTS.get(scheme)
+
+
+def origin_allowed(origin: str, host: str | None, scheme: str) -> bool:
+    """Same origin as the page: the Origin's host *and port* are the ones the connection came to
+    (``Host``), and that host is in ALLOWED_HOSTS; or the origin is listed in CSRF_TRUSTED_ORIGINS
+    (a proxy that rewrites Host). ``channels``' own check compares host names only, so a page
+    served on another port of the same machine could open a player's socket."""
+    from django.conf import settings
+    from django.http.request import validate_host
+
+    parsed = urlsplit(origin)
+    if parsed.scheme not in ("http", "https") or not parsed.netloc:
+        return False
+    if f"{parsed.scheme}://{parsed.netloc}".lower() in {o.lower() for o in settings.CSRF_TRUSTED_ORIGINS}:
+        return True
+    origin_host, origin_port = _host_port(parsed.netloc, parsed.scheme)
+    if not origin_host or not validate_host(origin_host, settings.ALLOWED_HOSTS):
+        return False
+    if host is None:  # no Host header (test clients): the origin must be on its scheme's default port
+        return origin_port == _DEFAULT_PORTS[parsed.scheme]
+    return (origin_host, origin_port) == _host_port(host, scheme)
+
+
 class OriginCheck:
-    """Browsers always send ``Origin``: it must match ALLOWED_HOSTS (stops cross-site websocket
-    hijacking). Programs send no Origin; they are let through only with a token, which the
-    consumer then verifies."""
+    """Browsers always send ``Origin``: it must be this site's own origin, port included (stops
+    cross-site websocket hijacking). Programs send no Origin; they are let through only with a
+    token, which the consumer then verifies."""
 
     def __init__(self, inner: Any) -> None:
-        from channels.security.websocket import AllowedHostsOriginValidator
-
         self.inner = inner
-        self.browser = AllowedHostsOriginValidator(inner)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        from channels.security.websocket import WebsocketDenier
+
         headers = dict(scope.get("headers", []))
         if b"origin" in headers:
-            return await self.browser(scope, receive, send)
+            host = headers.get(b"host")
+            origin = headers[b"origin"].decode("latin-1")
+            scheme = str(scope.get("scheme") or "ws")
+            if origin_allowed(origin, host.decode("latin-1") if host else None, scheme):
+                return await self.inner(scope, receive, send)
+            return await WebsocketDenier()(scope, receive, send)
         has_token = b"authorization" in headers or b"token=" in scope.get("query_string", b"")
         if has_token:
             return await self.inner(scope, receive, send)
-        from channels.security.websocket import WebsocketDenier
-
         return await WebsocketDenier()(scope, receive, send)

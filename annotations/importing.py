@@ -20,9 +20,11 @@ from annotations.models import Annotator, Assignment, Item, Label, Project, Proj
 from annotations.schema import PROPERTIES, LabelError, check_label, parse_item_id
 from annotations.services import add_recipe, user_named
 from games.catalog.recipes.models import Recipe
+from games.schema import text_problem
 
 HEADER = ["item_id", "annotator", "property", "label"]
 MAX_REPORTED = 20
+MAX_CELL = 300  # no item id, annotator name, property or label is longer
 
 
 class ImportFailed(ValueError):
@@ -67,16 +69,30 @@ def read_rows(lines: Iterable[str], project: Project | None = None) -> list[Row]
     """Parse and check every row; raise ImportFailed listing every bad one."""
     reader = csv.reader(lines)
     problems: list[str] = []
-    header = next(reader, None)
+    try:
+        header = next(reader, None)
+    except csv.Error as error:
+        raise ImportFailed([f"line 1: {error}; the first line must be {','.join(HEADER)}"]) from None
     if header is None:
         raise ImportFailed(["line 1: the file is empty; the first line must be " + ",".join(HEADER)])
     if [h.strip().lower() for h in header] != HEADER:
         raise ImportFailed([f"line 1: the header must be {','.join(HEADER)}, not {','.join(header)}"])
-    raw: list[tuple[int, list[str]]] = [(reader.line_num, row) for row in reader if any(c.strip() for c in row)]
+    raw: list[tuple[int, list[str]]] = []
+    try:
+        for row in reader:
+            if any(c.strip() for c in row):
+                raw.append((reader.line_num, row))
+    except csv.Error as error:
+        # e.g. a field over csv.field_size_limit(): one line naming where, nothing imported
+        raise ImportFailed([f"line {reader.line_num}: {error}; is this the CSV you meant?"]) from None
     rows: list[Row] = []
     for line, cells in raw:
         if len(cells) != 4:
             problems.append(f"line {line}: expected 4 columns ({','.join(HEADER)}), found {len(cells)}")
+            continue
+        bad = next((HEADER[i] for i, cell in enumerate(cells) if text_problem(cell) or len(cell) > MAX_CELL), None)
+        if bad is not None:
+            problems.append(f"line {line}: field {bad} has a NUL byte, invalid text or more than {MAX_CELL} characters")
             continue
         item_id, annotator, prop, label = (c.strip() for c in cells)
         try:
@@ -108,6 +124,17 @@ def read_rows(lines: Iterable[str], project: Project | None = None) -> list[Row]
             problems.append(
                 f"line {row.line}: {row.annotator} labelled {row.key} {row.prop} {earlier.label!r} on line "
                 f"{earlier.line} and {row.label!r} here; keep one"
+            )
+    people = set(
+        Annotator.objects.filter(name__in={r.annotator for r in rows}, user__isnull=False).values_list(
+            "name", flat=True
+        )
+    )
+    for row in rows:
+        if row.annotator in people:
+            problems.append(
+                f"line {row.line}: field annotator: {row.annotator} labels on this site; an import never changes"
+                " a person's labels (name the file's annotator differently, e.g. imported:{row.annotator})"
             )
     if problems:
         raise ImportFailed(sorted(problems, key=lambda p: int(p.split(":")[0].split()[1])))

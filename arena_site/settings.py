@@ -132,6 +132,16 @@ X_FRAME_OPTIONS = "DENY"
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    # HTTPS only. Behind a proxy that terminates TLS, set SECURE_PROXY_SSL_HEADER=HTTP_X_FORWARDED_PROTO
+    # (the proxy must set that header) so requests it forwarded over HTTPS are known to be secure;
+    # a proxy that redirects to HTTPS itself may turn SECURE_SSL_REDIRECT off.
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+    SECURE_HSTS_SECONDS = int(env_float("SECURE_HSTS_SECONDS", 31_536_000))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    if os.environ.get("SECURE_PROXY_SSL_HEADER"):
+        SECURE_PROXY_SSL_HEADER = (os.environ["SECURE_PROXY_SSL_HEADER"], "https")
 
 # LLM endpoints for NPC dispatchers, benchmarks and pre-annotation (any OpenAI-compatible chat
 # API). LLM_BASE_URL/LLM_MODEL/LLM_API_KEY are the endpoint "default"; LLM_ENDPOINTS (JSON) adds

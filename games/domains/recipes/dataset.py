@@ -15,6 +15,34 @@ from games.domains.recipes.kitchen import DEFAULT_APPLIANCES, DefinitionError, l
 from games.domains.recipes.timefmt import TimeFormatError, parse_amount
 
 
+def _whole(value: Any, label: str, field: str) -> int:
+    """A step number from the file: a whole number (or its digits), else an error naming the field."""
+    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).strip().lstrip("-").isdigit():
+        raise DefinitionError(f"{label}: field '{field}': {value!r} is not a step number")
+    return int(value)
+
+
+def _steps(value: Any, label: str, field: str) -> list[int]:
+    if not isinstance(value, list):
+        raise DefinitionError(f"{label}: field '{field}': expected a list of step numbers")
+    return [_whole(p, label, field) for p in value]
+
+
+def _physical(value: Any, label: str) -> dict[str, Any]:
+    if not isinstance(value, Mapping) or not all(isinstance(spec, Mapping | None) for spec in value.values()):
+        raise DefinitionError(f"{label}: field 'physical': expected {{appliance: {{require, update}}}}")
+    try:
+        return {
+            str(appliance): {
+                "require": dict((spec or {}).get("require") or {}),
+                "update": dict((spec or {}).get("update") or {}),
+            }
+            for appliance, spec in value.items()
+        }
+    except (TypeError, ValueError):
+        raise DefinitionError(f"{label}: field 'physical': require and update are objects") from None
+
+
 def convert_recipe(raw: Mapping[str, Any], where: str = "recipe") -> dict[str, Any]:
     """One Recipe2Plan recipe -> ``{"name", "steps": [...]}`` in our definition format."""
     if not isinstance(raw, Mapping) or not isinstance(raw.get("recipe"), str) or not isinstance(raw.get("steps"), list):
@@ -27,24 +55,24 @@ def convert_recipe(raw: Mapping[str, Any], where: str = "recipe") -> dict[str, A
             raise DefinitionError(f"{label}: expected an object")
         try:
             duration = parse_amount(step["time"])
-            constraints = {str(int(k)): parse_amount(v) for k, v in (step.get("time_constraint") or {}).items()}
+            constraints = {
+                str(_whole(k, label, "time_constraint")): parse_amount(v)
+                for k, v in dict(step.get("time_constraint") or {}).items()
+            }
         except KeyError as missing:
             raise DefinitionError(f"{label}: missing field {missing}") from None
-        except (TimeFormatError, ValueError) as error:
+        except (TimeFormatError, ValueError, TypeError) as error:
             raise DefinitionError(f"{label}: {error}") from None
         steps.append(
             {
-                "index": int(step.get("step", position)),
+                "index": _whole(step.get("step", position), label, "step"),
                 "text": str(step.get("text", "")).strip(),
                 "duration": duration,
-                "prerequisites": [int(p) for p in step.get("prequisites", step.get("prerequisites", [])) or []],
+                "prerequisites": _steps(step.get("prequisites", step.get("prerequisites")) or [], label, "prequisites"),
                 "time_constraints": constraints,
                 "interruptible": bool(step.get("interrupt", 0)),
                 "autonomous": bool(step.get("parallel", 0)),
-                "physical": {
-                    appliance: {"require": dict(spec.get("require") or {}), "update": dict(spec.get("update") or {})}
-                    for appliance, spec in (step.get("physical") or {}).items()
-                },
+                "physical": _physical(step.get("physical") or {}, label),
             }
         )
     return {"name": name, "steps": steps}
@@ -89,27 +117,24 @@ def convert_authored(raw: Mapping[str, Any], where: str = "recipe") -> dict[str,
             raise DefinitionError(f"{label}: expected an object")
         try:
             duration = parse_amount(step["time"])
-            constraints = {str(int(k)): parse_amount(v) for k, v in (step.get("time_constraints") or {}).items()}
+            constraints = {
+                str(_whole(k, label, "time_constraints")): parse_amount(v)
+                for k, v in dict(step.get("time_constraints") or {}).items()
+            }
         except KeyError as missing:
             raise DefinitionError(f"{label}: missing field {missing}") from None
-        except (TimeFormatError, ValueError) as error:
+        except (TimeFormatError, ValueError, TypeError) as error:
             raise DefinitionError(f"{label}: {error}") from None
         steps.append(
             {
                 "index": position,
                 "text": str(step.get("text", "")).strip(),
                 "duration": duration,
-                "prerequisites": [int(p) for p in step.get("prerequisites") or []],
+                "prerequisites": _steps(step.get("prerequisites") or [], label, "prerequisites"),
                 "time_constraints": constraints,
                 "interruptible": bool(step.get("interruptible", False)),
                 "autonomous": bool(step.get("autonomous", False)),
-                "physical": {
-                    appliance: {
-                        "require": dict((spec or {}).get("require") or {}),
-                        "update": dict((spec or {}).get("update") or {}),
-                    }
-                    for appliance, spec in (step.get("physical") or {}).items()
-                },
+                "physical": _physical(step.get("physical") or {}, label),
             }
         )
     return {"name": raw["name"].strip(), "steps": steps}

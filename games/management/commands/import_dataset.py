@@ -29,4 +29,13 @@ class Command(BaseCommand):
                 summary = module.import_dataset(target, log=lambda line: self.stderr.write(line))
         except ImportProblem as error:
             raise CommandError(f"nothing imported: {error}") from None
+        except UnicodeDecodeError as error:
+            raise CommandError(
+                f"nothing imported: {path}: not UTF-8 text (byte {error.start}); is it the right file?"
+            ) from None
+        except RecursionError:
+            raise CommandError(f"nothing imported: {path}: the JSON nests too deeply to be this data set") from None
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            # An importer that did not name the record: still one line, naming the file.
+            raise CommandError(f"nothing imported: {path}: {type(error).__name__}: {error}") from None
         self.stdout.write(f"{dataset}: {summary}")
