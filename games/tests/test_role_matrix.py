@@ -98,6 +98,7 @@ LEVELS: dict[str, str] = {
     "studies:delete_pilots": "researcher",
     "studies:monitor": "researcher",
     "studies:drop": "researcher",
+    "studies:message": "researcher",
     "studies:analysis": "researcher",
     "studies:exports": "researcher",
     "studies:dictionary": "researcher",
