@@ -29,7 +29,10 @@ import time
 from collections.abc import Mapping
 
 APP = "arena_site.asgi:application"
-EARLY_EXIT_SECONDS = 15.0
+# A worker that fails within this long of starting is taken for a bad setting (stop, say why); later
+# exits are crashes (start another). Generous, because a loaded 2-core machine can take over 15 s to
+# import the app and fail its database check.
+EARLY_EXIT_SECONDS = 60.0
 STOP_SECONDS = 20.0
 
 
