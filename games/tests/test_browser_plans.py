@@ -60,12 +60,14 @@ def test_recipes_in_real_time_with_keys_to_the_end(tmp_path, shots):
             page.screenshot(path=str(shots / "realtime-recipes-end-1366.png"), full_page=True)
             facts = shown_facts(page)
             outcome = page.locator("#game-result p").first.inner_text()
+            feedback = page.locator("#game-feedback").inner_text()
             browser.close()
         saved = stored(stack, game_id)
     finally:
         stack.close()
     assert not errors, errors
     assert saved["status"] == "finished" and pressed >= 5
+    assert "could not handle" not in feedback, feedback  # the server rendered every update
     assert facts["Progress"] == f"{saved['result']['progress']:g}"
     assert facts["Status"] == saved["result"]["status"]
     assert saved["outcome"][:40].lower() in outcome.lower()
