@@ -73,7 +73,12 @@ def test_pilots_complete_a_draft_study_through_the_real_server(tmp_path: Path):
         ).fetchone()[0]
         assert finished == 4
         answers = db.execute("SELECT COUNT(*) FROM studies_response").fetchone()[0]
-        assert answers == 4 * 8
+        items, about_teammates = db.execute(
+            "SELECT COUNT(*), SUM(needs_teammates) FROM studies_questionnaireitem"
+        ).fetchone()
+        assert 0 < about_teammates < items
+        # Each pilot plays once alone (not asked about teammates) and once with a random teammate.
+        assert answers == 2 * ((items - about_teammates) + items)
         npc_seats = db.execute(
             "SELECT COUNT(*) FROM games_seat WHERE kind = 'npc' AND dispatcher = 'random'"
         ).fetchone()
