@@ -36,8 +36,9 @@ class GameForm(forms.Form):
         min_value=0.001,
         max_value=600,
         help_text=(
-            "Real time only; leave blank for the game's own pace (tasks: a minute every 4 s, recipes: "
-            "20 recipe seconds per second, kitchen: a step every 2 s, trips: a minute per second)."
+            "Real time only; leave blank for the scenario's own pace, set so a bundled scenario lasts "
+            "2-6 real minutes (tasks and recipes: from the scenario's length, e.g. a minute every 5-15 s "
+            "or 8-40 recipe seconds per second; kitchen: a step every 2 s; trips: a minute per second)."
         ),
     )
     disconnect_policy = forms.ChoiceField(choices=DisconnectPolicy.choices, initial=DisconnectPolicy.PAUSE)

@@ -22,6 +22,10 @@ from games.speeds import default_speed
 
 THINK_SECONDS = 2.0
 KITCHEN_SHARE = 0.5
+WINDOW_MINUTES = (2.0, 6.0)  # how long a bundled scenario should last at its default pace
+# The traveller's clock jumps to the end of each action (SPEC section 5): a trip lasts as long as
+# its player reads, whatever the pace, so the window is not the pace's to keep there.
+READING_BOUND = frozenset({"itinerary"})
 
 
 @dataclass
@@ -39,6 +43,20 @@ class Playtest:
     def minutes(self) -> float:
         return self.real_seconds / 60
 
+    @property
+    def in_window(self) -> bool | None:
+        """Whether it lasts 2-6 real minutes (None where the pace does not set the length)."""
+        if self.domain in READING_BOUND:
+            return None
+        low, high = WINDOW_MINUTES
+        return low <= round(self.minutes, 2) <= high
+
+    @property
+    def pace(self) -> str:
+        if self.speed < 1:
+            return f"a unit every {1 / self.speed:g} s"
+        return f"{self.speed:g} units/s"
+
 
 def bundled_scenarios(domain: str | None = None) -> list[Scenario]:
     return [s for s in selectors.current_scenarios(domain) if s.slug.startswith("bundled/")]
@@ -47,7 +65,8 @@ def bundled_scenarios(domain: str | None = None) -> list[Scenario]:
 def playtest(scenario: Scenario, *, think: float = THINK_SECONDS, speed: float | None = None) -> Playtest:
     rules = registry.get(scenario.domain)
     definition = services.scenario_definition(rules, [scenario])
-    speed = default_speed(scenario.domain) if speed is None else speed
+    options = registry.descriptor(scenario.domain).extra.get("game_options", {})
+    speed = default_speed(scenario.domain, definition, options) if speed is None else speed
     agents = int(definition.get("agents", 1)) if scenario.domain == "kitchen" else 1
     policy = paced_policy(scenario.domain, think * speed)
     run = play_at_pace(
@@ -58,6 +77,7 @@ def playtest(scenario: Scenario, *, think: float = THINK_SECONDS, speed: float |
         speed=speed,
         think=think,
         agents=agents,
+        options=options,
     )
     passed, verdict = judge(scenario.domain, rules, run.state)
     return Playtest(

@@ -88,8 +88,7 @@ def create_game(
         raise InvalidInput(f"unknown disconnect policy {disconnect_policy!r}; use pause or continue")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
         raise InvalidInput(f"seed must be a whole number from 0 to {SEED_MAX}")
-    speed = default_speed(domain) if speed is None else float(speed)
-    if not 0 < speed <= 1000:
+    if speed is not None and not 0 < float(speed) <= 1000:
         raise InvalidInput("speed is game time units per second and must be between 0 and 1000")
     plan = [_seat_spec(raw, created_by) for raw in seats]
     if not 1 <= len(plan) <= MAX_SEATS:
@@ -102,6 +101,8 @@ def create_game(
         state = rules.initial_state(definition, seed=seed, agents=len(plan), options=options)
     except (KeyError, ValueError, TypeError) as error:
         raise InvalidInput(f"the rules cannot start this scenario with these options: {error}") from None
+    # the scenario's own pace (games/speeds.py) unless the caller chose one
+    speed = float(speed) if speed is not None else default_speed(domain, definition, options)
 
     with transaction.atomic():
         game = Game.objects.create(

@@ -46,7 +46,7 @@ def useful(actions: list[str], been: set[str]) -> str | None:
 async def test_legal_actions_sent_two_seconds_after_each_state_are_accepted(domain, django_user_model):
     with time_machine.travel(T0, tick=False) as traveller:
         game, token = await setup(domain, django_user_model)
-        assert game.speed == default_speed(domain)
+        assert game.speed == default_speed(domain, game.scenario.definition, game.options)
         if domain == "recipes":  # people play without the benchmark's revision limits
             assert game.options["max_rejections"] == 0 and game.options["max_repeats"] == 0
         client = Client(game.pk, token)
