@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games.domains.kitchen.world import BASE_SET, STORAGE
 
@@ -44,15 +44,22 @@ class Command:
     verb: str
     location: str | None = None
     item: str | None = None
+    # Both texts, written once per command (every step writes them for every agent): not part of the value.
+    _text: str = field(init=False, compare=False, repr=False)
+    _arguments: str = field(init=False, compare=False, repr=False)  # ", location[, item]"
+
+    def __post_init__(self) -> None:
+        rest = tuple(part for part in (self.location, self.item) if part)
+        object.__setattr__(self, "_text", " ".join((self.verb, *rest)))
+        object.__setattr__(self, "_arguments", "".join(f", {part}" for part in rest))
 
     def text(self) -> str:
         """The short form ``act`` takes."""
-        return " ".join(part for part in (self.verb, self.location, self.item) if part)
+        return self._text
 
     def dispatch_text(self, agent: int) -> str:
         """The dispatcher form ``verb(agentN, location[, item])``."""
-        args = ", ".join(part for part in (f"agent{agent}", self.location, self.item) if part)
-        return f"{self.verb}({args})"
+        return f"{self.verb}(agent{agent}{self._arguments})"
 
 
 def parse(text: str, agent: int, locations: Mapping[str, str]) -> Command:

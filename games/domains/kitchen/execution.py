@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from games.domains.kitchen.commands import Command, parse
 from games.domains.kitchen.state import AgentState, KitchenState, Level, Note, Order, ToolState
 from games.domains.kitchen.world import (
     ALWAYS_PICKABLE,
-    BASE_SET,
     MAX_PENDING_ORDERS,
     SERVING_TABLE,
     STORAGE,
@@ -22,7 +22,10 @@ from games.domains.kitchen.world import (
     Recipe,
 )
 from games.engine.types import COMPLETED, FINISHED, Event, Feedback, rejected
-from games.engine.values import evolve
+from games.engine.values import evolve, evolver
+
+_evolve_agent = evolver(AgentState)
+_evolve_state = evolver(KitchenState)
 
 ORDER_ARRIVED = "order_arrived"
 ORDER_COMPLETED = "order_completed"
@@ -30,7 +33,7 @@ ORDER_EXPIRED = "order_expired"
 COMMITTED = "committed"
 
 
-@dataclass
+@dataclass(slots=True)
 class Work:
     """Mutable copies of the parts of a state that one step changes (rebuilt into a state after)."""
 
@@ -47,7 +50,7 @@ class Work:
         return cls(
             state=state,
             agents=list(state.agents),
-            tools={tool.name: tool for tool in state.tools},
+            tools=dict(zip([tool.name for tool in state.tools], state.tools, strict=True)),
             orders=list(state.orders),
             completed=state.completed,
             thrown_away=state.thrown_away,
@@ -78,8 +81,8 @@ def recipes_in(state: KitchenState, kind: str) -> tuple[Recipe, ...]:
 
 def can_become_recipe(state: KitchenState, kind: str, contents: tuple[str, ...]) -> bool:
     """Whether ``contents`` in a ``kind`` tool is part of (or exactly) one of the level's recipes."""
-    have = Counter(contents)
-    return any(not (have - Counter(recipe.ingredients)) for recipe in recipes_in(state, kind))
+    found = state.level.partial_recipes.get(kind)
+    return found is not None and tuple(sorted(contents)) in found
 
 
 def recipe_for(state: KitchenState, kind: str, contents: tuple[str, ...]) -> Recipe | None:
@@ -97,9 +100,9 @@ def where_it_fits(state: KitchenState, item: str) -> list[str]:
 
 def refusal(
     state: KitchenState,
-    agents: list[AgentState],
-    tools: dict[str, ToolState],
-    orders: list[Order],
+    agents: Sequence[AgentState],
+    tools: Mapping[str, ToolState],
+    orders: Sequence[Order],
     agent_id: int,
     command: Command,
 ) -> Feedback | None:
@@ -202,16 +205,17 @@ def apply(work: Work, agent_id: int, command: Command, events: list[Event]) -> F
     agent = work.agents[agent_id]
     text = command.dispatch_text(agent_id)
     if problem is not None:
-        work.agents[agent_id] = evolve(agent, rejected=agent.rejected + 1)
+        work.agents[agent_id] = _evolve_agent(agent, rejected=agent.rejected + 1)
         events.append(rejected(step, agent_id, text, problem))
         return problem
     detail: dict[str, object] = {"command": text, "step": step}
     message = text
+    accepted = agent.accepted + 1
     if command.verb == "noop":
-        agent = evolve(agent, idle=agent.idle + 1)
+        agent = _evolve_agent(agent, idle=agent.idle + 1, accepted=accepted)
     elif command.verb == "goto":
         assert command.location is not None
-        agent = evolve(agent, location=command.location)
+        agent = _evolve_agent(agent, location=command.location, accepted=accepted)
         message = f"agent{agent_id} went to {command.location}"
     elif command.verb == "get":
         assert command.location is not None
@@ -225,7 +229,7 @@ def apply(work: Work, agent_id: int, command: Command, events: list[Event]) -> F
             work.tools[tool.name] = evolve(
                 tool, contents=tuple(contents), pickable=tool.kind in ALWAYS_PICKABLE and bool(contents)
             )
-        agent = evolve(agent, holding=item)
+        agent = _evolve_agent(agent, holding=item, accepted=accepted)
         detail["item"] = item
         message = f"agent{agent_id} took {item} from {command.location}"
     elif command.verb == "put":
@@ -256,7 +260,7 @@ def apply(work: Work, agent_id: int, command: Command, events: list[Event]) -> F
         else:
             work.tools[tool.name] = evolve(tool, contents=(*tool.contents, item), pickable=tool.kind in ALWAYS_PICKABLE)
             message = f"agent{agent_id} put {item} into {tool.name}"
-        agent = evolve(agent, holding=None)
+        agent = _evolve_agent(agent, holding=None, accepted=accepted)
     else:  # activate
         assert command.location is not None
         tool = work.tools[command.location]
@@ -267,10 +271,12 @@ def apply(work: Work, agent_id: int, command: Command, events: list[Event]) -> F
             tool, contents=(recipe.product,), busy_until=step + kind.busy_steps, pickable=True
         )
         if kind.occupies_agent:
-            agent = evolve(agent, busy_until=step + kind.busy_steps)
+            agent = _evolve_agent(agent, busy_until=step + kind.busy_steps, accepted=accepted)
+        else:
+            agent = _evolve_agent(agent, accepted=accepted)
         detail.update(product=recipe.product, ingredients=list(tool.contents), ready_at=step + kind.busy_steps)
         message = f"agent{agent_id} activated {tool.name}: {recipe.product} ready at step {step + kind.busy_steps}"
-    work.agents[agent_id] = evolve(agent, accepted=agent.accepted + 1)
+    work.agents[agent_id] = agent
     events.append(Event(COMPLETED, step, message, agent_id, detail))
     return None
 
@@ -291,7 +297,7 @@ def execute_step(state: KitchenState) -> tuple[KitchenState, list[Event]]:
     for agent_id in range(len(work.agents)):
         if agent_id not in commanded:
             agent = work.agents[agent_id]
-            work.agents[agent_id] = evolve(agent, idle=agent.idle + 1)
+            work.agents[agent_id] = _evolve_agent(agent, idle=agent.idle + 1)
 
     step = state.step + 1
     failed = state.failed
@@ -319,21 +325,23 @@ def execute_step(state: KitchenState) -> tuple[KitchenState, list[Event]]:
                 order.to_json(),
             )
         )
-    new_state = evolve(
+    agents = tuple(work.agents)
+    orders = state.orders if remaining == list(state.orders) else tuple(remaining)
+    new_state = _evolve_state(
         state,
         step=step,
-        agents=tuple(work.agents),
-        tools=tuple(work.tools[tool.name] for tool in state.tools),
-        orders=tuple(remaining),
+        agents=agents,
+        tools=tuple(work.tools.values()),  # a dict keeps each name where it was
+        orders=orders,
         orders_made=orders_made,
         completed=work.completed,
         failed=failed,
         thrown_away=work.thrown_away,
         commands=(),
         feedback=tuple(feedback),
-        served=tuple(work.served),
+        suggestions=tuple(_suggestions(level, agents, orders, feedback)),
+        served=tuple(work.served) if len(work.served) != len(state.served) else state.served,
     )
-    new_state = evolve(new_state, suggestions=tuple(suggestions(new_state, feedback)))
     if step >= level.max_steps:
         events.append(
             Event(
@@ -361,16 +369,22 @@ def new_order(state: KitchenState, index: int, step: int) -> Order:
 
 def suggestions(state: KitchenState, feedback: list[Note]) -> list[Note]:
     """Hints per agent for the next step: throw away what nothing needs, serve ordered dishes."""
+    return _suggestions(state.level, state.agents, state.orders, feedback)
+
+
+def _suggestions(
+    level: Level, agents: Sequence[AgentState], orders: Sequence[Order], feedback: list[Note]
+) -> list[Note]:
     notes = []
-    useful = {ingredient for recipe in state.level.recipes.values() for ingredient in recipe.ingredients}
-    ordered = {order.dish for order in state.orders}
-    for agent_id, agent in enumerate(state.agents):
+    useful = level.ingredients
+    ordered = {order.dish for order in orders}
+    for agent_id, agent in enumerate(agents):
         item = agent.holding
         if item is None:
             continue
         if item in ordered:
             notes.append(Note(agent_id, "serve", f"agent{agent_id} holds {item}: put it on servingtable0"))
-        elif item not in useful and item not in state.level.dishes:
+        elif item not in useful and item not in level.dishes:
             notes.append(
                 Note(agent_id, "discard", f"nothing needs {item}: put(agent{agent_id}, storage0) throws it away")
             )
@@ -382,28 +396,23 @@ def suggestions(state: KitchenState, feedback: list[Note]) -> list[Note]:
 
 def legal_commands(state: KitchenState, agent_id: int) -> list[Command]:
     """Every command ``agent_id`` could run now (before other agents' commands of this step)."""
-    if state.step >= state.level.max_steps:
+    level = state.level
+    if state.step >= level.max_steps:
         return []
-    agents = list(state.agents)
-    tools = {tool.name: tool for tool in state.tools}
-    agent = agents[agent_id]
+    agent = state.agents[agent_id]
     if agent.busy_until > state.step:
-        return [Command("noop")]
+        return [_NOOP]
     # A free agent may always wait or walk (refusal turns those down only when the episode is over
     # or the agent busy, both ruled out above); the rest are checked one by one.
-    legal = [Command("noop")]
-    legal += [Command("goto", name) for name, _ in state.level.locations if name != agent.location]
-    here = tools[agent.location]
-    if here.kind == STORAGE:
-        if agent.holding is None:
-            candidates = [Command("get", here.name, item) for item in _BASE_ITEMS]
-        else:
-            candidates = [Command("put", here.name)]
-    else:
-        candidates = [Command("get", here.name), Command("put", here.name), Command("activate", here.name)]
-    orders = list(state.orders)
-    legal += [command for command in candidates if refusal(state, agents, tools, orders, agent_id, command) is None]
+    legal = [_NOOP, *level.gotos[agent.location]]
+    here = state.tools[level.positions[agent.location]]
+    if here.name != agent.location:  # a state whose tools are not in the level's order
+        here = next(tool for tool in state.tools if tool.name == agent.location)
+    tools = {here.name: here}  # every command tried here is about this location
+    for command in level.tries[here.name, agent.holding is not None]:
+        if refusal(state, state.agents, tools, state.orders, agent_id, command) is None:
+            legal.append(command)
     return legal
 
 
-_BASE_ITEMS = tuple(sorted(BASE_SET))
+_NOOP = Command("noop")

@@ -44,10 +44,12 @@ from typing import Any
 from games.domains.kitchen import text as kitchen_text
 from games.domains.kitchen.commands import CommandError
 from games.domains.kitchen.execution import COMMITTED, command_of, execute_step, legal_commands, new_order
-from games.domains.kitchen.state import MAX_AGENTS, AgentState, KitchenState, ToolState, build_level
+from games.domains.kitchen.state import MAX_AGENTS, AgentState, KitchenState, ToolState, level_of
 from games.domains.kitchen.world import ALWAYS_PICKABLE, SERVING_TABLE, TOOL_KINDS, LevelError
 from games.engine.types import JSON, Event, Feedback, Observation, Outcome, Transition, rejected
-from games.engine.values import evolve
+from games.engine.values import evolve, evolver
+
+_evolve_state = evolver(KitchenState)
 
 
 class KitchenRules:
@@ -60,7 +62,7 @@ class KitchenRules:
     ) -> KitchenState:
         if not 1 <= agents <= MAX_AGENTS:
             raise LevelError(f"a kitchen takes 1 to {MAX_AGENTS} agents, not {agents}")
-        level = build_level(scenario, seed=seed, options=options)
+        level = level_of(scenario, seed=seed, options=options)
         serving = next(name for name, kind in level.locations if kind == SERVING_TABLE)
         state = KitchenState(
             level=level,
@@ -95,16 +97,23 @@ class KitchenRules:
             command = command_of(state.level, action, agent)
         except CommandError as error:
             return Transition(state, (rejected(step, agent, action, Feedback("syntax", str(error))),))
-        replaced = state.pending_command(agent)
-        commands = (*tuple(entry for entry in state.commands if entry[0] != agent), (agent, command.text()))
+        replaced = None
+        commands = []
+        for entry in state.commands:
+            if entry[0] == agent:
+                replaced = entry[1]
+            else:
+                commands.append(entry)
+        text = command.text()
+        commands.append((agent, text))
         event = Event(
             COMMITTED,
             step,
-            f"agent{agent} will {command.text()} at step {step}",
+            f"agent{agent} will {text} at step {step}",
             agent,
             {"command": command.dispatch_text(agent), "step": step, "replaces": replaced},
         )
-        return Transition(evolve(state, commands=commands), (event,))
+        return Transition(_evolve_state(state, commands=tuple(commands)), (event,))
 
     def advance(self, state: KitchenState, until: float) -> Transition[KitchenState]:
         events: list[Event] = []

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
+from games.domains.kitchen.commands import Command
 from games.domains.kitchen.world import (
+    BASE_SET,
     DEFAULT_BETA,
     DEFAULT_MAX_STEPS,
     SERVING_TABLE,
@@ -24,6 +27,7 @@ from games.domains.kitchen.world import (
     recipe_closure,
     unmakeable,
 )
+from games.engine.compiled import CompiledScenarios
 
 MAX_AGENTS = 8
 
@@ -47,14 +51,52 @@ class Level:
     recipes_by_tool: Mapping[str, tuple[Recipe, ...]] = field(init=False, compare=False, repr=False)
     # (command text, agent) -> its parsed Command: a memo (see execution.command_of), not part of the value.
     parsed: dict[tuple[str, int], Any] = field(init=False, compare=False, repr=False)
+    # Location name -> its position in ``locations`` (and in every state's ``tools``).
+    positions: Mapping[str, int] = field(init=False, compare=False, repr=False)
+    # Tool kind -> every sorted multiset of ingredients that is part of one of its recipes (a put
+    # that leaves anything else in the tool makes waste).
+    partial_recipes: Mapping[str, frozenset[tuple[str, ...]]] = field(init=False, compare=False, repr=False)
+    # Every ingredient some recipe uses.
+    ingredients: frozenset[str] = field(init=False, compare=False, repr=False)
+    # The commands ``legal_commands`` considers, built once: location -> the gotos to the others,
+    # (location, hands full) -> what may be tried there (at storage: the gets, or the put).
+    gotos: Mapping[str, tuple[Command, ...]] = field(init=False, compare=False, repr=False)
+    tries: Mapping[tuple[str, bool], tuple[Command, ...]] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         by_tool: dict[str, list[Recipe]] = {}
+        partial: dict[str, set[tuple[str, ...]]] = {}
         for recipe in self.recipes.values():
             by_tool.setdefault(recipe.tool, []).append(recipe)
+            found = partial.setdefault(recipe.tool, set())
+            for size in range(1, len(recipe.ingredients) + 1):
+                found.update(combinations(recipe.ingredients, size))  # sorted ingredients: sorted parts
+        names = [name for name, _ in self.locations]
+        tries: dict[tuple[str, bool], tuple[Command, ...]] = {}
+        for name, kind in self.locations:
+            if kind == STORAGE:
+                tries[name, False] = tuple(Command("get", name, item) for item in sorted(BASE_SET))
+                tries[name, True] = (Command("put", name),)
+            else:
+                tries[name, False] = tries[name, True] = (
+                    Command("get", name),
+                    Command("put", name),
+                    Command("activate", name),
+                )
         object.__setattr__(self, "kinds", dict(self.locations))
         object.__setattr__(self, "recipes_by_tool", {tool: tuple(found) for tool, found in by_tool.items()})
         object.__setattr__(self, "parsed", {})
+        object.__setattr__(self, "positions", {name: index for index, name in enumerate(names)})
+        object.__setattr__(self, "partial_recipes", {tool: frozenset(found) for tool, found in partial.items()})
+        object.__setattr__(
+            self, "ingredients", frozenset(item for recipe in self.recipes.values() for item in recipe.ingredients)
+        )
+        object.__setattr__(
+            self,
+            "gotos",
+            {here: tuple(Command("goto", name) for name in names if name != here) for here in names},
+        )
+        object.__setattr__(self, "tries", tries)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -127,6 +169,21 @@ def build_level(scenario: Mapping[str, Any], *, seed: int, options: Mapping[str,
         max_steps=max_steps,
         seed=seed,
     )
+
+
+def _build(scenario: Mapping[str, Any], seed: int, options: tuple[tuple[str, Any], ...]) -> Level:
+    return build_level(scenario, seed=seed, options=dict(options))
+
+
+# Levels built once per process (per definition, seed and options; every game on them shares the
+# value and its memos), and the levels of dumped states, read once per process.
+LEVELS: CompiledScenarios[Level] = CompiledScenarios(_build)
+LOADED_LEVELS: CompiledScenarios[Level] = CompiledScenarios(Level.from_json)
+
+
+def level_of(scenario: Mapping[str, Any], *, seed: int, options: Mapping[str, Any] | None) -> Level:
+    """``build_level``, compiled once per process."""
+    return LEVELS.get(scenario, seed, tuple(sorted((options or {}).items())))
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +302,7 @@ class KitchenState:
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> KitchenState:
         return cls(
-            level=Level.from_json(raw["level"]),
+            level=LOADED_LEVELS.get(raw["level"]),
             step=int(raw["step"]),
             agents=tuple(AgentState(**agent) for agent in raw["agents"]),
             tools=tuple(
