@@ -7,10 +7,14 @@ that mean "now" as grouped buttons with what each one means in times and money.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
+from games.domains.itinerary.actions import ActionSyntaxError, parse_action
 from games.domains.itinerary.rules import GOALS_MET
+
+_STAMP = "%Y-%m-%d %H:%M"
 
 _TRAIN = re.compile(r"^take train (\S+) to (.+)$")
 _GO = re.compile(r"^go to (.+)$")
@@ -102,11 +106,94 @@ def board(data: Mapping[str, Any], actions: Sequence[str]) -> dict[str, Any]:
     }
 
 
+def leg_label(action: str) -> str:
+    """A timed action in plain words: "Train G123 Harbourton → Westford", "Visit Maritime Museum"."""
+    if action == "(waited)":
+        return "Wait"
+    try:
+        parsed = parse_action(action)
+    except ActionSyntaxError:
+        return action
+    args = parsed.args
+    if parsed.verb == "go_to_city":
+        return f"Train {args[4]} {args[0]} → {args[1]}"
+    if parsed.verb == "go_to_place":
+        return f"Go to {args[1]}"
+    if parsed.verb == "visit":
+        return f"Visit {args[0]}"
+    return f"Stay in {args[0]}"
+
+
+def _begin(data: Mapping[str, Any]) -> datetime | None:
+    try:
+        return datetime.strptime(str(data["clock"]["begin"]), _STAMP)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def clock_text(data: Mapping[str, Any], *, short: bool = False) -> Callable[[float], str]:
+    """Trip minutes as the clock reads them: "09:10", with the day on a trip of several days
+    ("day 2, 09:10"; ``short``, for the timeline's axis: "d2 09:10")."""
+    begin = _begin(data)
+    if begin is None:
+        return lambda value: f"minute {value:g}"
+    try:  # a trip that ends at midnight is a one-day trip
+        last = datetime.strptime(str(data["clock"]["end"]), _STAMP) - timedelta(minutes=1)
+        days = (last.date() - begin.date()).days
+    except (KeyError, TypeError, ValueError):
+        days = 0
+
+    def text(value: float) -> str:
+        moment = begin + timedelta(minutes=value)
+        day = (moment.date() - begin.date()).days + 1
+        if not days:
+            return f"{moment:%H:%M}"
+        return f"d{day} {moment:%H:%M}" if short else f"day {day}, {moment:%H:%M}"
+
+    return text
+
+
+def span_of(data: Mapping[str, Any]) -> Callable[[dict[str, Any]], tuple[float, float] | None]:
+    """A leg's or visit's own start and end (trip minutes), read from its timed action."""
+    begin = _begin(data)
+
+    def span(details: dict[str, Any]) -> tuple[float, float] | None:
+        try:
+            parsed = parse_action(str(details.get("action", "")))
+        except ActionSyntaxError:
+            return None
+        times = parsed.args[2:4] if parsed.verb in ("go_to_city", "go_to_place") else parsed.args[1:3]
+        try:
+            start, end = (datetime.strptime(t, _STAMP) for t in times)
+        except ValueError:
+            return None
+        if begin is None:
+            return None
+        return (start - begin).total_seconds() / 60, (end - begin).total_seconds() / 60
+
+    return span
+
+
 class ItineraryPresenter:
     """The itinerary descriptor's board presenter (``games.presenters.presenter``)."""
 
+    # the traveller does one thing at a time: a bar's times say all
+    kind_words = {"occupying": "", "wait": ""}
+
     def board(self, data: Mapping[str, Any], names: Sequence[str], actions: Sequence[str]) -> dict[str, Any]:
         return board(data, actions) if data.get("clock") else {}
+
+    def describe(self, data: Mapping[str, Any]) -> Callable[[dict[str, Any]], str]:
+        return lambda details: leg_label(str(details.get("action", "")))
+
+    def time_text(self, data: Mapping[str, Any]) -> Callable[[float], str]:
+        return clock_text(data)
+
+    def tick_text(self, data: Mapping[str, Any]) -> Callable[[float], str]:
+        return clock_text(data, short=True)
+
+    def span_of(self, data: Mapping[str, Any]) -> Callable[[dict[str, Any]], tuple[float, float] | None]:
+        return span_of(data)
 
 
 PRESENTER = ItineraryPresenter()

@@ -62,7 +62,9 @@ def presenter(domain: str) -> Any:
     """The domain's board presenter (descriptor ``extra["presenter"]``, "module:attribute"), or None.
 
     It may give ``board(data, names, actions) -> dict`` (the board template's ``board``),
-    ``describe(data) -> Describe`` (timeline labels), ``log_lines(entries, names, board)`` and
+    ``describe(data) -> Describe`` (timeline labels), ``time_text(data) -> TimeText``,
+    ``tick_text(data) -> TimeText`` and ``span_of(data) -> SpanOf`` (timeline times),
+    ``kind_words`` (what a bar's kind means in its tooltip), ``log_lines(entries, names, board)`` and
     ``feedback(message, viewer_agent) -> str`` (a refusal in people's words)."""
     path = registry.descriptor(domain).extra.get("presenter")
     return resolve(path) if path else None
@@ -77,6 +79,22 @@ def board_extras(domain: str, data: dict[str, Any], names: list[str], actions: l
 def describe_for(domain: str, data: dict[str, Any]) -> timeline.Describe:
     own = presenter(domain)
     return own.describe(data) if own is not None and hasattr(own, "describe") else timeline.default_label
+
+
+def timeline_texts(domain: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The words of a domain's timeline (``timeline.build``'s keywords): action labels, times, and
+    where the presenter gives them, whole actions' own spans and what each kind of bar means."""
+    own = presenter(domain)
+    texts: dict[str, Any] = {"describe": describe_for(domain, data), "time_text": time_text(domain)}
+    if own is not None and hasattr(own, "time_text"):
+        texts["time_text"] = own.time_text(data)
+    if own is not None and hasattr(own, "tick_text"):
+        texts["tick_text"] = own.tick_text(data)
+    if own is not None and hasattr(own, "span_of"):
+        texts["span_of"] = own.span_of(data)
+    if own is not None and hasattr(own, "kind_words"):
+        texts["kind_words"] = own.kind_words
+    return texts
 
 
 def log_for(domain: str, entries: list[dict[str, Any]], names: list[str], board: dict[str, Any]) -> list[dict]:
@@ -99,8 +117,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         now=float(state["time"]),
         limit=limit,
         finished=game.is_finished,
-        describe=describe_for(game.domain, observation),
-        time_text=time_text(game.domain),
+        **timeline_texts(game.domain, observation),
     )
     if full and log_entries is None:
         recent = GameEvent.objects.filter(game=game, category__in=LOG_CATEGORIES).order_by("-seq")[:LOG_LENGTH]

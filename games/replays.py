@@ -28,16 +28,14 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
     now = float(rules.now(state))
     limit_data = rules.observe(state, 0).data
     limit = limit_data.get("time_limit") if isinstance(limit_data.get("time_limit"), int | float) else None
-    describe = presenters.describe_for(game.domain, dict(limit_data))  # the kitchen's places never change
-    when = presenters.time_text(game.domain)
+    texts = presenters.timeline_texts(game.domain, dict(limit_data))  # the kitchen's places never change
     played = timeline.build(
         entries,
         labels,
         now=float(game.anchor_time),
         limit=None,
         finished=game.is_finished,
-        describe=describe,
-        time_text=when,
+        **texts,
     )
     # a study participant sees no planner (it would name a condition and teach the optimum)
     plan = None if blind else planned(game, labels)
@@ -125,8 +123,7 @@ def _plan(game: Game, labels: list[str]) -> dict[str, Any] | None:
             plan_labels,
             now=float(rules.now(episode.state)),
             finished=True,
-            describe=presenters.describe_for(game.domain, final),
-            time_text=presenters.time_text(game.domain),
+            **presenters.timeline_texts(game.domain, final),
         ),
         "result_rows": presenters.metric_rows(rules.result(episode.state), game.domain),
         "over": rules.outcome(episode.state).reason,

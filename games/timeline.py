@@ -24,6 +24,10 @@ TIMELINE_KINDS = ("started", "completed", "paused", "waited", "rejected")
 # how a domain names one action from its event details (kitchen: readable place names)
 Describe = Callable[[dict[str, Any]], str]
 TimeText = Callable[[float], str]
+# when a whole action ran, where its event's details say so (an itinerary leg names its times)
+SpanOf = Callable[[dict[str, Any]], tuple[float, float] | None]
+# what a tooltip adds after the times, per kind of bar
+KIND_WORDS: dict[str, str] = {"background": " (runs by itself)", "wait": "", "occupying": " (keeps the agent busy)"}
 
 
 @dataclass
@@ -54,6 +58,7 @@ class Timeline:
     rows: list[Row]
     span: float
     now: float
+    tick_text: TimeText | None = None  # how the axis reads (the itinerary's clock); None: numbers
 
     def percent(self, value: float) -> float:
         return round(100.0 * min(max(value, 0.0), self.span) / self.span, 3) if self.span else 0.0
@@ -62,6 +67,11 @@ class Timeline:
     def ticks(self) -> list[float]:
         step = _tick_step(self.span)
         return [i * step for i in range(int(self.span // step) + 1)]
+
+    @property
+    def tick_labels(self) -> list[tuple[float, str]]:
+        text = self.tick_text or (lambda value: f"{value:g}")
+        return [(t, text(t)) for t in self.ticks]
 
     @property
     def empty(self) -> bool:
@@ -92,8 +102,16 @@ def build(
     finished: bool = False,
     describe: Describe = default_label,
     time_text: TimeText = plain_time,
+    span_of: SpanOf | None = None,
+    kind_words: dict[str, str] | None = None,
+    tick_text: TimeText | None = None,
 ) -> Timeline:
-    """``entries``: GameEvent rows (or objects with category/kind/agent/time/data) in seq order."""
+    """``entries``: GameEvent rows (or objects with category/kind/agent/time/data) in seq order.
+
+    ``describe`` names an action in people's words, ``time_text`` writes a time for the tooltips,
+    ``span_of`` gives a whole action's own start and end when its details hold them, and
+    ``kind_words`` replaces what a tooltip says about each kind of bar (``KIND_WORDS``) and
+    ``tick_text`` writes the axis (numbers when None)."""
     rows = [Row(agent=i, label=label) for i, label in enumerate(agent_labels)]
     open_bars: dict[tuple[int, str], Bar] = {}
     latest = now
@@ -134,7 +152,12 @@ def build(
                 if bar.end is None:
                     bar.end = float(details.get("end", entry.time))
                 continue
-            for bar in _whole_action(details, label, float(entry.time), row.cursor):
+            own = span_of(details) if span_of else None
+            if own is not None:
+                whole = [Bar(label, own[0], max(own), "occupying", done=True)]
+            else:
+                whole = _whole_action(details, label, float(entry.time), row.cursor)
+            for bar in whole:
                 row.bars.append(bar)
                 latest = max(latest, bar.end or bar.start)
             row.cursor = max(row.cursor, float(entry.time))
@@ -162,8 +185,8 @@ def build(
     if limit:
         span = min(span, float(limit))
     for row in rows:
-        _tip_and_lanes(row, now, time_text)
-    return Timeline(rows=rows, span=max(span, latest, 1.0), now=now)
+        _tip_and_lanes(row, now, time_text, kind_words)
+    return Timeline(rows=rows, span=max(span, latest, 1.0), now=now, tick_text=tick_text)
 
 
 def _identity(details: dict[str, Any], label: str) -> str:
@@ -190,12 +213,12 @@ def _whole_action(details: dict[str, Any], label: str, time: float, cursor: floa
     return [Bar(label, start, max(time, start), "occupying", done=True)]
 
 
-def _tip_and_lanes(row: Row, now: float, time_text: TimeText) -> None:
+def _tip_and_lanes(row: Row, now: float, time_text: TimeText, kind_words: dict[str, str] | None = None) -> None:
     """Tooltips (action, start, end) and sub-rows: a bar goes to the first lane free at its start."""
     ends: list[float] = []
     for bar in sorted(row.bars, key=lambda b: (b.start, b.kind != "occupying")):
         end_text = time_text(bar.end) if bar.end is not None else "now"
-        how = {"background": " (runs by itself)", "wait": ""}.get(bar.kind, " (keeps the agent busy)")
+        how = {**KIND_WORDS, **(kind_words or {})}.get(bar.kind, "")
         bar.tip = f"{bar.label}: {time_text(bar.start)}–{end_text}{how}"
         stop = bar.end if bar.end is not None else float("inf")
         stop = max(stop, bar.start + 1e-9)

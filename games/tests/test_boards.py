@@ -263,3 +263,37 @@ def test_a_busy_cook_with_nothing_to_do_sees_what_they_are_busy_with(rf):
         },
     )
     assert "You are busy (busy with Soup step 0 until 4:00)" in html
+
+
+def test_the_itinerary_timeline_reads_in_plain_words_and_clock_times():
+    from games import presenters
+    from games.domains.itinerary.rules import RULES as TRIPS
+    from games.domains.itinerary.tests.worlds import definition
+
+    goals = {"city_days": [], "spot_minutes": [{"spot": "Tower", "minutes": 60}, {"spot": "Garden", "minutes": 30}]}
+    state = TRIPS.initial_state(definition(end="2024-01-01 23:00", constraints=goals))
+    events = []
+    for action in ("go to Tower", "wait until 09:00", "visit Tower for 30 minutes", "go to Alpha Railway Hotel"):
+        step = TRIPS.act(state, 0, action, state.clock)
+        assert step.rejection is None, step.rejection
+        state, events = step.state, events + list(step.events)
+    train = next(a for a in TRIPS.legal_actions(state, 0) if a.startswith("take train"))
+    step = TRIPS.act(state, 0, train, state.clock)
+    events += list(step.events)
+    data = dict(TRIPS.observe(step.state, 0).data)
+    entries = [E(e.kind, e.time, e.agent, dict(e.data)) for e in events]
+    bars = timeline.build(entries, ["You"], now=step.state.clock, **presenters.timeline_texts("itinerary", data))
+    tips = [b.tip for b in bars.rows[0].bars]
+    assert tips == [
+        "Go to Tower: 07:00–07:20",
+        "Stay in Alpha: 07:20–09:00",
+        "Visit Tower: 09:00–09:30",
+        "Go to Alpha Railway Hotel: 09:30–09:50",
+        "Train T1 Alpha → Beta: 10:00–11:00",  # from its departure, not from the arrival at the station
+    ]
+    assert not any("(" in tip for tip in tips)  # no timed action text, no "keeps the agent busy"
+    # a multi-day trip says the day
+    multi = dict(TRIPS.observe(TRIPS.initial_state(definition()), 0).data)
+    texts = presenters.timeline_texts("itinerary", multi)
+    assert texts["time_text"](24 * 60 + 130) == "day 2, 09:10" and texts["tick_text"](24 * 60 + 130) == "d2 09:10"
+    assert bars.tick_labels[:2] == [(0.0, "07:00"), (30.0, "07:30")]  # the axis reads the clock too

@@ -71,7 +71,7 @@ def test_recipes_in_real_time_with_keys_to_the_end(tmp_path, shots):
     assert facts["Progress"] == f"{saved['result']['progress']:g}"
     assert facts["Status"] == saved["result"]["status"]
     assert saved["outcome"][:40].lower() in outcome.lower()
-    assert speed == 20
+    assert speed == 8  # the scenario's own pace: its 22 recipe minutes last a few real minutes
 
 
 def itinerary_choice(page):
