@@ -94,7 +94,17 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
         elif match := _WAIT.match(action):
             label = f"Wait here until {match.group(1)}"
         groups[group].append({"action": action, "label": label})
+    if groups["Wait"]:  # the soonest wait first: it is the one W does
+        groups["Wait"].sort(key=lambda b: _wait_minutes(b["action"], now))
+        groups["Wait"][0]["wait"] = True
     return [{"title": title, "buttons": buttons} for title, buttons in groups.items() if buttons]
+
+
+def _wait_minutes(action: str, now: str) -> int:
+    match = _WAIT.match(action)
+    if not match or not re.fullmatch(r"\d{1,2}:\d{2}", match.group(1).strip()):
+        return 24 * 60
+    return (_minutes_of_day(match.group(1).strip()) - _minutes_of_day(now)) % (24 * 60)
 
 
 def board(data: Mapping[str, Any], actions: Sequence[str]) -> dict[str, Any]:

@@ -138,7 +138,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "full": full,
         "board_template": board_template(game.domain),
         "actions": action_buttons(state["legal_actions"]),
-        "action_groups": keyed_groups(extras.get("groups")),
+        "action_groups": keyed_groups(extras.get("groups"), real_time=game.clock == "real_time"),
         "board": extras,
         "legal": set(state["legal_actions"]),
         "timeline": gantt,
@@ -201,24 +201,31 @@ def action_buttons(actions: list[str]) -> list[dict[str, Any]]:
     return buttons
 
 
-def keyed_groups(groups: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-    """Grouped buttons (kitchen) with keys in reading order: 1-9 for the first nine, W for waiting."""
+def keyed_groups(groups: list[dict[str, Any]] | None, *, real_time: bool = False) -> list[dict[str, Any]]:
+    """Grouped buttons with keys in reading order: 1-9 for the first nine, W for waiting (the
+    domain's ``wait``/``noop`` action or the button its presenter marks ``wait``; one W at most).
+    A real-time game leaves out the buttons marked ``lockstep_only`` (its clock runs by itself)."""
     if not groups:
         return []
     numbered = 0
+    waiting = False
     out = []
     for group in groups:
         buttons = []
         for b in group["buttons"]:
-            if b["action"] in ("wait", "noop"):
+            if real_time and b.get("lockstep_only"):
+                continue
+            if not waiting and (b["action"] in ("wait", "noop") or b.get("wait")):
                 key = "w"
+                waiting = True
             elif numbered < len(SHORTCUT_KEYS):
                 key = SHORTCUT_KEYS[numbered]
                 numbered += 1
             else:
                 key = ""
             buttons.append(dict(b, key=key, vals=b.get("vals") or json.dumps({"type": "act", "action": b["action"]})))
-        out.append(dict(group, buttons=buttons))
+        if buttons:
+            out.append(dict(group, buttons=buttons))
     return out
 
 

@@ -6,6 +6,7 @@ the legal actions as readable buttons ("Start Omelette step 0: Crack three eggs.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -181,6 +182,18 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
         groups.append({"title": "Pause", "buttons": pause})
     if other:
         groups.append({"title": "", "buttons": other})
+    upcoming = next_event(data)
+    if upcoming is not None:
+        # the websocket's wait: time moves to the next event (a running clock moves by itself, so
+        # real-time games leave this button out: ``lockstep_only``)
+        wait = {
+            "action": "wait",
+            "label": f"Wait until the next event ({upcoming['clock']}: {upcoming['what']})",
+            "vals": json.dumps({"type": "wait"}),
+            "wait": True,
+            "lockstep_only": True,
+        }
+        groups.append({"title": "Wait", "buttons": [wait]})
     return groups
 
 

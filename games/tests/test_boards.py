@@ -211,7 +211,7 @@ def test_the_recipes_board_says_what_blocks_each_step_and_labels_actions_in_word
     assert board["cook"] == "busy with Bake step 1 until 5:00"
     assert board["next_event"] == {"at": 300, "clock": "5:00", "what": "Bake step 1 ends"}
     labels = [b["label"] for g in board["groups"] for b in g["buttons"]]
-    assert labels == ["Pause Bake step 1 (it ends at 5:00)"]
+    assert labels == ["Pause Bake step 1 (it ends at 5:00)", "Wait until the next event (5:00: Bake step 1 ends)"]
     oven = next(a for a in board["appliances"] if a["name"] == "Oven")
     assert oven["state"] == "not heated"
     assert "None" not in " ".join(a["state"] + a["use"] for a in board["appliances"])
@@ -297,3 +297,35 @@ def test_the_itinerary_timeline_reads_in_plain_words_and_clock_times():
     texts = presenters.timeline_texts("itinerary", multi)
     assert texts["time_text"](24 * 60 + 130) == "day 2, 09:10" and texts["tick_text"](24 * 60 + 130) == "d2 09:10"
     assert bars.tick_labels[:2] == [(0.0, "07:00"), (30.0, "07:30")]  # the axis reads the clock too
+
+
+def test_every_domains_wait_button_is_w_and_recipes_waits_only_when_the_clock_does_not_run():
+    import json
+
+    from games import itinerary_view, presenters, recipes_view
+    from games.domains.itinerary.rules import RULES as TRIPS
+    from games.domains.itinerary.tests.worlds import definition
+    from games.domains.recipes.rules import RULES as RECIPES
+    from games.domains.recipes.tests.kitchens import BAKE, SOUP, kitchen
+
+    def keys(groups, **how):
+        return {b["key"]: b for g in presenters.keyed_groups(groups, **how) for b in g["buttons"] if b["key"]}
+
+    state = RECIPES.act(RECIPES.initial_state(kitchen(BAKE, SOUP)), 0, "Step(1, Bake)", 0).state
+    groups = recipes_view.board(RECIPES.observe(state, 0).data, RECIPES.legal_actions(state, 0))["groups"]
+    wait = keys(groups)["w"]
+    assert json.loads(wait["vals"]) == {"type": "wait"} and wait["label"].startswith("Wait until the next event")
+    assert keys(groups)["1"]["label"].startswith("Pause Bake step 1")
+    assert "w" not in keys(groups, real_time=True)  # a running clock needs no wait button
+
+    trip = TRIPS.initial_state(definition())
+    groups = itinerary_view.board(TRIPS.observe(trip, 0).data, TRIPS.legal_actions(trip, 0))["groups"]
+    waits = [b["action"] for g in groups if g["title"] == "Wait" for b in g["buttons"]]
+    assert len(waits) > 1 and keys(groups)["w"]["action"] == waits[0] == "wait until 08:00"  # the soonest
+    assert [b["key"] for g in presenters.keyed_groups(groups) for b in g["buttons"]].count("w") == 1
+
+    kitchen_groups = [
+        {"title": "", "buttons": [{"action": "goto storage0", "label": "Walk"}, {"action": "noop", "label": "Wait"}]}
+    ]
+    assert keys(kitchen_groups)["w"]["action"] == "noop"
+    assert presenters.action_buttons(["boil water", "wait"])[1]["key"] == "w"  # tasks
