@@ -106,6 +106,25 @@ def wanted_items(data: Mapping[str, Any]) -> list[str]:
     return wanted
 
 
+FOLD_AT = 2  # fewer other places than this stay in the list
+
+
+def places_in_use(data: Mapping[str, Any], wanted: Sequence[str]) -> set[str]:
+    """The places worth walking to now: storage and the serving table, every tool with something
+    in it or at work, and for each kind of tool the open orders need, the first empty one."""
+    needed = {data.get("recipes", {}).get(item, {}).get("tool") for item in wanted} - {None}
+    near: set[str] = set()
+    kinds_offered: set[str] = set()
+    locations = data.get("locations", [])
+    for loc in locations:
+        if loc["kind"] in SINGLE or loc.get("contents") or loc.get("busy"):
+            near.add(loc["name"])
+        elif loc["kind"] in needed and loc["kind"] not in kinds_offered:
+            near.add(loc["name"])
+            kinds_offered.add(loc["kind"])
+    return near
+
+
 def action_groups(
     actions: Sequence[str], data: Mapping[str, Any], places: Mapping[str, str], you_at: str | None
 ) -> list[dict[str, Any]]:
@@ -141,8 +160,16 @@ def action_groups(
                 "collapsed": True,
             }
         )
-    if walk:
-        groups.append({"title": "Walk to", "buttons": walk})
+    # the places the open orders need now first; the others folded, a summary away (Enter opens it)
+    near = places_in_use(data, wanted)
+    handy = [b for b in walk if b["place"] in near]
+    rest = [b for b in walk if b["place"] not in near]
+    if len(rest) <= FOLD_AT:
+        handy, rest = walk, []
+    if handy:
+        groups.append({"title": "Walk to", "buttons": handy})
+    if rest:
+        groups.append({"title": f"Walk to another place ({len(rest)})", "buttons": rest, "collapsed": True})
     if wait:
         groups.append({"title": "", "buttons": wait})
     return groups

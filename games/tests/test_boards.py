@@ -329,3 +329,51 @@ def test_every_domains_wait_button_is_w_and_recipes_waits_only_when_the_clock_do
     ]
     assert keys(kitchen_groups)["w"]["action"] == "noop"
     assert presenters.action_buttons(["boil water", "wait"])[1]["key"] == "w"  # tasks
+
+
+def test_a_busy_kitchen_lists_the_places_in_use_and_folds_the_others():
+    from games.importers.bundled_kitchen import definitions
+
+    state = KITCHEN.initial_state(definitions()["busy-kitchen"], agents=4)
+    while not KITCHEN.observe(state, 0).data["orders"]:
+        state = KITCHEN.advance(state, KITCHEN.now(state) + 1).state
+    data = dict(KITCHEN.observe(state, 0).data)
+    places = kitchen_view.place_names(data["locations"])
+    legal = KITCHEN.legal_actions(state, 0)
+    groups = kitchen_view.action_groups(legal, data, places, data["agents"][0]["location"])
+    assert sorted(b["action"] for g in groups for b in g["buttons"]) == sorted(legal)  # nothing lost
+    walk = next(g for g in groups if g["title"] == "Walk to")
+    folded = next(g for g in groups if g["title"].startswith("Walk to another place"))
+    assert folded["collapsed"] and len(walk["buttons"]) + len(folded["buttons"]) >= 15
+    assert len(walk["buttons"]) <= 8  # the list stays short
+    shown = {b["label"] for b in walk["buttons"]}
+    here = places[data["agents"][0]["location"]]
+    assert {"Walk to Storage", "Walk to Serving table"} - {f"Walk to {here}"} <= shown
+    dish = data["orders"][0]["dish"]
+    tool = KIND_NAMES.get(data["recipes"][dish]["tool"], data["recipes"][dish]["tool"].capitalize())
+    assert any(label.startswith(f"Walk to {tool}") for label in shown), (tool, shown)
+    # one empty tool of a needed kind is enough: a second empty pan waits in the fold
+    kinds = [b["label"].rsplit(" ", 1)[0] for b in walk["buttons"] if b["label"][-1].isdigit()]
+    assert len(kinds) == len(set(kinds))
+
+
+KIND_NAMES = kitchen_view.KIND_WORDS
+
+
+def test_number_keys_go_only_to_commands_in_sight():
+    from games import presenters
+
+    groups = [
+        {"title": "Walk to", "buttons": [{"action": "goto storage0", "label": "Walk to Storage"}]},
+        {
+            "title": "Walk to another place (2)",
+            "collapsed": True,
+            "buttons": [
+                {"action": "goto pan0", "label": "Walk to Pan 1"},
+                {"action": "goto pan1", "label": "Walk to Pan 2"},
+            ],
+        },
+        {"title": "", "buttons": [{"action": "noop", "label": "Wait this step"}]},
+    ]
+    keys = [b["key"] for g in presenters.keyed_groups(groups) for b in g["buttons"]]
+    assert keys == ["1", "", "", "w"]

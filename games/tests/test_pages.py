@@ -174,3 +174,25 @@ def test_the_games_list_says_play_for_your_own_games(client, researcher, toy_sce
     html = client.get(reverse("games:list")).content.decode()
     row = html[html.index(f'<td class="num">{mine.pk}</td>') :]
     assert ">Play</a>" in row[: row.index("</tr>")]
+
+
+def test_the_kitchen_offers_places_to_pick_only_to_its_player_while_the_game_runs(client, participant, researcher):
+    from games.tests.test_domains_ws import load_scenario
+
+    game = services.create_game(
+        load_scenario("kitchen"), [{"kind": "human", "user": participant}], clock="lockstep", options={"max_steps": 2}
+    )
+    client.force_login(participant)
+    live = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "pick a place to see what you can do there" in live and "data-pick-place" in live
+    client.force_login(researcher)
+    watched = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "board-kitchen" in watched and "data-pick-place" not in watched  # a watcher has nothing to do there
+    for _ in range(2):
+        services.apply_action(game.pk, agent=0, action="noop")
+    game.refresh_from_db()
+    assert game.is_finished
+    client.force_login(participant)
+    replay = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+    assert "board-kitchen" in replay and "Storage" in replay
+    assert "pick a place" not in replay and "data-pick-place" not in replay

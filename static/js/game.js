@@ -145,6 +145,10 @@
     document.querySelectorAll(".place.picked, #game-actions .action.picked").forEach(function (el) { el.classList.remove("picked"); });
     if (!pickedPlace) return;
     document.querySelectorAll('[data-pick-place="' + pickedPlace + '"]').forEach(function (el) { el.classList.add("picked"); });
+    // a folded group holding the place's commands opens, so every place's commands are reachable
+    document.querySelectorAll('#game-actions details.more-actions').forEach(function (d) {
+      if (d.querySelector('button.action[data-place="' + pickedPlace + '"]')) d.open = true;
+    });
     const here = actionButtons().filter(function (b) { return b.dataset.place === pickedPlace; });
     here.forEach(function (b) { b.classList.add("picked"); });
     if (focusFirst && here.length) here[0].focus();
