@@ -12,24 +12,37 @@ source from the field names, because a loop over the fields would cost as much a
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
+
+_OWN = "games.engine.values.own_cache"
+#: ``field(default=None, init=False, compare=False, repr=False, metadata=OWN_CACHE)`` declares
+#: something worked out from one value (its observation, say) and kept on it: not part of the value
+#: (not compared, shown, serialised or passed to ``__init__``) and not carried into copies, which
+#: ``evolve`` and ``dataclasses.replace`` start empty (None). Set it with ``object.__setattr__``.
+OWN_CACHE: Mapping[str, bool] = MappingProxyType({_OWN: True})
 
 
 def evolver[T](cls: type[T]) -> Callable[..., T]:
     """``evolve(state, **changes)`` for the frozen, slotted dataclass ``cls`` (every field, derived
-    ones with ``init=False`` included, is copied unless given). Refused for a class with a
-    ``__post_init__``, which the copy would skip."""
+    ones with ``init=False`` included, is copied unless given; an ``OWN_CACHE`` field starts empty).
+    Refused for a class with a ``__post_init__``, which the copy would skip."""
     if not dataclasses.is_dataclass(cls) or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__} must be a slotted dataclass")
     if hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__} derives fields in __post_init__; use dataclasses.replace")
-    names = [field.name for field in dataclasses.fields(cls)]
+    fields = dataclasses.fields(cls)
+    names = [field.name for field in fields]
     for name in names:
         if not name.isidentifier() or name.startswith("__"):
             raise TypeError(f"{cls.__name__}.{name}: not a plain field name")
     params = ", ".join(f"{name}=_SAME" for name in names)
-    body = "".join(f"    _set(new, {name!r}, state.{name} if {name} is _SAME else {name})\n" for name in names)
+    body = "".join(
+        f"    _set(new, {field.name!r}, {'None' if field.metadata.get(_OWN) else 'state.' + field.name} "
+        f"if {field.name} is _SAME else {field.name})\n"
+        for field in fields
+    )
     source = f"def evolve(state, *, {params}):\n    new = _new(_cls)\n{body}    return new\n"
     namespace: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "_cls": cls, "_SAME": object()}
     exec(compile(source, f"<evolver of {cls.__qualname__}>", "exec"), namespace)

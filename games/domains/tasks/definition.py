@@ -108,6 +108,8 @@ class Compiled:
     total_minutes: int = field(init=False, repr=False, compare=False)
     verbs: frozenset[str] = field(init=False, repr=False, compare=False)
     requires_text: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)  # by action index
+    # Action texts that parse to their own action, found on first use (``rules._exact_actions``).
+    exact_actions: dict[str, Action] | None = field(default=None, init=False, repr=False, compare=False)
 
 
 def split_action(text: str) -> tuple[str, tuple[str, ...], str | None]:

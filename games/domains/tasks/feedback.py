@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.domains.tasks.definition import Action
+from games.domains.tasks.definition import Action, Compiled
 from games.domains.tasks.state import Run, TasksState
 from games.domains.tasks.text import Command
 from games.domains.tasks.vocabulary import KNOWN_VERBS, state_sentences
@@ -60,8 +60,12 @@ def busy_objects(state: TasksState, action: Action) -> list[tuple[str, list[Run]
 
 
 def invalid(state: TasksState, text: str) -> Feedback:
-    verbs = sorted(state.scenario.verbs)
-    example = state.scenario.actions[0].text
+    return _invalid(state.scenario, text)
+
+
+def _invalid(scenario: Compiled, text: str) -> Feedback:
+    verbs = sorted(scenario.verbs)
+    example = scenario.actions[0].text
     return Feedback(
         INVALID_ACTION,
         f"'{text}' is not an action. Type 'verb object', 'verb object prep object' or 'wait' "
@@ -70,9 +74,13 @@ def invalid(state: TasksState, text: str) -> Feedback:
 
 
 def resolve(state: TasksState, command: Command) -> tuple[Feedback | None, Action | None]:
-    scenario = state.scenario
+    return resolve_command(state.scenario, command)
+
+
+def resolve_command(scenario: Compiled, command: Command) -> tuple[Feedback | None, Action | None]:
+    """The scenario's action ``command`` names, or why there is none."""
     if command.verb not in scenario.verbs and command.verb not in KNOWN_VERBS:
-        return invalid(state, command.text), None
+        return _invalid(scenario, command.text), None
     for name in command.objects:
         if name not in scenario.object_index:
             variants = [obj for obj in scenario.objects if obj.label == name]

@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.domains.tasks import state as st
-from games.domains.tasks.definition import Action
+from games.domains.tasks.definition import Action, Compiled
 from games.domains.tasks.feedback import (
     AGENT_BUSY,
     ALREADY_DONE,
@@ -54,6 +54,7 @@ from games.domains.tasks.feedback import (
     cannot_start,
     invalid,
     resolve,
+    resolve_command,
     startable,
 )
 from games.domains.tasks.scoring import episode_result
@@ -246,6 +247,12 @@ class TasksRules:
             )
             return Transition(state, (*prior, rejected(state.time, agent, action, feedback)))
 
+        exact = _exact_actions(state.scenario).get(action)
+        if exact is not None:  # the text of an action as offered: what parsing it would find
+            problem = cannot_start(state, exact)
+            if problem is not None:
+                return _with_prior(prior, _reject(state, agent, action, problem))
+            return _with_prior(prior, _start(state, agent, exact))
         text = " ".join(action.lower().split())
         if text == WAIT:
             return _with_prior(prior, _wait(state, agent))
@@ -272,6 +279,22 @@ RULES = TasksRules()
 
 
 # -- helpers -----------------------------------------------------------------------------------
+
+
+def _exact_actions(scenario: Compiled) -> dict[str, Action]:
+    """The scenario's action texts that parse and resolve to their own action (all of them, as
+    definitions are written), found once per compiled scenario."""
+    found = scenario.exact_actions
+    if found is None:
+        found = {}
+        for candidate in scenario.actions:
+            command = parse(candidate.text)
+            if command is not None and command.text == candidate.text:
+                problem, resolved = resolve_command(scenario, command)
+                if problem is None and resolved is candidate:
+                    found[candidate.text] = candidate
+        object.__setattr__(scenario, "exact_actions", found)
+    return found
 
 
 def _minutes(count: int) -> str:

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from games.domains.tasks.definition import Compiled, compile_definition
 from games.engine.compiled import CompiledScenarios
-from games.engine.values import evolver
+from games.engine.values import OWN_CACHE, evolver
 
 # Why an episode ended (``TasksState.ended``).
 ALL_DONE = "all tasks complete"
@@ -61,10 +61,12 @@ class Counts(NamedTuple):
     object_busy: int = 0
 
     def bump(self, name: str) -> Counts:
-        values = list(self)
-        values[self._fields.index(name)] += 1
-        return Counts(*values)
+        at = _COUNT_AT[name]
+        return _new_tuple(Counts, (*self[:at], self[at] + 1, *self[at + 1 :]))
 
+
+_COUNT_AT = {name: index for index, name in enumerate(Counts._fields)}
+_new_tuple = tuple.__new__
 
 # Outcome counters kept per agent: SPEC section 2's action-outcome counts, plus two kinds of ours.
 COUNTERS: tuple[str, ...] = Counts._fields
@@ -90,6 +92,8 @@ class TasksState:
     cached_startable: tuple[frozenset[int], tuple[Run, ...], tuple[Any, ...]] | None = field(
         default=None, compare=False, repr=False
     )
+    # What every agent's observation shares (``view``, ``observation_text``), built once per state.
+    observed: dict[str, Any] | None = field(default=None, init=False, compare=False, repr=False, metadata=OWN_CACHE)
 
     @property
     def progress(self) -> float:

@@ -68,16 +68,33 @@ def extract_action(reply: str, actions: list[str] | tuple[str, ...]) -> str:
 
 def observation_text(state: TasksState, agent: int, legal: list[str]) -> str:
     """The turn prompt an LLM agent reads: time, tasks, what runs, what is left, what it can do."""
-    scenario = state.scenario
-    lines = [f"Time: t={state.time} of {state.options.time_limit} minutes. Progress: {state.progress:.0f}%."]
+    cached = state.observed
+    if cached is None:
+        cached = {}
+        object.__setattr__(state, "observed", cached)
+    shared = cached.get("text")
+    if shared is None:
+        shared = cached["text"] = _shared_text(state)
     me = state.agents[agent]
     who = f"You (agent {agent + 1})" if state.options.agents > 1 else "You"
     if state.ended:
-        lines.append(f"The episode is over: {state.ended}.")
+        situation = f"The episode is over: {state.ended}."
     elif me.busy_until > state.time:
-        lines.append(f"{who} are busy with {me.doing} until t={me.busy_until}.")
+        situation = f"{who} are busy with {me.doing} until t={me.busy_until}."
     else:
-        lines.append(f"{who} are free to start an action.")
+        situation = f"{who} are free to start an action."
+    lines = [shared[0], situation, shared[1]]
+    if legal:
+        lines.append("You can start now: " + ", ".join(legal) + ".")
+        lines.append('Reply with exactly one action, e.g. "' + legal[0] + '".')
+    return "\n".join(lines)
+
+
+def _shared_text(state: TasksState) -> tuple[str, str]:
+    """What every agent reads alike: the time line, and the tasks and objects in use."""
+    scenario = state.scenario
+    head = f"Time: t={state.time} of {state.options.time_limit} minutes. Progress: {state.progress:.0f}%."
+    lines = []
     running = {run.action: run for run in state.running}
     for task in scenario.tasks:
         lines.append(f"Task {task.index + 1}: {task.title}. {task.goal}".rstrip())
@@ -103,7 +120,4 @@ def observation_text(state: TasksState, agent: int, legal: list[str]) -> str:
             busy.append(f"{obj.name} (in use until t={users[0].end})")
     if busy:
         lines.append("Objects in use: " + "; ".join(busy) + ".")
-    if legal:
-        lines.append("You can start now: " + ", ".join(legal) + ".")
-        lines.append('Reply with exactly one action, e.g. "' + legal[0] + '".')
-    return "\n".join(lines)
+    return head, "\n".join(lines)

@@ -9,6 +9,19 @@ from games.domains.tasks.state import TasksState, holders_by_object
 
 
 def view(state: TasksState, agent: int, legal: list[str]) -> dict[str, Any]:
+    """``agent``'s structured view: what every agent sees alike is built once per state (its
+    parts are shared between the agents' views: read them, do not change them)."""
+    cached = state.observed
+    if cached is None:
+        cached = {}
+        object.__setattr__(state, "observed", cached)
+    shared = cached.get("view")
+    if shared is None:
+        shared = cached["view"] = _shared_view(state)
+    return {**shared[0], "agent": agent, "legal_actions": legal, **shared[1]}
+
+
+def _shared_view(state: TasksState) -> tuple[dict[str, Any], dict[str, Any]]:
     scenario = state.scenario
     runs = {run.action: run for run in (*state.finished, *state.running)}
     running_ids = {run.action for run in state.running}
@@ -74,15 +87,15 @@ def view(state: TasksState, agent: int, legal: list[str]) -> dict[str, Any]:
                 ],
             }
         )
-    return {
+    head = {
         "time": state.time,
         "time_limit": state.options.time_limit,
         "over": bool(state.ended),
         "reason": state.ended,
         "progress": state.progress,
         "constrained": state.options.constrained,
-        "agent": agent,
-        "legal_actions": legal,
+    }
+    tail = {
         "agents": [
             {"agent": i, "free": a.busy_until <= state.time, "busy_until": a.busy_until, "doing": a.doing}
             for i, a in enumerate(state.agents)
@@ -100,3 +113,4 @@ def view(state: TasksState, agent: int, legal: list[str]) -> dict[str, Any]:
             for r in state.running
         ],
     }
+    return head, tail

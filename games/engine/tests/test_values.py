@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from games.engine.values import evolve, evolver
+from games.engine.values import OWN_CACHE, evolve, evolver
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -46,3 +46,19 @@ def test_classes_it_cannot_copy_faithfully_are_refused():
     for cls in (Plain, Derived):
         with pytest.raises(TypeError):
             evolver(cls)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Seen:
+    x: int
+    view: object = dataclasses.field(default=None, init=False, compare=False, repr=False, metadata=OWN_CACHE)
+
+
+def test_an_own_cache_is_not_part_of_the_value_and_copies_start_without_it():
+    seen = Seen(1)
+    object.__setattr__(seen, "view", "x is 1")
+    assert seen == Seen(1) and "view" not in repr(seen)
+    assert evolve(seen, x=2).view is None
+    assert evolve(seen).view is None
+    assert dataclasses.replace(seen, x=2).view is None
+    assert seen.view == "x is 1"
