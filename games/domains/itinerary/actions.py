@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 ARITY = {"go_to_city": 5, "go_to_place": 4, "visit": 3, "stay_in": 3}
 SYNTAX = {
@@ -51,6 +52,13 @@ def _strip(arg: str) -> str:
 
 def parse_action(text: str) -> Action:
     """Parse one action line; raise ActionSyntaxError saying what was expected."""
+    return _parse_action(text)
+
+
+@lru_cache(maxsize=1 << 14)
+def _parse_action(text: str) -> Action:
+    # Memoised: the same lines recur (a plan scored again, an assistant's proposal played): the
+    # result is an immutable value and a text that fails raises again (nothing is remembered).
     match = _CALL.match(text or "")
     if not match:
         raise ActionSyntaxError(

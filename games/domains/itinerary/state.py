@@ -8,11 +8,12 @@ with the state so the rules need nothing else).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from games.domains.itinerary.world import World
 from games.engine.compiled import CompiledScenarios
+from games.engine.values import evolver
 
 EXECUTABILITY = "executability"
 CONSTRAINTS = "constraints"
@@ -83,7 +84,7 @@ class CheckResult:
         return cls(**raw)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ItineraryState:
     world: World
     agents: int
@@ -99,7 +100,7 @@ class ItineraryState:
     over: str = ""  # why the trip ended, or ""
 
     def evolve(self, **changes: Any) -> ItineraryState:
-        return replace(self, **changes)
+        return _evolve(self, **changes)
 
     def days_in(self, city: str) -> int:
         return dict(self.days).get(city, 0)
@@ -111,6 +112,8 @@ class ItineraryState:
                 done[segment.place] = done.get(segment.place, 0) + segment.end - segment.start
         return done
 
+
+_evolve = evolver(ItineraryState)
 
 # Each scenario's World, indexed once per process (games and their states share the immutable value).
 WORLDS: CompiledScenarios[World] = CompiledScenarios(World.from_definition)

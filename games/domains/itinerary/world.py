@@ -58,6 +58,13 @@ def _clock_text(begin_at: datetime, minute: int) -> str:
     return (begin_at + timedelta(minutes=minute)).strftime(TIME_FORMAT)
 
 
+@lru_cache(maxsize=1 << 16)
+def _minute_of(begin_at: datetime, text: str) -> int:
+    # Every action names two times, each usually the end of one action and the start of the next.
+    delta = parse_clock(text) - begin_at
+    return int(delta.total_seconds() // 60)
+
+
 @dataclass(frozen=True, slots=True)
 class Place:
     name: str
@@ -164,8 +171,7 @@ class World:
 
     def minute_of(self, text: str) -> int:
         """Minutes since begin for a "YYYY-MM-DD HH:MM" text (raises ValueError with a fix)."""
-        delta = parse_clock(text) - self.begin_at
-        return int(delta.total_seconds() // 60)
+        return _minute_of(self.begin_at, text)
 
     def time_of_day(self, minute: int) -> int:
         """Minutes since midnight of the local day for a game minute."""
@@ -189,7 +195,18 @@ class World:
 
     def canonical(self, name: str) -> str:
         """The world's spelling of a place or city name (case and spacing forgiven)."""
-        return self._names.get(" ".join(name.split()).casefold(), name.strip())
+        memo = self._canonical
+        found = memo.get(name)
+        if found is None:
+            found = self._names.get(" ".join(name.split()).casefold(), name.strip())
+            if len(memo) >= 4096:  # players' odd spellings must not grow it without end
+                memo.clear()
+            memo[name] = found
+        return found
+
+    @cached_property
+    def _canonical(self) -> dict[str, str]:
+        return {}
 
     def places_in(self, city: str) -> list[Place]:
         return [p for p in self.places.values() if p.city == city]
