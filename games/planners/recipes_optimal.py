@@ -1,21 +1,35 @@
 """The exact Recipe2Plan planner: a CP-SAT model of the rules (SPEC sections 3 and 6).
 
-Model (times scaled by the greatest common divisor of all durations and windows):
+Two models, times scaled by the greatest common divisor of all durations and windows (the unit):
+
+The **restricted model** finds plans (each replays through the rules):
 - a step is one interval; an interruptible step is up to ``chunks`` ordered optional intervals
   whose sizes add up to its duration (the first is always present);
 - prerequisites: a step starts after each prerequisite's last chunk ends;
 - one cook: the continuous chunks do not overlap, and no step starts inside a continuous chunk
-  (the cook is busy, so cannot start anything: the rule set's clock rule);
-- appliances: the chunks that use an appliance do not overlap, except two recipes' identical
-  preheats, which may share one interval (then only one of them holds the oven);
+  (the cook is busy, so cannot start anything: the rule set's clock rule); an interruptible chunk
+  may be paused for an instant to start an autonomous step (the plan is cut there);
+- appliances: the chunks that use an appliance do not overlap, except identical preheats of
+  different recipes, which may share one interval (then only one of them holds the oven);
 - appliance state: between a step's own preheat and the step itself, no other update changes a
   property it requires (no 425-degree preheat between a 350 preheat and its bake);
 - time constraints (when on): every chunk of a step starts at most the window after the end of
   the step it follows;
 - minimise the makespan. The heuristic plan is the solution hint and bounds the horizon.
 
-Reports whether optimality was proven and the relative gap otherwise; single-threaded by default
-so that, given a seed, the answer does not depend on thread timing.
+Its optimum is only the best plan with at most ``chunks`` chunks per interruptible step (and
+windowed interruptible steps never cut for an autonomous start), so it proves nothing about plans
+with more chunks. The **relaxation** gives the lower bound: every interruptible continuous step
+is any set of unit slots on the cook between its first start and its last end (chunks of any
+number; a slot after an idle one starts a chunk, which must start within the step's windows);
+interruptible steps are left off the appliances, no state rule, autonomous steps may start inside
+interruptible chunks. Every plan whose times are whole units is a schedule of the relaxation, so
+when the relaxation has no schedule shorter than the restricted model's best plan, that plan is
+optimal over all such plans (``optimal``), whatever their number of chunks. ``bound`` is the
+relaxation's lower bound otherwise. (Whole units: durations and windows are multiples of the unit,
+so chunks cut off the unit are not considered; for generated recipes the unit is one minute.)
+
+Single-threaded by default so that, given a seed, the answer does not depend on thread timing.
 """
 
 from __future__ import annotations
@@ -62,6 +76,8 @@ class _Chunk:
 class _Step:
     spec: StepSpec
     chunks: list[_Chunk]
+    # The relaxation's unit slots of an interruptible continuous step: (time, worked, a chunk starts).
+    slots: list[tuple[int, cp_model.IntVar, cp_model.IntVar]] = field(default_factory=list)
 
     @property
     def start(self) -> cp_model.IntVar:
@@ -91,9 +107,18 @@ def _ancestors(kitchen: Kitchen) -> dict[Ref, set[Ref]]:
     return found
 
 
-def _build_step(model: cp_model.CpModel, spec: StepSpec, unit: int, horizon: int, chunks: int) -> _Step:
+def _build_step(
+    model: cp_model.CpModel, spec: StepSpec, unit: int, horizon: int, chunks: int, relaxed: bool = False
+) -> _Step:
     length = spec.duration // unit
     name = f"r{spec.recipe}s{spec.index}"
+    if relaxed and spec.interruptible:
+        # The relaxation: from its first chunk's start to its last chunk's end, at least its length.
+        start = model.new_int_var(0, horizon - length, f"{name}_start")
+        size = model.new_int_var(length, horizon, f"{name}_span")
+        end = model.new_int_var(length, horizon, f"{name}_end")
+        interval = model.new_interval_var(start, size, end, f"{name}_iv")
+        return _Step(spec, [_Chunk(start, size, end, 1, interval)])
     if not spec.interruptible or chunks <= 1 or length <= 1:
         start = model.new_int_var(0, horizon - length, f"{name}_start")
         end = model.new_int_var(length, horizon, f"{name}_end")
@@ -123,6 +148,154 @@ def _build_step(model: cp_model.CpModel, spec: StepSpec, unit: int, horizon: int
     return _Step(spec, parts)
 
 
+@dataclass
+class _Model:
+    model: cp_model.CpModel
+    steps: dict[Ref, _Step]
+    makespan: cp_model.IntVar
+
+
+def _build(
+    kitchen: Kitchen,
+    unit: int,
+    horizon: int,
+    *,
+    time_constraints: bool,
+    chunks: int,
+    relaxed: bool,
+    floor: int = 0,
+) -> _Model:
+    """The restricted model (``relaxed`` False: at most ``chunks`` pieces per interruptible step,
+    its plans are real plans) or the relaxation (``relaxed`` True: its optimum is a lower bound of
+    every real plan, see the module's docstring). ``floor``: a known lower bound of the makespan."""
+    model = cp_model.CpModel()
+    steps: dict[Ref, _Step] = {
+        (spec.recipe, spec.index): _build_step(model, spec, unit, horizon, chunks, relaxed)
+        for spec in kitchen.all_steps()
+    }
+    ancestors = _ancestors(kitchen)
+
+    for ref, step in steps.items():
+        for prerequisite in step.spec.prerequisites:
+            model.add(step.start >= steps[(ref[0], prerequisite)].end)
+
+    # One cook: continuous chunks never overlap, and nothing starts inside a non-interruptible one.
+    # (Inside an interruptible chunk the cook can pause for an instant to start it: the plan is cut
+    # there afterwards, see _split_at_starts.) The relaxation leaves interruptible steps off the cook.
+    continuous = [
+        (ref, chunk)
+        for ref, step in steps.items()
+        if not step.spec.autonomous and not (relaxed and step.spec.interruptible)
+        for chunk in step.chunks
+    ]
+    cook = [chunk.interval for _, chunk in continuous]
+    if relaxed:
+        heads, tails = _heads_tails(kitchen, unit)
+        for step in steps.values():
+            if step.spec.interruptible and not step.spec.autonomous:
+                ref = (step.spec.recipe, step.spec.index)
+                cook.extend(_slots(model, step, unit, heads[ref], horizon - tails[ref]))
+    model.add_no_overlap(cook)
+    # A chunk cut late would start after its window closes: windowed steps stay solid (a
+    # restriction; the relaxation only keeps non-interruptible steps solid).
+    solid = [
+        (ref, chunk)
+        for ref, chunk in continuous
+        if not steps[ref].spec.interruptible or (time_constraints and steps[ref].spec.time_constraints)
+    ]
+    for ref, step in steps.items():
+        if not step.spec.autonomous or (relaxed and step.spec.interruptible):
+            continue
+        for own in step.chunks:
+            for other_ref, chunk in solid:
+                if other_ref in ancestors[ref] or ref in ancestors[other_ref]:
+                    continue  # precedence already orders them
+                before = model.new_bool_var("")
+                model.add(own.start <= chunk.start).only_enforce_if(before)
+                model.add(own.start >= chunk.end).only_enforce_if(~before)
+
+    _appliances(model, kitchen, steps, ancestors, relaxed)
+
+    if time_constraints:
+        for ref, step in steps.items():
+            for source, window in step.spec.time_constraints:
+                latest = steps[(ref[0], source)].end + window // unit
+                for t, _, begins in step.slots:
+                    model.add(latest >= t).only_enforce_if(begins)  # every chunk starts in the window
+                for chunk in step.chunks:
+                    if isinstance(chunk.present, int):
+                        model.add(chunk.start <= latest)
+                    else:
+                        model.add(chunk.start <= latest).only_enforce_if(chunk.present)
+
+    makespan = model.new_int_var(0, horizon, "makespan")
+    model.add_max_equality(makespan, [step.end for step in steps.values()])
+    _bounds(model, kitchen, steps, ancestors, makespan, unit)
+    if floor:
+        model.add(makespan >= floor)
+    model.minimize(makespan)
+    return _Model(model, steps, makespan)
+
+
+def _slots(model: cp_model.CpModel, step: _Step, unit: int, first: int, last: int) -> list[cp_model.IntervalVar]:
+    """The relaxation's interruptible step on the cook: its length in unit slots from ``first`` to
+    ``last`` (exclusive), any of them, between its first start and its last end: chunks of any
+    number, on whole units. A slot worked after an idle one starts a chunk (for time windows)."""
+    length = step.spec.duration // unit
+    intervals = []
+    previous: cp_model.IntVar | None = None
+    for t in range(first, last):
+        busy = model.new_bool_var("")
+        model.add(step.start <= t).only_enforce_if(busy)
+        model.add(step.end >= t + 1).only_enforce_if(busy)
+        intervals.append(model.new_optional_fixed_size_interval_var(t, 1, busy, ""))
+        begins = model.new_bool_var("")
+        model.add_bool_or([~busy, begins] if previous is None else [~busy, previous, begins])
+        step.slots.append((t, busy, begins))
+        previous = busy
+    model.add(sum(busy for _, busy, _ in step.slots) == length)
+    return intervals
+
+
+def _heads_tails(kitchen: Kitchen, unit: int) -> tuple[dict[Ref, int], dict[Ref, int]]:
+    """Per step, the longest chain of durations before its start and after its end (in units)."""
+    every = kitchen.all_steps()
+    after: dict[Ref, list[StepSpec]] = {(s.recipe, s.index): [] for s in every}
+    for spec in every:
+        for p in spec.prerequisites:
+            after[(spec.recipe, p)].append(spec)
+    heads: dict[Ref, int] = {}
+    tails: dict[Ref, int] = {}
+
+    def head(spec: StepSpec) -> int:
+        ref = (spec.recipe, spec.index)
+        if ref not in heads:
+            heads[ref] = max(
+                (head(k) + k.duration // unit for k in (kitchen.step(spec.recipe, p) for p in spec.prerequisites)),
+                default=0,
+            )
+        return heads[ref]
+
+    def tail(spec: StepSpec) -> int:
+        ref = (spec.recipe, spec.index)
+        if ref not in tails:
+            tails[ref] = max((k.duration // unit + tail(k) for k in after[ref]), default=0)
+        return tails[ref]
+
+    for spec in every:
+        head(spec)
+        tail(spec)
+    return heads, tails
+
+
+def _solver(seconds: float, workers: int, seed: int) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.05, float(seconds))
+    solver.parameters.num_workers = max(1, int(workers))
+    solver.parameters.random_seed = int(seed)
+    return solver
+
+
 def solve(
     definition: Mapping[str, Any],
     *,
@@ -133,7 +306,12 @@ def solve(
     seed: int = 0,
     heuristic: recipes_heuristic.HeuristicResult | None = None,
 ) -> OptimalResult:
-    """``heuristic``: the heuristic's result when the caller already has it (else it is computed)."""
+    """``heuristic``: the heuristic's result when the caller already has it (else it is computed).
+
+    The restricted model finds the best plan it can (at most ``chunks`` chunks per interruptible
+    step; at most 60 % of ``time_limit`` unless it proves its optimum sooner), then the relaxation
+    looks for anything shorter with the time left. ``optimal`` is true when the relaxation proves
+    there is nothing shorter: optimal over all plans, with any number of chunks on whole units."""
     began = time.perf_counter()
     kitchen = load_kitchen(definition)
     unit = _scale(kitchen)
@@ -143,85 +321,84 @@ def solve(
     total = sum(s.duration for s in every) + sum(w for s in every for _, w in s.time_constraints)
     horizon = (heuristic.makespan if heuristic.makespan is not None else total) // unit
 
-    model = cp_model.CpModel()
-    steps: dict[Ref, _Step] = {
-        (spec.recipe, spec.index): _build_step(model, spec, unit, horizon, chunks) for spec in kitchen.all_steps()
-    }
-    ancestors = _ancestors(kitchen)
-
-    for ref, step in steps.items():
-        for prerequisite in step.spec.prerequisites:
-            model.add(step.start >= steps[(ref[0], prerequisite)].end)
-
-    # One cook: continuous chunks never overlap, and nothing starts inside a non-interruptible one.
-    # (Inside an interruptible chunk the cook can pause for an instant to start it: the plan is cut
-    # there afterwards, see _split_at_starts.)
-    continuous = [(ref, chunk) for ref, step in steps.items() if not step.spec.autonomous for chunk in step.chunks]
-    model.add_no_overlap([chunk.interval for _, chunk in continuous])
-    # A chunk cut late would start after its window closes: windowed steps stay solid.
-    solid = [
-        (ref, chunk)
-        for ref, chunk in continuous
-        if not steps[ref].spec.interruptible or (time_constraints and steps[ref].spec.time_constraints)
-    ]
-    for ref, step in steps.items():
-        if not step.spec.autonomous:
-            continue
-        for own in step.chunks:
-            for other_ref, chunk in solid:
-                if other_ref in ancestors[ref] or ref in ancestors[other_ref]:
-                    continue  # precedence already orders them
-                before = model.new_bool_var("")
-                model.add(own.start <= chunk.start).only_enforce_if(before)
-                model.add(own.start >= chunk.end).only_enforce_if(~before)
-
-    _appliances(model, kitchen, steps, ancestors)
-
-    if time_constraints:
-        for ref, step in steps.items():
-            for source, window in step.spec.time_constraints:
-                latest = steps[(ref[0], source)].end + window // unit
-                for chunk in step.chunks:
-                    if isinstance(chunk.present, int):
-                        model.add(chunk.start <= latest)
-                    else:
-                        model.add(chunk.start <= latest).only_enforce_if(chunk.present)
-
-    makespan = model.new_int_var(0, horizon, "makespan")
-    model.add_max_equality(makespan, [step.end for step in steps.values()])
-    _bounds(model, kitchen, steps, ancestors, makespan, unit)
-    model.minimize(makespan)
-
+    restricted = _build(kitchen, unit, horizon, time_constraints=time_constraints, chunks=chunks, relaxed=False)
     if heuristic.plan is not None:
-        _hint(model, steps, kitchen, heuristic.plan, unit)
-
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.1, float(time_limit))
-    solver.parameters.num_workers = max(1, int(workers))
-    solver.parameters.random_seed = int(seed)
-    status = solver.solve(model)
-    elapsed = time.perf_counter() - began
+        _hint(restricted.model, restricted.steps, kitchen, heuristic.plan, unit)
+    solver = _solver(0.6 * time_limit, workers, seed)
+    status = solver.solve(restricted.model)
     name = solver.status_name(status)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        notes = [f"CP-SAT ended with {name}"]
-        if heuristic.plan is not None:
-            notes.append("returning the heuristic plan")
-            return OptimalResult(heuristic.plan, heuristic.makespan, False, None, None, elapsed, name, notes)
-        return OptimalResult(None, None, False, None, None, elapsed, name, notes)
-    value = int(solver.objective_value) * unit
-    bound = math.ceil(solver.best_objective_bound - 1e-9) * unit
-    optimal = status == cp_model.OPTIMAL
-    gap = 0.0 if optimal else (value - bound) / value if value else 0.0
+    found = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    best = int(solver.objective_value) if found else horizon + 1
     items: list[PlanItem] = []
-    for ref, step in steps.items():
-        for chunk in step.chunks:
-            if isinstance(chunk.present, int) or solver.boolean_value(chunk.present):
-                size = chunk.size if isinstance(chunk.size, int) else solver.value(chunk.size)
-                if size > 0:
-                    items.append((ref[1], kitchen.recipes[ref[0]].name, size * unit, solver.value(chunk.start) * unit))
+    if found:
+        for ref, step in restricted.steps.items():
+            for chunk in step.chunks:
+                if isinstance(chunk.present, int) or solver.boolean_value(chunk.present):
+                    size = chunk.size if isinstance(chunk.size, int) else solver.value(chunk.size)
+                    if size > 0:
+                        start = solver.value(chunk.start) * unit
+                        items.append((ref[1], kitchen.recipes[ref[0]].name, size * unit, start))
+
+    # Is there anything shorter than the best plan, with any number of chunks?
+    floor = _relaxed_bound(
+        kitchen, unit, best - 1, time_constraints, time_limit - (time.perf_counter() - began), workers, seed
+    )
+    elapsed = time.perf_counter() - began
+    bound = floor * unit
+    if not found:
+        notes = [f"CP-SAT ended with {name}"]
+        if heuristic.plan is not None and heuristic.makespan is not None:
+            notes.append("returning the heuristic plan")
+            optimal = heuristic.makespan == bound
+            return OptimalResult(
+                heuristic.plan,
+                heuristic.makespan,
+                optimal,
+                _gap(heuristic.makespan, bound),
+                bound,
+                elapsed,
+                name,
+                notes,
+            )
+        return OptimalResult(None, None, False, None, bound, elapsed, name, notes)
+    value = best * unit
+    optimal = value == bound
+    notes = []
+    if not optimal and status == cp_model.OPTIMAL:
+        notes.append(
+            f"best plan with at most {chunks} chunks per interruptible step; plans with more chunks are "
+            f"not ruled out (lower bound {bound} s)"
+        )
     state = initial_state(definition, options={"time_constraints": time_constraints})
     items = _split_at_starts(kitchen, items, time_constraints)
-    return OptimalResult(order(state, items), value, optimal, round(gap, 6), bound, elapsed, name)
+    return OptimalResult(
+        order(state, items), value, optimal, _gap(value, bound), bound, elapsed, "OPTIMAL" if optimal else name, notes
+    )
+
+
+def _relaxed_bound(
+    kitchen: Kitchen, unit: int, below: int, time_constraints: bool, seconds: float, workers: int, seed: int
+) -> int:
+    """A lower bound (in units) of every plan's makespan: ``below + 1`` when the relaxation has no
+    schedule of makespan ``below`` or less, else the best bound the relaxation proves in time."""
+    heads, tails = _heads_tails(kitchen, unit)
+    chain = max(
+        heads[(s.recipe, s.index)] + s.duration // unit + tails[(s.recipe, s.index)] for s in kitchen.all_steps()
+    )
+    if chain > below:
+        return below + 1  # the longest chain of steps alone is longer
+    relaxation = _build(kitchen, unit, below, time_constraints=time_constraints, chunks=1, relaxed=True)
+    solver = _solver(seconds, workers, seed)
+    status = solver.solve(relaxation.model)
+    if status == cp_model.INFEASIBLE:
+        return below + 1
+    if status == cp_model.MODEL_INVALID:
+        return 0
+    return max(0, min(below, math.ceil(solver.best_objective_bound - 1e-9)))
+
+
+def _gap(value: int, bound: int) -> float:
+    return round((value - bound) / value, 6) if value else 0.0
 
 
 def _split_at_starts(kitchen: Kitchen, items: list[PlanItem], time_constraints: bool) -> list[PlanItem]:
@@ -300,17 +477,30 @@ def _bounds(
 
 
 def _appliances(
-    model: cp_model.CpModel, kitchen: Kitchen, steps: dict[Ref, _Step], ancestors: dict[Ref, set[Ref]]
+    model: cp_model.CpModel,
+    kitchen: Kitchen,
+    steps: dict[Ref, _Step],
+    ancestors: dict[Ref, set[Ref]],
+    relaxed: bool = False,
 ) -> None:
+    """Appliance no-overlap, with shared identical preheats: of a group of identical uses (same
+    start, duration and update, pairwise different recipes) one step holds the appliance and each
+    other shares its interval. The relaxation leaves interruptible steps off the appliances and
+    keeps no state rule (the restricted model's rule below is stricter than the game's)."""
     for appliance, _ in kitchen.appliances:
-        users = [(ref, step) for ref, step in steps.items() if any(u.appliance == appliance for u in step.spec.uses)]
+        users = [
+            (ref, step)
+            for ref, step in steps.items()
+            if any(u.appliance == appliance for u in step.spec.uses) and not (relaxed and step.spec.interruptible)
+        ]
         intervals: list[cp_model.IntervalVar] = []
-        leaders: list[tuple[Ref, _Step]] = []
-        for ref, step in users:
+        holds: dict[Ref, cp_model.IntVar] = {}
+        shared: dict[tuple[Ref, int], list[cp_model.IntVar]] = {}  # (holder, recipe) -> its sharers
+        for number, (ref, step) in enumerate(users):
             use = next(u for u in step.spec.uses if u.appliance == appliance)
             partners = [
                 (other_ref, other)
-                for other_ref, other in leaders
+                for other_ref, other in users[:number]
                 if other_ref[0] != ref[0]
                 and next(u for u in other.spec.uses if u.appliance == appliance) == use
                 and use.update
@@ -321,20 +511,26 @@ def _appliances(
             if not partners:
                 intervals.extend(chunk.interval for chunk in step.chunks)
                 if use.update and len(step.chunks) == 1:
-                    leaders.append((ref, step))
+                    holds[ref] = model.new_constant(1)
                 continue
-            # May share one identical preheat with a partner; then only the partner holds it.
             shares = []
-            for _, partner in partners:
-                share = model.new_bool_var(f"share_{ref}")
+            for other_ref, partner in partners:
+                share = model.new_bool_var(f"share_{ref}_{other_ref}")
                 model.add(step.start == partner.start).only_enforce_if(share)
+                model.add_implication(share, holds[other_ref])
+                shared.setdefault((other_ref, ref[0]), []).append(share)
                 shares.append(share)
-            model.add(sum(shares) <= 1)
             alone = model.new_bool_var(f"alone_{ref}")
             model.add(alone + sum(shares) == 1)
+            holds[ref] = alone
             chunk = step.chunks[0]
             intervals.append(model.new_optional_interval_var(chunk.start, chunk.size, chunk.end, alone, f"oven_{ref}"))
+        for sharers in shared.values():
+            if len(sharers) > 1:
+                model.add_at_most_one(sharers)  # two steps of one recipe never share one interval
         model.add_no_overlap(intervals)
+        if relaxed:
+            continue
 
         # Appliance state: nothing changes a required property between the step's own setter and it.
         for ref, step in users:
