@@ -37,7 +37,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -203,16 +203,7 @@ def _build(
         for ref, chunk in continuous
         if not steps[ref].spec.interruptible or (time_constraints and steps[ref].spec.time_constraints)
     ]
-    for ref, step in steps.items():
-        if not step.spec.autonomous or (relaxed and step.spec.interruptible):
-            continue
-        for own in step.chunks:
-            for other_ref, chunk in solid:
-                if other_ref in ancestors[ref] or ref in ancestors[other_ref]:
-                    continue  # precedence already orders them
-                before = model.new_bool_var("")
-                model.add(own.start <= chunk.start).only_enforce_if(before)
-                model.add(own.start >= chunk.end).only_enforce_if(~before)
+    _starts_outside(model, steps, solid, relaxed)
 
     _appliances(model, kitchen, steps, ancestors, relaxed)
 
@@ -235,6 +226,41 @@ def _build(
         model.add(makespan >= floor)
     model.minimize(makespan)
     return _Model(model, steps, makespan)
+
+
+def _starts_outside(
+    model: cp_model.CpModel, steps: dict[Ref, _Step], solid: list[tuple[Ref, _Chunk]], relaxed: bool
+) -> None:
+    """No autonomous chunk starts strictly inside a solid chunk, as one cumulative in doubled time:
+    a chunk [a, b) becomes [2a+1, 2b-1) at full capacity and a start s the token [2s-1, 2s+1) of
+    demand 1, so they meet exactly when a < s < b (tokens may meet each other: capacity is their
+    number)."""
+    tokens: list[cp_model.IntervalVar] = []
+    for step in steps.values():
+        if not step.spec.autonomous or (relaxed and step.spec.interruptible):
+            continue
+        for chunk in step.chunks:
+            if isinstance(chunk.present, int):
+                tokens.append(model.new_fixed_size_interval_var(2 * chunk.start - 1, 2, ""))
+            else:
+                tokens.append(model.new_optional_fixed_size_interval_var(2 * chunk.start - 1, 2, chunk.present, ""))
+    if not tokens:
+        return
+    blocks: list[cp_model.IntervalVar] = []
+    for _, chunk in solid:
+        if isinstance(chunk.size, int):
+            if chunk.size > 1:
+                blocks.append(model.new_fixed_size_interval_var(2 * chunk.start + 1, 2 * chunk.size - 2, ""))
+        elif isinstance(chunk.present, int):
+            blocks.append(model.new_interval_var(2 * chunk.start + 1, 2 * chunk.size - 2, 2 * chunk.end - 1, ""))
+        else:
+            blocks.append(
+                model.new_optional_interval_var(
+                    2 * chunk.start + 1, 2 * chunk.size - 2, 2 * chunk.end - 1, chunk.present, ""
+                )
+            )
+    if blocks:
+        model.add_cumulative(blocks + tokens, [len(tokens)] * len(blocks) + [1] * len(tokens), len(tokens))
 
 
 def _slots(model: cp_model.CpModel, step: _Step, unit: int, first: int, last: int) -> list[cp_model.IntervalVar]:
@@ -463,14 +489,29 @@ def _bounds(
             )
         return heads[ref]
 
+    def one_machine(machine: list[Ref], length: Callable[[list[Ref]], int]) -> int:
+        best = 0
+        for low_head in sorted({head(ref) for ref in machine}):
+            for low_tail in sorted({tail(ref) for ref in machine}):
+                chosen = [ref for ref in machine if head(ref) >= low_head and tail(ref) >= low_tail]
+                if chosen:
+                    best = max(best, low_head + length(chosen) + low_tail)
+        return best
+
     continuous = [ref for ref, step in steps.items() if not step.spec.autonomous]
-    best = 0
-    for low_head in sorted({head(ref) for ref in continuous}):
-        for low_tail in sorted({tail(ref) for ref in continuous}):
-            chosen = [ref for ref in continuous if head(ref) >= low_head and tail(ref) >= low_tail]
-            if chosen:
-                best = max(best, low_head + work(chosen) + low_tail)
-    model.add(makespan >= best)
+    model.add(makespan >= one_machine(continuous, work))
+    # The same on each appliance, over the steps that never share it (a preheat that could share an
+    # identical one of another recipe is left out).
+    for appliance, _ in kitchen.appliances:
+        uses = {ref: next((u for u in step.spec.uses if u.appliance == appliance), None) for ref, step in steps.items()}
+        alone = [
+            ref
+            for ref, use in uses.items()
+            if use is not None
+            and not (use.update and any(other == use and r[0] != ref[0] for r, other in uses.items()))
+        ]
+        if alone:
+            model.add(makespan >= one_machine(alone, lambda refs: sum(steps[r].spec.duration // unit for r in refs)))
     for ref, step in steps.items():
         model.add(step.start >= work(ancestors[ref]))
         model.add(makespan >= step.end + max(work(descendants[ref]), tail(ref)))
