@@ -155,8 +155,30 @@ def _deadlines(state: RecipesState) -> list[dict[str, Any]]:
 
 
 def observation_data(state: RecipesState, agent: int) -> dict[str, Any]:
+    """``agent``'s structured view. What every cook sees alike is built once per state and its
+    parts are shared between the cooks' views (read them, do not change them); ``can_start_at``
+    and ``next`` are the cook's own."""
     hints = next_steps(state, agent)
     can_start = {(s["recipe"], s["step"]): group["at"] for group in hints for s in group["steps"]}
+    shared = state.observed
+    if shared is None:
+        shared = _shared_data(state)
+        object.__setattr__(state, "observed", shared)
+    recipes = [
+        {
+            **recipe,
+            "steps": [
+                {**step, "can_start_at": can_start.get((recipe["name"], step["index"]))} for step in recipe["steps"]
+            ],
+        }
+        for recipe in shared["recipes"]
+    ]
+    return {**shared, "agent": agent, "recipes": recipes, "next": hints}
+
+
+def _shared_data(state: RecipesState) -> dict[str, Any]:
+    """The view without the cook's own parts (``agent``, ``next``, each step's ``can_start_at``),
+    keys in the view's order."""
     recipes = []
     done_total = total = 0
     index, now = state.index, state.time
@@ -198,7 +220,6 @@ def observation_data(state: RecipesState, agent: int) -> dict[str, Any]:
                     "time_constraints": deadlines,
                     "appliances": [{"name": use.appliance, **use.to_json()} for use in spec.uses],
                     "chunks": [{"start": c.start, "end": c.end, "agent": c.agent} for c in chunks],
-                    "can_start_at": can_start.get((recipe.name, spec.index)),
                 }
             )
         done_total += done
@@ -260,7 +281,7 @@ def observation_data(state: RecipesState, agent: int) -> dict[str, Any]:
     return {
         "time": state.time,
         "clock": format_clock(state.time),
-        "agent": agent,
+        "agent": None,
         "agents": state.agents,
         "time_constraints": state.options.time_constraints,
         "status": state.status,
@@ -270,7 +291,7 @@ def observation_data(state: RecipesState, agent: int) -> dict[str, Any]:
         "appliances": appliances,
         "running": running,
         "cooks": cooks,
-        "next": hints,
+        "next": None,
         "deadlines": _deadlines(state),
     }
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from games.domains.recipes.kitchen import Kitchen, Props, StepSpec, load_kitchen
 from games.engine.compiled import CompiledScenarios
+from games.engine.values import OWN_CACHE
 
 # Each scenario's Kitchen, parsed and validated once per process (games share the immutable value).
 KITCHENS: CompiledScenarios[Kitchen] = CompiledScenarios(load_kitchen)
@@ -105,6 +106,8 @@ class RecipesState:
     # The observation's trial advances of this state to upcoming moments, shared by every seat's
     # observation (see observation.next_steps); valid only for the very same chunks and appliances.
     cached_advances: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
+    # What every cook's observation shares (``observation.observation_data``), built once per state.
+    observed: dict[str, Any] | None = field(default=None, init=False, compare=False, repr=False, metadata=OWN_CACHE)
 
     # --- questions about steps -------------------------------------------------------------------
 

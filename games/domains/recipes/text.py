@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from games.domains.recipes.timefmt import TimeFormatError, format_clock, parse_clock
@@ -90,6 +91,13 @@ def parse_actions(text: str) -> list[Action]:
     malformed."""
     if not isinstance(text, str):
         raise ActionSyntaxError(f"an action must be text; {GRAMMAR_HINT}")
+    return list(_parse_actions(text))
+
+
+@lru_cache(maxsize=1 << 14)
+def _parse_actions(text: str) -> tuple[Action, ...]:
+    # Memoised: the same lines recur (offered actions, plans replayed); actions are immutable values
+    # and a text that fails raises again (nothing is remembered).
     found: list[Action] = []
     for match in _CALL.finditer(text):
         name, args = match.group(1).lower(), match.group(2)
@@ -114,9 +122,9 @@ def parse_actions(text: str) -> list[Action]:
         found.append(StepAction(_step_number(parts[0]), recipe, duration, start))
     if not found:
         if text.strip().lower() in {"stop", "stop."}:
-            return [StopAction()]
+            return (StopAction(),)
         raise ActionSyntaxError(f"{text.strip()[:80]!r} is not an action; {GRAMMAR_HINT}")
-    return found
+    return tuple(found)
 
 
 RECIPES_CALL = re.compile(r"\b(step|pause|stop)\s*\(([^()]*)\)", re.IGNORECASE)
