@@ -11,19 +11,19 @@ from __future__ import annotations
 import json
 import logging
 import re
-import threading
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from annotations import services
 from annotations.models import Item, PreannotationRun, Project, ProjectRecipe
 from annotations.schema import PROPERTIES, LabelError, check_label, choices_for
 from annotations.services import AnnotationError
+from arena_site import background
 
 log = logging.getLogger(__name__)
 
@@ -130,26 +130,10 @@ def start(*, project: Project, user: Any, model_name: str | None = None) -> Prea
     run = PreannotationRun.objects.create(
         project=project, annotator=services.model_annotator(model), model_name=model, total=units, created_by=user
     )
-    transaction.on_commit(lambda: dispatch(run.pk))
+    # A worker runs it; in the embedded default a thread does, so the request that started it
+    # returns at once and the page shows the progress bar.
+    background.submit_on_commit("annotations.preannotate", run.pk)
     return run
-
-
-def dispatch(run_id: int) -> None:
-    """A Celery worker runs it; in the embedded default (eager Celery) a thread does, so the request
-    that started it returns at once and the page shows the progress bar."""
-    from annotations.tasks import preannotate
-
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        threading.Thread(target=_run_in_thread, args=(run_id,), name=f"preannotate-{run_id}", daemon=True).start()
-    else:
-        preannotate.delay(run_id)
-
-
-def _run_in_thread(run_id: int) -> None:
-    try:
-        run(run_id)
-    finally:
-        close_old_connections()
 
 
 ClientFactory = Callable[[str], Any]

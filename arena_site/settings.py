@@ -104,6 +104,9 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = False
+# Background work (NPC turns, benchmark runs, pre-annotation, exports) runs in the caller: tests use it
+# for determinism. Otherwise a thread (eager Celery) or a worker; arena_site/background.py.
+BACKGROUND_INLINE = False
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},

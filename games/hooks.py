@@ -25,8 +25,8 @@ from games.engine.domain import check_exists, resolve
 log = logging.getLogger(__name__)
 
 NPC_TURN: list[str] = ["games.npc.turns:on_game_changed"]
-GAME_FINISHED: list[str] = ["studies.flow:on_game_finished"]
-BLINDED: list[str] = ["studies.flow:is_blinded"]
+GAME_FINISHED: list[str] = ["studies.hooks:on_game_finished"]
+BLINDED: list[str] = ["studies.hooks:is_blinded"]
 
 _resolved: dict[str, Callable[..., Any]] = {}
 

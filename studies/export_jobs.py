@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
+from arena_site import background
 from studies import exports
 from studies.models import ExportJob, ExportStatus, Study
 
@@ -27,11 +27,9 @@ def export_dir() -> Path:
 
 
 def request_export(study: Study, *, user: Any = None, include_excluded: bool = False) -> ExportJob:
-    """Queue a full export; the task starts once the job row is committed."""
-    from studies.tasks import run_export
-
+    """Queue a full export; the ``studies.run_export`` task starts once the job row is committed."""
     job = ExportJob.objects.create(study=study, requested_by=user, include_excluded=include_excluded)
-    transaction.on_commit(lambda: run_export.delay(job.pk))
+    background.submit_on_commit("studies.run_export", job.pk)
     return job
 
 

@@ -1,9 +1,7 @@
 """Where the study flow meets the games: creating an episode's game, reading its result, stopping it.
 
 Games are created and ended only through ``games.services``; a study passes its seat plan, clock
-and disconnect policy. ``on_game_finished`` is registered in ``games.hooks.GAME_FINISHED`` so a
-participant's questionnaire opens the moment their game ends (the study page also checks, in case
-a hook call was missed).
+and disconnect policy. What the games tell the studies app comes through ``studies.hooks``.
 """
 
 from __future__ import annotations
@@ -82,25 +80,8 @@ def stop_game(episode: Episode) -> None:
             log.info("game %s of episode %s was already over", episode.game_id, episode.pk)
 
 
-def on_game_finished(game_id: int) -> None:
-    """Hook (games.hooks.GAME_FINISHED): open the questionnaire of the episode this game belongs to."""
-    from studies import services  # the services import this module
-
-    episode = Episode.objects.filter(game_id=game_id).first()
-    if episode is not None:
-        services.sync_episode(episode)
-
-
 # URL names the play page may have, most specific first (the play issue owns them).
 PLAY_URL_NAMES = ["games:play", "games:game", "games:detail"]
-
-
-def is_blinded(game_id: int) -> bool:
-    """Hook (games.hooks.BLINDED): a study's games (episodes and practice) are blinded for players."""
-    return (
-        Episode.objects.filter(game_id=game_id).exists()
-        or Participant.objects.filter(tutorial_game_id=game_id).exists()
-    )
 
 
 def game_url(game: Game | None, next_url: str = "") -> str:

@@ -1,4 +1,4 @@
-"""Background work of the studies app (Celery; in-process without REDIS_URL)."""
+"""Background work of the studies app (``arena_site.background`` says where it runs)."""
 
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ from annotations.preannotation import ReplyError, parse_reply
 from annotations.reports import model_report
 from annotations.tests.factories import make_annotator, make_recipe
 from annotations.tests.llm_standin import standin_server
+from arena_site import background
 
 STEPS = [0, 1, 2, 3, 4]
 PROPS = ["concurrency", "resource"]
@@ -86,7 +87,7 @@ def test_run_stores_model_labels_apart_and_scores_them_against_gold(settings, re
     with standin_server(_reply_for(model_says)) as server:
         settings.LLM_BASE_URL = server["base_url"]
         settings.LLM_MODEL = "standin-1"
-        with mock.patch.object(preannotation, "dispatch") as dispatch:
+        with mock.patch.object(background, "submit") as submit:
             run = preannotation.start(project=project, user=researcher)
         run = preannotation.run(run.pk)
     assert run.status == PreannotationRun.Status.DONE and (run.done, run.total) == (2, 2)
@@ -108,7 +109,7 @@ def test_run_stores_model_labels_apart_and_scores_them_against_gold(settings, re
     assert concurrency["precision"] == pytest.approx(0.875)
     assert concurrency["recall"] == pytest.approx(0.75)
     assert concurrency["f1"] == pytest.approx((6 / 7 + 2 / 3) / 2)
-    dispatch.assert_not_called()  # on_commit never fires inside the test transaction
+    submit.assert_not_called()  # on_commit never fires inside the test transaction
 
 
 @pytest.mark.django_db
@@ -158,7 +159,7 @@ def test_the_page_starts_a_run_and_shows_its_progress(client, researcher):
         annotators_per_item=1,
     )
     client.force_login(researcher)
-    with mock.patch.object(preannotation, "dispatch"):
+    with mock.patch.object(background, "submit"):
         response = client.post(reverse("annotations:preannotate", args=[project.pk]), follow=True)
     assert "Pre-annotation with" in response.content.decode()
     run = PreannotationRun.objects.get()
@@ -182,7 +183,25 @@ def test_the_celery_task_runs_a_run(settings, researcher):
     replies = [json.dumps([{"step": s, "concurrency": "continuous", "resource": "none"} for s in STEPS])]
     with standin_server(replies) as server:
         settings.LLM_BASE_URL = server["base_url"]
-        with mock.patch.object(preannotation, "dispatch"):
+        with mock.patch.object(background, "submit"):
             run = preannotation.start(project=project, user=researcher)
         assert preannotate.apply(args=[run.pk]).get() == "done"
     assert Label.objects.filter(annotator__is_model=True).count() == 10
+
+
+@pytest.mark.django_db
+def test_a_run_is_queued_as_a_background_task_once_its_row_is_committed(researcher, django_capture_on_commit_callbacks):
+    project = services.create_project(
+        name="Queued",
+        recipes=[make_recipe("Cobbler")],
+        properties=PROPS,
+        annotators=[make_annotator("amy")],
+        annotators_per_item=1,
+    )
+    with mock.patch.object(background, "submit") as submit:
+        with django_capture_on_commit_callbacks() as callbacks:
+            run = preannotation.start(project=project, user=researcher)
+        submit.assert_not_called()
+        for callback in callbacks:
+            callback()
+    submit.assert_called_once_with("annotations.preannotate", run.pk, countdown=0.0)

@@ -24,6 +24,7 @@ from django.db import IntegrityError, connection, connections, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from arena_site import background
 from games import metrics
 from games.agents import prices
 from games.agents.endpoints import EndpointError
@@ -255,10 +256,8 @@ def run_benchmark(
     done = set(run.results.values_list("key", flat=True))
     pending = [(index, item) for index, item in enumerate(run.items, start=1) if item["key"] not in done]
     if fan_out and pending:
-        from games.npc.tasks import benchmark_item
-
         for _index, item in pending:
-            benchmark_item.delay(run_id, item["key"])
+            background.to_workers("npc.benchmark_item", run_id, item["key"])
         return run
     try:
         count = _workers(workers)
@@ -355,7 +354,7 @@ def all_calls_failed(run: BenchmarkRun) -> str:
 
 def mark_resumed(run: BenchmarkRun) -> bool:
     """Queue a stopped or failed run again (finished episodes are kept); False if it is complete.
-    The caller then submits ``games.npc.tasks.benchmark_run`` for it."""
+    The caller then submits the ``npc.benchmark`` task for it."""
     if run.status == RunStatus.DONE:
         return False
     BenchmarkRun.objects.filter(pk=run.pk).update(status=RunStatus.QUEUED)

@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from arena_site import background
 from games import hooks, permissions, services, state_store
 from games.agents.dispatcher import Dispatcher, DispatcherError, NpcSeat, build_dispatcher
 from games.agents.endpoints import EndpointError
@@ -31,7 +32,6 @@ from games.codec import event_from_entry
 from games.engine import registry
 from games.engine.episode import LoggedAction
 from games.models import ClockMode, Game, GameEvent, GameStatus, Seat, SeatKind
-from games.npc.background import submit
 from games.npc.call_rows import call_row
 from games.npc.models import LlmCall, NpcMemory
 
@@ -53,9 +53,7 @@ def request_turn(game_id: int, *, force: bool = False) -> None:
     if force:
         NpcMemory.objects.filter(pk=game_id).update(decided_seq=0)
     if _claim(game_id):
-        from games.npc.tasks import npc_turns
-
-        submit(npc_turns, game_id)
+        background.submit("npc.turns", game_id)
 
 
 def _stale_before() -> Any:
@@ -284,9 +282,7 @@ def apply_decision(
     if retry_in or (idle and not decision.actions and retry > 0):
         # The NPC idles (real time, or a domain with no way to wait): ask again soon even if
         # nothing else happens.
-        from games.npc.tasks import npc_retry
-
-        submit(npc_retry, game.pk, countdown=retry)
+        background.submit("npc.retry", game.pk, countdown=retry)
 
 
 def _store_calls(

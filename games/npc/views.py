@@ -8,14 +8,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
+from arena_site import background
 from games.agents import prices
 from games.engine import registry
 from games.models import Game
 from games.npc import benchmarks, comparison, reports, stats
-from games.npc.background import submit
 from games.npc.forms import BenchmarkForm
 from games.npc.models import BenchmarkRun, LlmCall, RunStatus
-from games.npc.tasks import benchmark_run
 from games.npc.tasksets import TaskSetError, build_items
 
 
@@ -50,7 +49,7 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
         except (TaskSetError, benchmarks.BenchmarkError, ValueError) as error:
             form.add_error(None, str(error))
         else:
-            submit(benchmark_run, run.pk)
+            background.submit("npc.benchmark", run.pk)
             messages.success(request, f"Benchmark run {run.pk} started: {run.total} episodes.")
             return redirect("games:benchmark", pk=run.pk)
     runs = BenchmarkRun.objects.select_related("created_by")[:100]
@@ -108,7 +107,7 @@ def benchmark_resume(request: HttpRequest, pk: int) -> HttpResponse:
     if not benchmarks.mark_resumed(run):
         messages.info(request, "This run is complete; start a new run to play it again.")
     else:
-        submit(benchmark_run, run.pk)
+        background.submit("npc.benchmark", run.pk)
         messages.success(request, f"Run {run.pk} resumes; finished episodes are kept.")
     return redirect("games:benchmark", pk=run.pk)
 
@@ -118,7 +117,7 @@ def benchmark_resume(request: HttpRequest, pk: int) -> HttpResponse:
 def benchmark_again(request: HttpRequest, pk: int) -> HttpResponse:
     source = get_object_or_404(BenchmarkRun, pk=pk)
     run = benchmarks.rerun(source, cache=request.POST.get("cache") != "0", created_by=request.user)
-    submit(benchmark_run, run.pk)
+    background.submit("npc.benchmark", run.pk)
     how = "answering from stored replies where it can" if run.config.get("cache", True) else "asking the model afresh"
     messages.success(request, f"Run {run.pk} plays run {source.pk}'s {run.total} episodes again, {how}.")
     return redirect("games:benchmark", pk=run.pk)
@@ -167,7 +166,7 @@ def benchmark_reference(request: HttpRequest, domain: str) -> HttpResponse:
     except benchmarks.BenchmarkError as error:
         messages.error(request, str(error))
         return redirect("games:benchmark_compare", domain=domain)
-    submit(benchmark_run, run.pk)
+    background.submit("npc.benchmark", run.pk)
     messages.success(request, f"Run {run.pk} plays the reference plan on {run.total} episodes.")
     return redirect("games:benchmark", pk=run.pk)
 

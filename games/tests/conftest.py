@@ -11,7 +11,7 @@ TOY_DEFINITION = {"jobs": {"sweep": 2, "dust": 1}, "background": {"laundry": 3},
 @pytest.fixture(autouse=True)
 def npc_turns_inline(settings):
     # NPC turns run in the caller, so no background thread outlives a test's database
-    settings.NPC_RUN_INLINE = True
+    settings.BACKGROUND_INLINE = True
 
 
 @pytest.fixture(autouse=True)

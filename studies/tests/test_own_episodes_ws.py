@@ -39,7 +39,7 @@ async def test_a_participant_acts_only_in_their_own_episode(make_study, settings
     # A participant may be assigned the random-NPC condition: its turns run in the acting thread,
     # since the in-memory SQLite test database fails ("table is locked") instead of waiting when
     # a background NPC thread writes at the same moment.
-    settings.NPC_RUN_INLINE = True
+    settings.BACKGROUND_INLINE = True
 
     study = await sync_to_async(make_study)()
     alice_game, alice_session = await sync_to_async(join_and_start)(study, "ALICE")

@@ -10,7 +10,7 @@ TOY_DEFINITION = {"jobs": {"sweep": 2, "dust": 1}, "background": {"laundry": 3},
 @pytest.fixture
 def inline_npcs(settings):
     """NPC turns run in the caller (deterministic) instead of a thread or a worker."""
-    settings.NPC_RUN_INLINE = True
+    settings.BACKGROUND_INLINE = True
 
 
 @pytest.fixture

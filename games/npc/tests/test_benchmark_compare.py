@@ -75,7 +75,7 @@ def test_people_are_grouped_by_who_played_beside_them(tasks_scenarios, participa
 def test_the_comparison_page_shows_runs_people_and_the_reference_plan(
     tasks_scenarios, participant, researcher, client, settings
 ):
-    settings.NPC_RUN_INLINE = True
+    settings.BACKGROUND_INLINE = True
     run = run_json("--agent", "random", "--scenarios", "test/*", "--repeats", "2")
     play_as_person("test/chores1", participant, moves=50)
     client.force_login(researcher)

@@ -46,7 +46,7 @@ def test_a_fanned_out_run_plays_every_item_as_its_own_task_and_finishes(tasks_sc
 
     sent = []
     # Each npc.benchmark_item task runs where it is sent (as a worker would), broker or not.
-    monkeypatch.setattr(benchmark_item, "delay", lambda *args: sent.append(args) or benchmark_item.apply(args))
+    monkeypatch.setattr(benchmark_item, "apply_async", lambda args: sent.append(args) or benchmark_item.apply(args))
     items = build_items("tasks", patterns=["test/*"], task_counts=[1, 2])
     run = benchmarks.create_run("tasks", "random", items)
     benchmarks.run_benchmark(run.pk, fan_out=True)

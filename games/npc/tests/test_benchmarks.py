@@ -103,7 +103,7 @@ def test_benchmark_command_refuses_bad_input_with_a_message(tasks_scenarios):
 
 
 def test_benchmark_pages(client, researcher, tasks_scenarios, settings):
-    settings.NPC_RUN_INLINE = True
+    settings.BACKGROUND_INLINE = True
     client.force_login(researcher)
     page = client.get(reverse("games:benchmarks"))
     assert page.status_code == 200 and b"New run" in page.content

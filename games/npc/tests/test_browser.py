@@ -24,7 +24,7 @@ pytestmark = [
 def test_start_a_run_and_read_the_table(live_server, browser, django_user_model, settings):
     from accounts.roles import Role, grant
 
-    settings.NPC_RUN_INLINE = True  # the run plays while the form is submitted (a thread otherwise)
+    settings.BACKGROUND_INLINE = True  # the run plays while the form is submitted (a thread otherwise)
     user = django_user_model.objects.create_user("rita", password="pw-researcher-1")
     grant(user, Role.RESEARCHER)
     for i in (1, 2, 3):
@@ -61,7 +61,7 @@ def test_read_a_runs_curves_and_compare_it_with_people(live_server, browser, dja
     from games.npc.tasksets import build_items
     from games.npc.tests.test_benchmark_compare import play_as_person
 
-    settings.NPC_RUN_INLINE = True
+    settings.BACKGROUND_INLINE = True
     user = django_user_model.objects.create_user("rosa", password="pw-researcher-2")
     grant(user, Role.RESEARCHER)
     person = django_user_model.objects.create_user("pia", password="pw-participant-2")
