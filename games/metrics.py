@@ -36,23 +36,10 @@ def headline(domain: str, result: Mapping[str, Any]) -> float | None:
 
 
 def headline_text(domain: str, result: Mapping[str, Any], observation: Mapping[str, Any] | None = None) -> str:
-    """A few words for the header: what the number means in this domain."""
-    observation = observation or {}
-    if domain == "kitchen":
-        served = int(result.get("completed") or 0)
-        failed = int(result.get("failed") or 0)
-        if not served + failed:
-            return f"{served} served"
-        return f"{served} served · {failed} missed"
-    if domain == "recipes":
-        progress = observation.get("progress")
-        if isinstance(progress, Mapping) and "total" in progress:
-            return f"{progress.get('done', 0)} of {progress['total']} steps done"
-        return "steps done"
-    if domain == "itinerary":
-        total = _number(result.get("total"))
-        return f"score {total:.0f} of 100" if total is not None else "score"
-    return "done"
+    """A few words for the header: what the number means in this domain (its descriptor's
+    ``headline_text``), else "done"."""
+    own = registry.descriptor(domain).part("headline_text")
+    return "done" if own is None else str(own(result, observation or {}))
 
 
 def headline_title(domain: str) -> str:

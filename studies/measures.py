@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from statistics import fmean
 from typing import Any
 
+from games.engine import registry
+
 LIKERT_POINTS = 5
 LIKERT_LABELS = ["Strongly disagree", "Disagree", "Neither agree nor disagree", "Agree", "Strongly agree"]
 
@@ -67,30 +69,31 @@ def _reader(*keys: str) -> Callable[[Mapping[str, Any]], float | None]:
     return lambda metrics: _number(metrics, keys)
 
 
-OBJECTIVE_MEASURES: dict[str, list[ObjectiveMeasure]] = {
-    "kitchen": [
-        # One game runs at one α, so its CoS is that α's completed / (completed + failed) orders;
-        # the study's CoS per condition is the mean over its games (MindAgent averages over α).
-        ObjectiveMeasure("cos", "CoS (collaboration score)", "", _reader("cos", "CoS", "success_rate")),
-        ObjectiveMeasure("orders", "Orders completed", "", _reader("completed")),
-    ],
-    "tasks": [
-        ObjectiveMeasure("cr", "CR (completion rate)", "%", _tasks_completed),
-        ObjectiveMeasure("ct", "CT (completion time)", "min", _tasks_completion_time, higher_is_better=False),
-        ObjectiveMeasure("progress", "Progress score (AS)", "%", _reader("max_progress", "progress", "progress_score")),
-    ],
-    "recipes": [
-        ObjectiveMeasure("success", "Success rate", "%", _percent_flag(["success", "successful"])),
-        ObjectiveMeasure("sxe", "S×E", "%", _reader("se", "sxe", "s_x_e", "SxE")),
-    ],
-    "itinerary": [
-        ObjectiveMeasure("score", "Itinerary score", "points", _reader("score", "total", "total_score")),
-    ],
-}
+# SPEC section 10's measures per domain; each domain's descriptor names its list (``measures``).
+KITCHEN = [
+    # One game runs at one α, so its CoS is that α's completed / (completed + failed) orders;
+    # the study's CoS per condition is the mean over its games (MindAgent averages over α).
+    ObjectiveMeasure("cos", "CoS (collaboration score)", "", _reader("cos", "CoS", "success_rate")),
+    ObjectiveMeasure("orders", "Orders completed", "", _reader("completed")),
+]
+TASKS = [
+    ObjectiveMeasure("cr", "CR (completion rate)", "%", _tasks_completed),
+    ObjectiveMeasure("ct", "CT (completion time)", "min", _tasks_completion_time, higher_is_better=False),
+    ObjectiveMeasure("progress", "Progress score (AS)", "%", _reader("max_progress", "progress", "progress_score")),
+]
+RECIPES = [
+    ObjectiveMeasure("success", "Success rate", "%", _percent_flag(["success", "successful"])),
+    ObjectiveMeasure("sxe", "S×E", "%", _reader("se", "sxe", "s_x_e", "SxE")),
+]
+ITINERARY = [
+    ObjectiveMeasure("score", "Itinerary score", "points", _reader("score", "total", "total_score")),
+]
 
 
 def objective_measures(domain: str) -> list[ObjectiveMeasure]:
-    return OBJECTIVE_MEASURES.get(domain, [])
+    """The domain's measures (its descriptor's ``measures``); an unknown domain is an error."""
+    own = registry.descriptor(domain).part("measures")
+    return [] if own is None else list(own)
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,24 @@ class Domain:
     game_item: str | None = None
     # "module:attribute" of the domain's LLM text interface: how commands are found in a reply.
     text: str | None = None
+    # "module:attribute" of ``headline_text(result, observation) -> str``, a few words for the play
+    # page's header saying what the headline number means; None: "done".
+    headline_text: str | None = None
+    # The module generating new instances with their optimum (``KNOBS``, ``build``, ``evaluate``;
+    # ``games.generators``); None: the domain has no generator.
+    generator: str | None = None
+    # "module:attribute" of the studio's authoring format (``games.studio.authoring.Format``: its
+    # label, parser, exporter and starter text); None: the studio does not author this domain.
+    authoring: str | None = None
+    # Benchmarks (``games.npc.stats``): "module:attribute" of the list of the paper's metrics; of
+    # ``success(metrics) -> bool``, when an episode counts as a success for pass^k, and what that
+    # means in words. None: every scalar number of the results; their own success/completed flag.
+    benchmark_metrics: str | None = None
+    success: str | None = None
+    success_meaning: str | None = None
+    # Studies: "module:attribute" of the list of objective measures read from an episode's result
+    # (``studies.measures.ObjectiveMeasure``); None: the study analyses no objective measure.
+    measures: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -26,7 +26,21 @@ DESCRIPTORS: list[str] = [
 ]
 
 # The descriptor fields that name a "module:attribute" (check_all finds each at start-up).
-PARTS = ("npc_policy", "combine", "headline", "text", "bundled", "benchmark_items", "benchmark_table", "game_item")
+PARTS = (
+    "npc_policy",
+    "combine",
+    "headline",
+    "headline_text",
+    "text",
+    "bundled",
+    "benchmark_items",
+    "benchmark_table",
+    "game_item",
+    "authoring",
+    "benchmark_metrics",
+    "success",
+    "measures",
+)
 
 _domains: dict[str, Domain] = {}
 _rule_sets: dict[str, RuleSet[Any]] = {}
@@ -77,6 +91,11 @@ def domains() -> list[str]:
     return list(_load())
 
 
+def having(part: str) -> list[str]:
+    """The names of the domains whose descriptor gives ``part`` (a generator, an authoring format...)."""
+    return [d.name for d in descriptors() if getattr(d, part) is not None]
+
+
 def choices() -> list[tuple[str, str]]:
     """(name, title) pairs for forms and the model's choices."""
     return [(d.name, d.title) for d in descriptors()]
@@ -116,6 +135,6 @@ def check_all() -> None:
     so a missing one fails the start, not a player's first game. (Modules are found, not run:
     start-up stays quick; the tests import every part.)"""
     for domain in descriptors():
-        paths = [*domain.rule_sets.values(), *(getattr(domain, a) for a in PARTS), domain.cli]
+        paths = [*domain.rule_sets.values(), *(getattr(domain, a) for a in PARTS), domain.cli, domain.generator]
         for path in filter(None, paths):
             check_exists(path)

@@ -19,16 +19,22 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from games.generators import DOMAINS
+from games.engine import registry
 from games.generators.knobs import KnobError, resolve
 
 SOURCE = "generated"
 
 
+def domains() -> list[str]:
+    """The domains with a generator, in the registry's order."""
+    return registry.having("generator")
+
+
 def module(domain: str) -> ModuleType:
-    if domain not in DOMAINS:
-        raise KnobError(f"unknown domain {domain!r} (domains: {', '.join(DOMAINS)})")
-    return import_module(f"games.generators.{domain}")
+    path = registry.descriptor(domain).generator if domain in registry.domains() else None
+    if path is None:
+        raise KnobError(f"unknown domain {domain!r} (domains: {', '.join(domains())})")
+    return import_module(path)
 
 
 def family_name(domain: str, seed: int, knobs: Mapping[str, Any]) -> str:

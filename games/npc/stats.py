@@ -10,7 +10,7 @@ reference plans are summarised the same way (``games.npc.comparison``).
   reduce each instance's noise, never by pretending k attempts are k tasks.
 - **pass^k** (τ-bench): the chance that k attempts at an instance all succeed, estimated per
   instance with n attempts of which c succeeded as C(c, k) / C(n, k), averaged over instances.
-  pass^1 is the plain success rate. What "success" is per domain is ``SUCCESS`` below.
+  pass^1 is the plain success rate. What "success" is per domain its descriptor says (``success``).
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 from scipy import stats as scipy_stats
+
+from games.engine import registry
 
 Row = Mapping[str, Any]
 Getter = Callable[[Mapping[str, Any]], float | None]
@@ -59,46 +61,53 @@ class Metric:
     lower_is_better: bool = False
 
 
-# The papers' headline metrics, per episode (booleans as 0/100 so a mean is a rate in %).
-METRICS: dict[str, list[Metric]] = {
-    "tasks": [
-        Metric("AS (progress)", _key("progress")),
-        Metric("CS (speed)", _key("completion_speed")),
-        Metric("CR (completed %)", _key("completed")),
-        Metric("CT (time, completed only)", _if_completed("completion_time"), lower_is_better=True),
-    ],
-    "recipes": [
-        Metric("Success %", _key("success")),
-        Metric("Progress", _key("progress")),
-        Metric("Efficiency", _key("efficiency")),
-        Metric("R-Eff", _key("r_efficiency")),
-        Metric("S×E", _key("se")),
-    ],
-    "kitchen": [Metric("Success rate %", _key("success_rate", 100.0))],
-    "itinerary": [
-        Metric("Executability (60)", _key("executability")),
-        Metric("Constraints (20)", _key("constraints")),
-        Metric("Efficiency (20)", _key("efficiency")),
-        Metric("Total (100)", _key("total")),
-    ],
-}
+# The papers' headline metrics, per episode (booleans as 0/100 so a mean is a rate in %); each
+# domain's descriptor names its list (``benchmark_metrics``) and its success for pass^k (``success``).
+TASKS_METRICS = [
+    Metric("AS (progress)", _key("progress")),
+    Metric("CS (speed)", _key("completion_speed")),
+    Metric("CR (completed %)", _key("completed")),
+    Metric("CT (time, completed only)", _if_completed("completion_time"), lower_is_better=True),
+]
+RECIPES_METRICS = [
+    Metric("Success %", _key("success")),
+    Metric("Progress", _key("progress")),
+    Metric("Efficiency", _key("efficiency")),
+    Metric("R-Eff", _key("r_efficiency")),
+    Metric("S×E", _key("se")),
+]
+KITCHEN_METRICS = [Metric("Success rate %", _key("success_rate", 100.0))]
+ITINERARY_METRICS = [
+    Metric("Executability (60)", _key("executability")),
+    Metric("Constraints (20)", _key("constraints")),
+    Metric("Efficiency (20)", _key("efficiency")),
+    Metric("Total (100)", _key("total")),
+]
 
 
 # When an episode counts as a success for pass^k (the papers' own binary outcome where they have
 # one; kitchen: every order served; itinerary: a plan that executes and meets every constraint).
-SUCCESS: dict[str, Callable[[Mapping[str, Any]], bool]] = {
-    "tasks": lambda m: bool(m.get("completed")),
-    "recipes": lambda m: bool(m.get("success")),
-    "kitchen": lambda m: (_number(m.get("success_rate")) or 0.0) >= 1.0,
-    "itinerary": lambda m: (_number(m.get("executability")) or 0) >= 60 and (_number(m.get("constraints")) or 0) >= 20,
-}
-SUCCESS_MEANING = {
-    "tasks": "every task completed",
-    "recipes": "every recipe complete (within its time constraints)",
-    "kitchen": "every order served",
-    "itinerary": "the plan executes and meets every constraint",
-}
+def tasks_success(metrics: Mapping[str, Any]) -> bool:
+    return bool(metrics.get("completed"))
+
+
+def recipes_success(metrics: Mapping[str, Any]) -> bool:
+    return bool(metrics.get("success"))
+
+
+def kitchen_success(metrics: Mapping[str, Any]) -> bool:
+    return (_number(metrics.get("success_rate")) or 0.0) >= 1.0
+
+
+def itinerary_success(metrics: Mapping[str, Any]) -> bool:
+    return (_number(metrics.get("executability")) or 0) >= 60 and (_number(metrics.get("constraints")) or 0) >= 20
+
+
 DEFAULT_SUCCESS = "the result's own success (or completed) flag"
+
+
+def success_meaning(domain: str) -> str:
+    return registry.descriptor(domain).success_meaning or DEFAULT_SUCCESS
 
 
 def instance_of(item: Mapping[str, Any]) -> str:
@@ -137,8 +146,9 @@ def mean_ci(values: Sequence[float]) -> tuple[float | None, float | None, float 
 
 def metrics_for(domain: str, rows: Sequence[Row]) -> list[Metric]:
     """The paper's metrics, or for a domain without them every scalar number its results carry."""
-    if domain in METRICS:
-        return METRICS[domain]
+    own = registry.descriptor(domain).part("benchmark_metrics")
+    if own is not None:
+        return list(own)
     names: list[str] = []
     for row in rows:
         for name, value in (row.get("metrics") or {}).items():
@@ -149,8 +159,9 @@ def metrics_for(domain: str, rows: Sequence[Row]) -> list[Metric]:
 
 def success_for(domain: str) -> Callable[[Mapping[str, Any]], bool] | None:
     """The domain's success, or its results' own ``success`` / ``completed`` flag."""
-    if domain in SUCCESS:
-        return SUCCESS[domain]
+    own = registry.descriptor(domain).part("success")
+    if own is not None:
+        return own  # type: ignore[no-any-return]
     return lambda m: bool(m.get("success", m.get("completed")))
 
 
@@ -187,7 +198,9 @@ def pass_hat_k(domain: str, rows: Sequence[Row], k_max: int | None = None) -> li
     groups = _by_instance(rows)
     if succeeded is None or not groups:
         return []
-    if domain not in SUCCESS and not any("success" in r["metrics"] or "completed" in r["metrics"] for r in rows):
+    if registry.descriptor(domain).success is None and not any(
+        "success" in r["metrics"] or "completed" in r["metrics"] for r in rows
+    ):
         return []  # a domain without a notion of success has no pass^k
     counts = [(len(m), sum(1 for r in m if succeeded(r["metrics"]))) for m in groups.values()]
     top = min(n for n, _c in counts)

@@ -65,7 +65,7 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
         "report": report,
         "ci_reports": [report],
         "charts": reports.curve_charts([report]),
-        "success_meaning": stats.SUCCESS_MEANING.get(run.domain, stats.DEFAULT_SUCCESS),
+        "success_meaning": stats.success_meaning(run.domain),
         "run": run,
         "done": done,
         "total": total,
@@ -148,7 +148,7 @@ def benchmark_compare(request: HttpRequest, domain: str) -> HttpResponse:
             "chosen": {run.pk for run in runs},
             "humans": humans,
             "ci_reports": context["sources"],
-            "success_meaning": stats.SUCCESS_MEANING.get(domain, stats.DEFAULT_SUCCESS),
+            "success_meaning": stats.success_meaning(domain),
         }
     )
     return render(request, "npc/benchmark_compare.html", context)

@@ -1,11 +1,12 @@
 """Reading, checking and exporting scenarios in the authoring formats of docs/scenarios.md.
 
-Plain Python (no Django). Per domain:
+Plain Python (no Django). Per domain (``games.studio.formats`` bundles them into each domain's
+authoring ``Format``, which its descriptor names):
 
-- ``parse(domain, name, text)`` -> the definition the rules play, or ``AuthoringError`` whose
+- ``parse_<domain>(name, text)`` -> the definition the rules play, or ``AuthoringError`` whose
   problems each name a line (when one can be found), a field and what is wrong;
-- ``export(domain, definition, name)`` -> (file name, text) in the published authoring format;
-- ``starter(domain)`` -> a small valid example to start from.
+- ``export_<domain>(definition, name)`` -> (file name, text) in the published authoring format;
+- ``starter_<domain>()`` -> a small valid example to start from.
 
 Formats: tasks, one TOML task file (or a ``tasks-v1`` JSON definition, e.g. a generated one);
 recipes, a JSON recipe or list of recipes as in games/content/recipes/ (or a full definition);
@@ -24,7 +25,6 @@ from typing import Any
 from games.bundled import CONTENT_DIR
 from games.studio.locate import Path, json_lines, line_of, toml_action_line, toml_key_line
 
-DOMAINS = ("tasks", "recipes", "kitchen", "itinerary")
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,60}$")
 
 
@@ -52,13 +52,11 @@ def check_name(name: str) -> None:
         )
 
 
-def parse(domain: str, name: str, text: str) -> dict[str, Any]:
+def check_text(name: str, text: str) -> None:
+    """What every format asks first: a usable name and some text."""
     check_name(name)
     if not text.strip():
         raise AuthoringError([Problem(1, "", "the editor is empty; start from the example")])
-    return {"tasks": _parse_tasks, "recipes": _parse_recipes, "kitchen": _parse_kitchen, "itinerary": _parse_brief}[
-        domain
-    ](name, text)
 
 
 def _json(text: str) -> Any:
@@ -74,7 +72,7 @@ def _json(text: str) -> Any:
 _TOML_FIELDS = {"name": "do", "requires": "after"}
 
 
-def _parse_tasks(name: str, text: str) -> dict[str, Any]:
+def parse_tasks(name: str, text: str) -> dict[str, Any]:
     from games.domains.tasks.content import read_task
     from games.domains.tasks.definition import DefinitionError, compile_definition, validate
 
@@ -140,7 +138,7 @@ def _tail(message: str) -> str:
 
 
 # -- recipes ---------------------------------------------------------------------------------------
-def _parse_recipes(name: str, text: str) -> dict[str, Any]:
+def parse_recipes(name: str, text: str) -> dict[str, Any]:
     from games.domains.recipes.dataset import convert_authored, instance_definition
     from games.domains.recipes.kitchen import DefinitionError, load_kitchen
 
@@ -180,7 +178,7 @@ def _recipe_book() -> dict[str, Any]:
     return json.loads((CONTENT_DIR / "kitchen" / "recipes.json").read_text(encoding="utf-8"))
 
 
-def _parse_kitchen(name: str, text: str) -> dict[str, Any]:
+def parse_kitchen(name: str, text: str) -> dict[str, Any]:
     from games.domains.kitchen.state import build_level
     from games.domains.kitchen.world import LevelError, parse_recipes, recipe_closure, unmakeable
 
@@ -242,7 +240,7 @@ def _parse_kitchen(name: str, text: str) -> dict[str, Any]:
 _KINDS = {1: "inter-city", 2: "day-plan", 3: "combined"}
 
 
-def _parse_brief(name: str, text: str) -> dict[str, Any]:
+def parse_itinerary(name: str, text: str) -> dict[str, Any]:
     from games.domains.itinerary.samples import definition_from_sample
     from games.importers.itinerary_content import FOLDER, as_sample, read_world
 
@@ -289,19 +287,25 @@ def _parse_brief(name: str, text: str) -> dict[str, Any]:
     return definition
 
 
-# -- export and starters ---------------------------------------------------------------------------
-def export(domain: str, definition: dict[str, Any], name: str) -> tuple[str, str]:
-    """(file name, text) in the authoring format (what ``parse`` reads back to the same definition)."""
-    if domain == "tasks":
-        tasks = definition.get("tasks", [])
-        if len(tasks) != 1:
-            return f"{name}.json", json.dumps(definition, indent=2) + "\n"
-        return f"{name}.toml", _task_toml(tasks[0])
-    if domain == "recipes":
-        return f"{name}.json", json.dumps([_authored_recipe(r) for r in definition["recipes"]], indent=2) + "\n"
-    if domain == "kitchen":
-        keys = ("name", "title", "description", "kitchen", "dishes", "recipes", "agents", "max_steps")
-        return f"{name}.json", json.dumps({k: definition[k] for k in keys if k in definition}, indent=2) + "\n"
+# -- exports and starters ---------------------------------------------------------------------------
+def export_tasks(definition: dict[str, Any], name: str) -> tuple[str, str]:
+    """One task as TOML; several (a generated or combined definition) as its JSON."""
+    tasks = definition.get("tasks", [])
+    if len(tasks) != 1:
+        return f"{name}.json", json.dumps(definition, indent=2) + "\n"
+    return f"{name}.toml", _task_toml(tasks[0])
+
+
+def export_recipes(definition: dict[str, Any], name: str) -> tuple[str, str]:
+    return f"{name}.json", json.dumps([_authored_recipe(r) for r in definition["recipes"]], indent=2) + "\n"
+
+
+def export_kitchen(definition: dict[str, Any], name: str) -> tuple[str, str]:
+    keys = ("name", "title", "description", "kitchen", "dishes", "recipes", "agents", "max_steps")
+    return f"{name}.json", json.dumps({k: definition[k] for k in keys if k in definition}, indent=2) + "\n"
+
+
+def export_itinerary(definition: dict[str, Any], name: str) -> tuple[str, str]:
     return f"{name}.json", json.dumps(_brief(definition, name), indent=2, ensure_ascii=False) + "\n"
 
 
@@ -366,12 +370,18 @@ def _brief(definition: dict[str, Any], name: str) -> dict[str, Any]:
     return brief
 
 
-def starter(domain: str) -> str:
-    if domain == "tasks":
-        return (CONTENT_DIR / "tasks" / "make-tea.toml").read_text(encoding="utf-8")
-    if domain == "recipes":
-        return (CONTENT_DIR / "recipes" / "Lemonade.json").read_text(encoding="utf-8")
-    if domain == "kitchen":
-        return (CONTENT_DIR / "kitchen" / "salad-bar.json").read_text(encoding="utf-8")
+def starter_tasks() -> str:
+    return (CONTENT_DIR / "tasks" / "make-tea.toml").read_text(encoding="utf-8")
+
+
+def starter_recipes() -> str:
+    return (CONTENT_DIR / "recipes" / "Lemonade.json").read_text(encoding="utf-8")
+
+
+def starter_kitchen() -> str:
+    return (CONTENT_DIR / "kitchen" / "salad-bar.json").read_text(encoding="utf-8")
+
+
+def starter_itinerary() -> str:
     briefs = json.loads((CONTENT_DIR / "itinerary" / "briefs.json").read_text(encoding="utf-8"))
     return json.dumps(briefs[0], indent=2, ensure_ascii=False) + "\n"

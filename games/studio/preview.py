@@ -3,6 +3,8 @@
 tasks and recipes: the CP-SAT optimum as a timeline, with its makespan and whether it is proven;
 kitchen: the heuristic dispatcher's CoS over the five α values; itinerary: the planner's plan and
 its score under the rules. Solvers are capped (``max_seconds``) so a preview answers while typing.
+Each ``preview_<domain>(definition, agents, max_seconds)`` is part of its domain's authoring
+``Format`` (``games.studio.formats``).
 """
 
 from __future__ import annotations
@@ -10,16 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 Bar = dict[str, Any]
-
-
-def preview(domain: str, definition: dict[str, Any], *, agents: int = 1, max_seconds: float = 3.0) -> dict[str, Any]:
-    if domain == "tasks":
-        return _tasks(definition, agents, max_seconds)
-    if domain == "recipes":
-        return _recipes(definition, max_seconds)
-    if domain == "kitchen":
-        return _kitchen(definition, agents)
-    return _itinerary(definition)
 
 
 def timeline(rows: list[tuple[str, list[Bar]]], span: float, unit: str) -> dict[str, Any]:
@@ -45,7 +37,7 @@ def timeline(rows: list[tuple[str, list[Bar]]], span: float, unit: str) -> dict[
     return {"rows": drawn, "span": span, "unit": unit, "ticks": ticks}
 
 
-def _tasks(definition: dict[str, Any], agents: int, max_seconds: float) -> dict[str, Any]:
+def preview_tasks(definition: dict[str, Any], agents: int, max_seconds: float) -> dict[str, Any]:
     from games.domains.tasks.definition import compile_definition
     from games.generators.tasks import heuristic
     from games.planners import tasks_optimal
@@ -80,7 +72,7 @@ def _tasks(definition: dict[str, Any], agents: int, max_seconds: float) -> dict[
     }
 
 
-def _recipes(definition: dict[str, Any], max_seconds: float) -> dict[str, Any]:
+def preview_recipes(definition: dict[str, Any], agents: int, max_seconds: float) -> dict[str, Any]:
     from games.domains.recipes.kitchen import load_kitchen
     from games.planners import recipes_heuristic, recipes_optimal
 
@@ -115,7 +107,7 @@ def _recipes(definition: dict[str, Any], max_seconds: float) -> dict[str, Any]:
     }
 
 
-def _kitchen(definition: dict[str, Any], agents: int) -> dict[str, Any]:
+def preview_kitchen(definition: dict[str, Any], agents: int, max_seconds: float) -> dict[str, Any]:
     from games.planners.kitchen_dispatcher import heuristic
     from games.planners.kitchen_sweep import sweep
 
@@ -130,7 +122,7 @@ def _kitchen(definition: dict[str, Any], agents: int) -> dict[str, Any]:
     }
 
 
-def _itinerary(definition: dict[str, Any]) -> dict[str, Any]:
+def preview_itinerary(definition: dict[str, Any], agents: int, max_seconds: float) -> dict[str, Any]:
     from games.domains.itinerary.tools import check_plan
     from games.planners.itinerary_search import plan
 

@@ -19,30 +19,24 @@ from django.views.decorators.http import require_POST
 from accounts.permissions import researcher_required
 from games import services
 from games.engine import registry
-from games.generators import DOMAINS as GENERATOR_DOMAINS
+from games.generators import family
 from games.generators.family import describe, generate
 from games.generators.family import module as generator_module
 from games.generators.knobs import KnobError
 from games.models import Scenario
 from games.scenarios import save_scenario
-from games.studio.authoring import DOMAINS, AuthoringError, Problem, export, parse, starter
-from games.studio.preview import preview
+from games.studio import formats
+from games.studio.authoring import AuthoringError, Problem
+from games.studio.formats import export, parse, starter
 
 SOURCE = "studio"
-LABELS = {"tasks": "task", "recipes": "recipe pair", "kitchen": "kitchen level", "itinerary": "itinerary brief"}
-FORMATS = {
-    "tasks": "TOML, one task (or a tasks-v1 JSON definition)",
-    "recipes": "JSON: a recipe or a list of recipes",
-    "kitchen": "JSON: a level (recipes optional, else from the bundled book)",
-    "itinerary": "JSON: one brief over our travel world",
-}
 MAX_TEXT = 200_000
 PAGE_COUNT = 10  # instances per generator run on the page (the command has no such cap)
 PAGE_SECONDS = 3.0
 
 
 def _domain(domain: str) -> str:
-    if domain not in DOMAINS:
+    if domain not in formats.domains():
         raise Http404("unknown domain")
     return domain
 
@@ -58,7 +52,8 @@ def _agents(raw: Any) -> int:
 def index(request: HttpRequest) -> HttpResponse:
     authored = Scenario.objects.current().filter(source=SOURCE).order_by("domain", "slug")
     generated = Scenario.objects.current().filter(source="generated").order_by("slug")[:50]
-    context = {"domains": [(d, LABELS[d], FORMATS[d]) for d in DOMAINS], "authored": authored, "generated": generated}
+    shown = [(d, formats.format_of(d)) for d in formats.domains()]
+    context = {"domains": [(d, f.label, f.description) for d, f in shown], "authored": authored, "generated": generated}
     return render(request, "studio/index.html", context)
 
 
@@ -73,10 +68,11 @@ def _editor(request: HttpRequest, domain: str, **context: Any) -> HttpResponse:
         except AuthoringError as error:
             problems = error.problems
         else:
-            found = preview(domain, definition, agents=context["agents"])
+            found = formats.preview_of(domain, definition, agents=context["agents"])
     context["check"] = {"problems": problems, "preview": found, "domain": domain}
+    form = formats.format_of(domain)
     context.update(
-        domain=domain, label=LABELS[domain], format=FORMATS[domain], domain_title=registry.descriptor(domain).title
+        domain=domain, label=form.label, format=form.description, domain_title=registry.descriptor(domain).title
     )
     return render(request, "studio/editor.html", context, status=context.pop("status", 200))
 
@@ -90,7 +86,7 @@ def new(request: HttpRequest, domain: str) -> HttpResponse:
 @researcher_required
 def edit(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = get_object_or_404(Scenario, pk=pk)
-    if scenario.domain not in DOMAINS:
+    if scenario.domain not in formats.domains():
         raise Http404("this domain has no editor")
     name = scenario.slug.split("/", 1)[-1]
     _, text = export(scenario.domain, scenario.definition, name)
@@ -115,7 +111,7 @@ def check(request: HttpRequest, domain: str) -> HttpResponse:
     domain = _domain(domain)
     _, _, definition, problems = _read(request, domain)
     agents = _agents(request.POST.get("agents"))
-    found = preview(domain, definition, agents=agents) if definition is not None else None
+    found = formats.preview_of(domain, definition, agents=agents) if definition is not None else None
     return render(request, "studio/_check.html", {"problems": problems, "preview": found, "domain": domain})
 
 
@@ -150,7 +146,8 @@ def save(request: HttpRequest, domain: str) -> HttpResponse:
         description=scenario.description if scenario is not None else f"Authored in the studio by {request.user}.",
     )
     if request.POST.get("action") == "play":
-        options = {"constrained": False} if domain == "tasks" else None
+        play_options = formats.format_of(domain).play_options
+        options = dict(play_options) if play_options is not None else None
         seats: list[dict[str, Any]] = [{"kind": "human", "user": request.user}]
         try:
             game = services.create_game(stored, seats, created_by=request.user, options=options)
@@ -170,7 +167,7 @@ def save(request: HttpRequest, domain: str) -> HttpResponse:
 @researcher_required
 def download(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = get_object_or_404(Scenario, pk=pk)
-    if scenario.domain not in DOMAINS:
+    if scenario.domain not in formats.domains():
         raise Http404("this domain has no export")
     filename, text = export(scenario.domain, scenario.definition, scenario.slug.split("/", 1)[-1])
     kind = "application/toml" if filename.endswith(".toml") else "application/json"
@@ -181,13 +178,14 @@ def download(request: HttpRequest, pk: int) -> HttpResponse:
 
 @researcher_required
 def generator(request: HttpRequest) -> HttpResponse:
-    domain = request.POST.get("domain") or request.GET.get("domain") or "tasks"
-    if domain not in GENERATOR_DOMAINS:
-        domain = "tasks"
+    offered = family.domains()
+    domain = request.POST.get("domain") or request.GET.get("domain") or offered[0]
+    if domain not in offered:
+        domain = offered[0]
     knobs = generator_module(domain).KNOBS
     values = {k.name: request.POST.get(k.name, "") for k in knobs}
     context: dict[str, Any] = {
-        "domains": [(d, registry.descriptor(d).title) for d in GENERATOR_DOMAINS],
+        "domains": [(d, registry.descriptor(d).title) for d in offered],
         "domain": domain,
         "knobs": [(k, values.get(k.name, "")) for k in knobs],
         "count": request.POST.get("count", "3"),

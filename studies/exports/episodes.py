@@ -10,7 +10,7 @@ from django.db.models.functions import Cast
 
 from studies.exports.base import CHUNK, Column, Options, episodes_by_game, iso, participants_of
 from studies.exports.writers import RawJSON
-from studies.measures import OBJECTIVE_MEASURES
+from studies.measures import objective_measures
 from studies.models import Episode, Study
 
 
@@ -21,7 +21,7 @@ def _study_domains(study: Study) -> list[str]:
 def _objective_columns(study: Study) -> list[tuple[str, Any]]:
     columns = []
     for domain in _study_domains(study):
-        for measure in OBJECTIVE_MEASURES.get(domain, []):
+        for measure in objective_measures(domain):
             columns.append((f"{domain}_{measure.key}", measure))
     return columns
 

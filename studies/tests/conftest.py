@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from studies import measures
@@ -15,13 +17,20 @@ def npc_turns_inline(settings):
     settings.BACKGROUND_INLINE = True
 
 
+TOY_MEASURES = [measures.ObjectiveMeasure("progress", "Progress", "%", lambda m: m.get("progress"))]
+
+
 @pytest.fixture(autouse=True)
-def toy_measures(monkeypatch):
-    monkeypatch.setitem(
-        measures.OBJECTIVE_MEASURES,
-        "toy",
-        [measures.ObjectiveMeasure("progress", "Progress", "%", lambda m: m.get("progress"))],
-    )
+def toy_measures():
+    """The toy game (registered by the root conftest) with one objective measure, as a study reads it."""
+    from games.engine import registry
+    from games.tests import toy
+
+    registry.unregister("toy")
+    registry.register(replace(toy.DOMAIN, measures="studies.tests.conftest:TOY_MEASURES"))
+    yield
+    registry.unregister("toy")
+    registry.register(toy.DOMAIN)
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.engine.registry import UnknownDomain
 from studies.measures import ItemAnswer, construct_scores, item_score, objective_measures
 
 
@@ -36,7 +37,8 @@ def test_itinerary_score_is_the_total():
 
 def test_missing_metrics_are_missing_not_zero():
     assert read("kitchen", {}) == {"cos": None, "orders": None}
-    assert objective_measures("unknown") == []
+    with pytest.raises(UnknownDomain, match="unknown domain 'unknown'; known: tasks"):
+        objective_measures("unknown")
 
 
 def test_reverse_scored_items_count_six_minus_the_answer():

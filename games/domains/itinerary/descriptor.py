@@ -16,6 +16,14 @@ def headline(result: Mapping[str, Any]) -> float | None:
     return round(total, 2)
 
 
+def headline_text(result: Mapping[str, Any], observation: Mapping[str, Any]) -> str:
+    """The trip's score of 100."""
+    total = result.get("total")
+    if not isinstance(total, int | float) or isinstance(total, bool):
+        return "score"
+    return f"score {total:.0f} of 100"
+
+
 DOMAIN = Domain(
     name="itinerary",
     title="Itinerary (ItineraryBench)",
@@ -24,13 +32,20 @@ DOMAIN = Domain(
     wait_verbs=("wait", "stay_in"),
     npc_policy="games.planners.itinerary_npc:npc_policy",
     headline="games.domains.itinerary.descriptor:headline",
+    headline_text="games.domains.itinerary.descriptor:headline_text",
     headline_title="Trip score (executability 60 + constraints 20 + efficiency 20, of 100)",
     bundled="games.importers.bundled_itinerary:load",
     text="games.domains.itinerary.reply:extract_reply",
     cli="games.cli.itinerary",
+    generator="games.generators.itinerary",
+    authoring="games.studio.formats:ITINERARY",
     board_template="games/boards/itinerary.html",
     benchmark_items="games.npc.tasksets:itinerary_items",
     benchmark_table="games.npc.tables:itinerary_table",
     game_item="games.npc.tasksets:itinerary_game_item",
+    benchmark_metrics="games.npc.stats:ITINERARY_METRICS",
+    success="games.npc.stats:itinerary_success",
+    success_meaning="the plan executes and meets every constraint",
+    measures="studies.measures:ITINERARY",
     extra={"presenter": "games.itinerary_view:PRESENTER"},
 )

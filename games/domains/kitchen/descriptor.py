@@ -16,6 +16,15 @@ def headline(result: Mapping[str, Any]) -> float | None:
     return round(100.0 * rate, 2)
 
 
+def headline_text(result: Mapping[str, Any], observation: Mapping[str, Any]) -> str:
+    """How many orders were served and missed."""
+    served = int(result.get("completed") or 0)
+    failed = int(result.get("failed") or 0)
+    if not served + failed:
+        return f"{served} served"
+    return f"{served} served · {failed} missed"
+
+
 DOMAIN = Domain(
     name="kitchen",
     title="Kitchen (CuisineWorld)",
@@ -24,14 +33,21 @@ DOMAIN = Domain(
     wait_verbs=("noop",),
     npc_policy="games.planners.kitchen_npc:npc_policy",
     headline="games.domains.kitchen.descriptor:headline",
+    headline_text="games.domains.kitchen.descriptor:headline_text",
     headline_title="Orders served on time (% of the orders finished so far)",
     bundled="games.importers.bundled_kitchen:load",
     text="games.domains.kitchen.text:extract_reply",
     cli="games.cli.kitchen",
+    generator="games.generators.kitchen",
+    authoring="games.studio.formats:KITCHEN",
     board_template="games/boards/kitchen.html",
     benchmark_items="games.npc.tasksets:kitchen_items",
     benchmark_table="games.npc.tables:kitchen_table",
     game_item="games.npc.tasksets:kitchen_game_item",
+    benchmark_metrics="games.npc.stats:KITCHEN_METRICS",
+    success="games.npc.stats:kitchen_success",
+    success_meaning="every order served",
+    measures="studies.measures:KITCHEN",
     # the play page's floor plan, recipe book, grouped commands, readable log and refusals
     extra={"presenter": "games.kitchen_view:PRESENTER"},
 )

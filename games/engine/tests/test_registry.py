@@ -81,3 +81,22 @@ def test_start_up_check_names_a_missing_module():
         check_exists("games.planners.nothing_npc:npc_policy")
     with pytest.raises(DescriptorError, match="nowhere"):
         check_exists("nowhere.at_all:thing")
+
+
+def test_the_optional_parts_decide_which_lists_a_domain_is_in():
+    assert registry.having("generator") == ["tasks", "recipes", "kitchen", "itinerary"]  # the toy has none
+    registry.register(
+        Domain(
+            name="spare",
+            title="Spare",
+            rule_sets={"spare-v1": "games.domains.tasks.rules:RULES"},
+            llm_title="s",
+            npc_policy="games.planners.tasks_npc:npc_policy",
+            generator="games.generators.tasks",
+        )
+    )
+    try:
+        assert registry.having("generator")[-1] == "spare"
+        assert "spare" not in registry.having("authoring")
+    finally:
+        registry.unregister("spare")

@@ -11,8 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.generators import DOMAINS
-from games.generators.family import describe, generate, module
+from games.generators.family import describe, domains, generate, module
 from games.generators.knobs import KnobError
 
 
@@ -21,7 +20,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         subparsers = parser.add_subparsers(dest="domain", required=True, metavar="DOMAIN")
-        for domain in DOMAINS:
+        for domain in domains():
             generator = module(domain)
             sub = subparsers.add_parser(domain, help=f"generate {domain} instances")
             sub.add_argument("--count", type=int, default=5, help="instances (default 5)")

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from games.models import Game, Scenario
-from games.studio.authoring import starter
+from games.studio.formats import starter
 
 pytestmark = pytest.mark.django_db
 
@@ -112,7 +112,7 @@ def test_a_generated_instance_opens_in_the_editor_as_json(client_r):
 
 def test_editing_a_bundled_scenario_from_its_page_keeps_its_slug_and_makes_a_new_version(client_r):
     from games.scenarios import save_scenario
-    from games.studio.authoring import parse
+    from games.studio.formats import parse
 
     original, _ = save_scenario(
         domain="tasks",
