@@ -75,7 +75,7 @@ test-services: venv
 lint: venv
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy games/engine games/domains games/planners accounts arena_site
+	$(VENV)/bin/mypy games studies annotations accounts arena_site bench
 	$(VENV)/bin/lint-imports
 
 format: venv

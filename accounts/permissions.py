@@ -13,7 +13,8 @@ from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 
 from accounts.roles import Role, roles_of
 
@@ -53,7 +54,7 @@ def can_create_games(user: Any) -> bool:
     return getattr(user, "is_authenticated", False)
 
 
-ViewFunc = Callable[..., HttpResponse]
+ViewFunc = Callable[..., HttpResponseBase]  # a page, a redirect, a stream or a file
 
 
 def require(predicate: Callable[[Any], bool]) -> Callable[[ViewFunc], ViewFunc]:
@@ -61,7 +62,7 @@ def require(predicate: Callable[[Any], bool]) -> Callable[[ViewFunc], ViewFunc]:
 
     def decorator(view: ViewFunc) -> ViewFunc:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not predicate(request.user):

@@ -310,7 +310,7 @@ def pooled_confusion(ratings: Ratings) -> dict[str, Any]:
 
 def _disputed(coded: Coded, limit: int | None) -> list[dict[str, Any]]:
     disagreement = 1.0 - coded.agreeing_share
-    rows = []
+    rows: list[dict[str, Any]] = []
     for index in np.flatnonzero(np.nan_to_num(disagreement) > 0):
         labels = {coded.categories[c]: int(n) for c, n in enumerate(coded.counts[index]) if n}
         rows.append({"item": coded.items[index], "disagreement": float(disagreement[index]), "labels": labels})

@@ -79,9 +79,9 @@ def read_rows(lines: Iterable[str], project: Project | None = None) -> list[Row]
         raise ImportFailed([f"line 1: the header must be {','.join(HEADER)}, not {','.join(header)}"])
     raw: list[tuple[int, list[str]]] = []
     try:
-        for row in reader:
-            if any(c.strip() for c in row):
-                raw.append((reader.line_num, row))
+        for record in reader:
+            if any(c.strip() for c in record):
+                raw.append((reader.line_num, record))
     except csv.Error as error:
         # e.g. a field over csv.field_size_limit(): one line naming where, nothing imported
         raise ImportFailed([f"line {reader.line_num}: {error}; is this the CSV you meant?"]) from None

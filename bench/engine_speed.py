@@ -98,6 +98,14 @@ def _web_action(
 # --- tasks --------------------------------------------------------------------------------------
 
 
+def _deadline(rules: Any, state: Any) -> float:
+    """When the next running action ends (nobody is free, so one is running)."""
+    deadline = rules.next_deadline(state)
+    if deadline is None:
+        raise RuntimeError("no seat is free and nothing is running: the scripted game is stuck")
+    return float(deadline)
+
+
 def _tasks(report: Report, datasets: Path) -> None:
     from games.domains.tasks.definition import compose
     from games.domains.tasks.rules import RULES
@@ -121,7 +129,7 @@ def _tasks(report: Report, datasets: Path) -> None:
                 log.append((action, state.time))
                 state = RULES.act(state, 0, action, state.time).state
             else:
-                state = RULES.advance(state, RULES.next_deadline(state)).state
+                state = RULES.advance(state, _deadline(RULES, state)).state
         return log
 
     log = script()
@@ -152,7 +160,7 @@ def _tasks(report: Report, datasets: Path) -> None:
     for action, at in log[: len(log) // 2]:
         state = RULES.advance(state, at).state if at > state.time else state
         state = RULES.act(state, 0, action, at).state
-    state = RULES.advance(state, RULES.next_deadline(state)).state
+    state = RULES.advance(state, _deadline(RULES, state)).state
     free = min(RULES.awaiting(state))
     _web_action(report, "tasks", RULES, state, free, RULES.legal_actions(state, free)[0], range(3))
 
@@ -220,7 +228,10 @@ def _kitchen(report: Report, datasets: Path) -> None:
     if not folder.is_dir():
         print(f"  kitchen skipped: {folder} is absent")
         return
-    definition, _ = read_cuisineworld(folder)["level_3"]
+    definition, problems = read_cuisineworld(folder)["level_3"]
+    if definition is None:
+        print(f"  kitchen skipped: level_3 does not load ({'; '.join(problems)})")
+        return
     agents, seeds = 4, range(10)
     print(f"  kitchen: CuisineWorld level_3, {agents} agents, {definition['max_steps']} steps, random dispatcher")
 

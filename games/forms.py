@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
 
 from games import selectors
+from games.engine import registry
 from games.models import ClockMode, DisconnectPolicy
 
 SEAT_CHOICES = [
@@ -49,22 +50,24 @@ class GameForm(forms.Form):
         current = list(selectors.current_scenarios())
         self.domains = {s.slug: s.domain for s in current}
         scenarios = [(s.slug, f"{s.domain} · {s.title} ({s.slug})") for s in current]
-        self.fields["scenario"].choices = scenarios
-        # only tasks scenarios are played several at once ("play together with")
-        self.fields["also"].choices = [c for c in scenarios if self.domains[c[0]] == "tasks"]
+        self._choices("scenario").choices = scenarios
+        # only a domain that combines scenarios plays several at once ("play together with": tasks)
+        self.combinable = registry.having("combine")
+        self._choices("also").choices = [c for c in scenarios if self.domains[c[0]] in self.combinable]
         # finished games to copy a seat from (the service checks the creator may watch the one picked)
         self.replay_sources = [
             (g.pk, f"#{g.pk} · {g.scenario.slug} · {g.created_at:%Y-%m-%d %H:%M}")
             for g in selectors.all_games(status="finished")[:200]
         ]
         users = get_user_model().objects.filter(is_active=True).order_by("username")
-        self.fields["player"].choices = [(u.get_username(), u.get_username()) for u in users]
+        players = [(u.get_username(), u.get_username()) for u in users]
+        self._choices("player").choices = players
         if user is not None:
             self.fields["player"].initial = user.get_username()
         for i in range(1, EXTRA_SEATS + 1):
             self.fields[f"seat{i}"] = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=f"Seat {i}")
             self.fields[f"seat{i}_user"] = forms.ChoiceField(
-                choices=[("", "—"), *self.fields["player"].choices], required=False, label=f"Seat {i} player"
+                choices=[("", "—"), *players], required=False, label=f"Seat {i} player"
             )
             self.fields[f"seat{i}_game"] = forms.TypedChoiceField(
                 choices=[("", "—"), *self.replay_sources], coerce=int, required=False, label=f"Seat {i} replays game"
@@ -77,6 +80,9 @@ class GameForm(forms.Form):
                 label=f"Seat {i} replays that game's seat",
             )
 
+    def _choices(self, name: str) -> forms.ChoiceField:
+        return cast(forms.ChoiceField, self.fields[name])
+
     def seat_fields(self) -> list[tuple[Any, Any, Any, Any]]:
         return [
             (self[f"seat{i}"], self[f"seat{i}_user"], self[f"seat{i}_game"], self[f"seat{i}_agent"])
@@ -84,10 +90,12 @@ class GameForm(forms.Form):
         ]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         scenario = data.get("scenario")
-        if data.get("also") and scenario and self.domains.get(scenario) != "tasks":
-            self.add_error("also", "Only tasks scenarios are played several at once; clear this list.")
+        if data.get("also") and scenario and self.domains.get(scenario) not in self.combinable:
+            together = ", ".join(self.combinable)
+            self.add_error("also", f"Only {together} scenarios are played several at once; clear this list.")
         return data
 
     def seat_plan(self) -> list[dict[str, Any]]:

@@ -135,7 +135,7 @@ def action_groups(
     wait: list[dict[str, Any]] = []
     for action in actions:
         label, place = command_label(action, places)
-        button = {"action": action, "label": label, "place": place or ""}
+        button: dict[str, Any] = {"action": action, "label": label, "place": place or ""}
         verb = action.split()[0] if action else ""
         if verb == "noop":
             wait.append(button)
@@ -149,7 +149,7 @@ def action_groups(
     # ingredients the orders need first; the rest folded away (still a click or Enter away)
     useful = [b for b in here if b.get("useful", True)]
     others = [b for b in here if not b.get("useful", True)]
-    groups = []
+    groups: list[dict[str, Any]] = []
     if useful or others:
         groups.append({"title": f"Here at {places.get(you_at or '', you_at or '')}", "buttons": useful})
     if others:
@@ -329,7 +329,7 @@ class KitchenPresenter:
             return {}
         places = place_names(data["locations"])
         you = data.get("you", 0)
-        me = next((a for a in data.get("agents", []) if a["id"] == you), {})
+        me: Mapping[str, Any] = next((a for a in data.get("agents", []) if a["id"] == you), {})
         return {
             "places": places,
             "names": list(names),

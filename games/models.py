@@ -79,6 +79,8 @@ class Game(models.Model):
     ``anchor_at``; while running in real time it advances by ``speed`` game units per second.
     """
 
+    # Not stored: the seats' names as one viewer reads them, set by pages listing games for a viewer.
+    seat_names: list[str]
     domain = models.CharField(max_length=20)
     rule_set_id = models.CharField(max_length=40, help_text="Versioned rule-set id, e.g. tasks-v1.")
     scenario = models.ForeignKey(Scenario, on_delete=models.PROTECT, related_name="games")

@@ -146,11 +146,11 @@ def build(
             open_bars[key] = bar
             latest = max(latest, bar.end or start)
         elif entry.kind == "completed":
-            bar = open_bars.pop(key, None)
-            if bar is not None:
-                bar.done = True
-                if bar.end is None:
-                    bar.end = float(details.get("end", entry.time))
+            closing: Bar | None = open_bars.pop(key, None)
+            if closing is not None:
+                closing.done = True
+                if closing.end is None:
+                    closing.end = float(details.get("end", entry.time))
                 continue
             own = span_of(details) if span_of else None
             if own is not None:
@@ -162,10 +162,10 @@ def build(
                 latest = max(latest, bar.end or bar.start)
             row.cursor = max(row.cursor, float(entry.time))
         elif entry.kind == "paused":  # a recipe step stopped before its end: its bar ends here
-            bar = open_bars.pop(key, None)
-            if bar is not None:
-                bar.done = True
-                bar.end = float(entry.time)
+            stopped: Bar | None = open_bars.pop(key, None)
+            if stopped is not None:
+                stopped.done = True
+                stopped.end = float(entry.time)
         elif entry.kind == "waited":
             start = float(details.get("from", entry.time))
             until = float(details.get("until", entry.time + 1 if start == entry.time else entry.time))

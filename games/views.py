@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
+from arena_site.htmx import HtmxHttpRequest
 from games import permissions, presenters, replays, selectors, services
 from games.engine import registry
 from games.forms import GameForm
@@ -23,7 +24,7 @@ from games.viewer import Viewer, load_update
 
 
 @researcher_required
-def scenario_list(request: HttpRequest) -> HttpResponse:
+def scenario_list(request: HtmxHttpRequest) -> HttpResponse:
     domain = request.GET.get("domain", "")
     if domain not in registry.domains():
         domain = ""
@@ -150,7 +151,7 @@ def control(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def replay(request: HttpRequest, pk: int) -> HttpResponse:
+def replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The finished (or running) game on its timeline, the board at any moment, the optimal plan."""
     game = _game_for(request, pk)
     seats = permissions.seats_of(request.user, game)

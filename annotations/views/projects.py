@@ -8,6 +8,7 @@ import json
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
@@ -77,11 +78,12 @@ def project_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def project_import(request: HttpRequest, pk: int) -> HttpResponse:
     project = get_object_or_404(Project, pk=pk)
     upload = request.FILES.get("file")
-    if upload is None:
+    raw = upload.file if upload is not None else None
+    if raw is None:
         messages.error(request, "Choose a CSV file (item_id,annotator,property,label) to import.")
         return redirect("annotations:project", pk=pk)
     try:
-        text = io.TextIOWrapper(upload.file, encoding="utf-8-sig", newline="")
+        text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
         summary = import_labels(project.name, text, created_by=request.user)
     except ImportFailed as exc:
         messages.error(request, str(exc))
@@ -95,7 +97,7 @@ def project_import(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @manager_required
-def project_export(request: HttpRequest, pk: int) -> HttpResponse:
+def project_export(request: HttpRequest, pk: int) -> HttpResponseBase:
     """Labels (or gold with ?gold=1) as CSV or JSONL (?format=jsonl), streamed; ?format=recipes: gold recipes."""
     project = get_object_or_404(Project, pk=pk)
     fmt = request.GET.get("format", "csv")

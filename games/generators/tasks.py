@@ -180,7 +180,7 @@ def heuristic(definition: dict[str, Any], knobs: dict[str, Any]) -> tuple[int | 
     state = episode.state
     if not RULES.outcome(state).terminated:
         return None, {}
-    starts = {}
+    starts: dict[int, int] = {}
     for logged in episode.actions:
         action = state.scenario.by_text.get(logged.action)
         if action is not None:

@@ -20,8 +20,8 @@ class NpcMemoryAdmin(admin.ModelAdmin):
 
 class ResultInline(admin.TabularInline):
     model = BenchmarkResult
-    fields = ["key", "outcome", "metrics", "llm_calls", "wall_seconds", "error"]
-    readonly_fields = fields
+    fields = ("key", "outcome", "metrics", "llm_calls", "wall_seconds", "error")
+    readonly_fields = ("key", "outcome", "metrics", "llm_calls", "wall_seconds", "error")
     extra = 0
     can_delete = False
 

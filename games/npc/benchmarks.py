@@ -20,7 +20,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
+from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
 from django.db.models import Sum
 from django.utils import timezone
 
@@ -282,8 +283,9 @@ def run_benchmark(
 
 
 def _workers(requested: int | None) -> int:
-    count = max(1, int(requested or getattr(settings, "BENCHMARK_WORKERS", 2)))
-    if connection.in_atomic_block or (connection.vendor == "sqlite" and connection.is_in_memory_db()):
+    count = max(1, requested or settings.BENCHMARK_WORKERS)
+    default = connections[DEFAULT_DB_ALIAS]
+    if connection.in_atomic_block or (isinstance(default, SQLiteWrapper) and default.is_in_memory_db()):
         # Other threads could not see the caller's uncommitted run (a test's transaction), or
         # could not write to an in-memory test database: play in the caller.
         return 1

@@ -65,7 +65,7 @@ def _companions(game: Game, seats: Sequence[Any]) -> str:
 
 def human_rows(domain: str, signatures: set[str] | None) -> dict[str, list[dict[str, Any]]]:
     """Finished games with a person in them, as episode rows grouped by who played beside them."""
-    games = (
+    query = (
         Game.objects.filter(domain=domain, status=GameStatus.FINISHED, seats__kind=SeatKind.HUMAN)
         .filter(result__isnull=False)
         .exclude(study_episode__participant__is_pilot=True)
@@ -74,7 +74,7 @@ def human_rows(domain: str, signatures: set[str] | None) -> dict[str, list[dict[
         .prefetch_related("seats")
         .order_by("-finished_at")[:MAX_HUMAN_GAMES]
     )
-    games = list(games)
+    games = list(query)
     slugs = dict(
         Scenario.objects.filter(pk__in={pk for g in games for pk in (g.scenario_ids or [g.scenario_id])}).values_list(
             "pk", "slug"

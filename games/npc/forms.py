@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -66,11 +66,12 @@ class BenchmarkForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["domain"].choices = [(d, d) for d in registry.domains()]
-        self.fields["endpoint"].choices = endpoints.choices()  # type: ignore[attr-defined]
+        cast(forms.ChoiceField, self.fields["domain"]).choices = [(d, d) for d in registry.domains()]
+        cast(forms.ChoiceField, self.fields["endpoint"]).choices = endpoints.choices()
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         try:

@@ -62,7 +62,10 @@ def _client() -> Any:
     if _redis is None:
         import redis
 
-        _redis = redis.Redis.from_url(settings.REDIS_URL)
+        url = settings.REDIS_URL
+        if not url:
+            raise RuntimeError("limits across processes need REDIS_URL")
+        _redis = redis.Redis.from_url(url)
     return _redis
 
 

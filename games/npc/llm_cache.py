@@ -66,7 +66,7 @@ class CachingClient:
         stop: Sequence[str] | None = None,
     ) -> LlmReply:
         config = self.config
-        request = {
+        request: dict[str, Any] = {
             "endpoint": endpoint_id(config),
             "model": config.model,
             "messages": [{"role": m["role"], "content": m["content"]} for m in messages],

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
 from arena_site import background
+from arena_site.htmx import HtmxHttpRequest
 from games.agents import prices
 from games.engine import registry
 from games.models import Game
@@ -85,7 +86,7 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
 
 
 @researcher_required
-def benchmark_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def benchmark_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     run = get_object_or_404(BenchmarkRun, pk=pk)
     template = "npc/_benchmark_progress.html" if request.htmx else "npc/benchmark_detail.html"
     return render(request, template, _context(run))

@@ -230,8 +230,8 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
             raise
         message = str(error)
         recipe = re.search(r"recipes? '([^']+)'", message)
-        key = next((k for k in ("kitchen", "agents", "max_steps", "dishes") if k in message), None)
-        path: Path = ("recipes", recipe.group(1)) if recipe else ((key,) if key else ())
+        named = next((k for k in ("kitchen", "agents", "max_steps", "dishes") if k in message), None)
+        path: Path = ("recipes", recipe.group(1)) if recipe else ((named,) if named else ())
         raise AuthoringError([Problem(line_of(lines, path), ".".join(map(str, path)), message)]) from None
     return definition
 

@@ -17,6 +17,8 @@ Path = tuple[str | int, ...]
 _WS = re.compile(r"[ \t\n\r]*")
 _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null")
 
+_DECODER = json.JSONDecoder()
+
 
 def json_lines(text: str) -> dict[Path, int]:
     """{path: 1-based line} for every value of a JSON document (empty if it does not parse)."""
@@ -39,7 +41,7 @@ def json_lines(text: str) -> dict[Path, int]:
                 return index + 1
             while True:
                 index = skip(index)
-                key, index = json.decoder.scanstring(text, index + 1)
+                key, index = _DECODER.raw_decode(text, index)  # the key string and the index past it
                 lines[(*path, key)] = line_at(index)
                 index = skip(index)
                 index = value(index + 1, (*path, key))  # past the colon
@@ -60,7 +62,7 @@ def json_lines(text: str) -> dict[Path, int]:
                 index += 1
                 position += 1
         if char == '"':
-            return json.decoder.scanstring(text, index + 1)[1]
+            return _DECODER.raw_decode(text, index)[1]
         match = _SCALAR.match(text, index)
         if not match:
             raise ValueError(index)

@@ -198,7 +198,7 @@ def generator(request: HttpRequest) -> HttpResponse:
         except ValueError:
             context["error"] = "count and seed must be whole numbers"
             return render(request, "studio/generate.html", context, status=400)
-        given = {}
+        given: dict[str, Any] = {}
         for knob in knobs:
             raw = request.POST.get(knob.name, "")
             if knob.kind is bool:

@@ -399,8 +399,9 @@ def message_participant(participant: Participant, text: str) -> None:
         raise StudyError(f"A message is at most {MAX_MESSAGE} characters.")
     Participant.objects.filter(pk=participant.pk).update(researcher_message=text, researcher_message_at=timezone.now())
     playing = [e.game_id for e in participant.episodes.filter(status=EpisodeStatus.PLAYING) if e.game_id]
-    if participant.tutorial_game_id and not participant.tutorial_game.is_finished:
-        playing.append(participant.tutorial_game_id)
+    tutorial = participant.tutorial_game
+    if tutorial is not None and not tutorial.is_finished:
+        playing.append(tutorial.pk)
     for game_id in playing:
         # a game that ended meanwhile refuses: the study page shows the message anyway
         with contextlib.suppress(game_services.GameError):

@@ -4,6 +4,7 @@ background ZIP of everything for big studies."""
 from __future__ import annotations
 
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -22,7 +23,7 @@ def exports_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @researcher_required
-def download(request: HttpRequest, pk: int, table: str, fmt: str) -> HttpResponse:
+def download(request: HttpRequest, pk: int, table: str, fmt: str) -> HttpResponseBase:
     study = get_object_or_404(Study, pk=pk)
     if table not in exports.TABLES or fmt not in exports.FORMATS:
         raise Http404(f"No export named {table}.{fmt}; see the exports page for the list.")
@@ -45,7 +46,7 @@ def bonuses(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @researcher_required
-def dictionary(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+def dictionary(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
     study = get_object_or_404(Study, pk=pk)
     if fmt not in exports.FORMATS:
         raise Http404("The data dictionary comes as csv or jsonl.")
@@ -69,7 +70,7 @@ def job_status(request: HttpRequest, pk: int, job_pk: int) -> HttpResponse:
 
 
 @researcher_required
-def job_download(request: HttpRequest, pk: int, job_pk: int) -> HttpResponse:
+def job_download(request: HttpRequest, pk: int, job_pk: int) -> HttpResponseBase:
     job = get_object_or_404(ExportJob, pk=job_pk, study_id=pk)
     path = export_jobs.job_path(job)
     if path is None:

@@ -79,7 +79,7 @@ def steps_from_definition(recipe: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _normalise(name: str, steps: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    normalised = []
+    normalised: list[dict[str, Any]] = []
     for position, raw in enumerate(steps):
         where = f"{name} step {position}"
         if not isinstance(raw, Mapping):

@@ -259,8 +259,8 @@ class TasksRules:
         if text == WAIT_NEXT:
             until = _next_finish(state)
             if until is None:
-                problem = Feedback("invalid", "Nothing is running, so nothing will finish; start an action or wait.")
-                return _with_prior(prior, _reject(state, agent, action, problem))
+                nothing = Feedback("invalid", "Nothing is running, so nothing will finish; start an action or wait.")
+                return _with_prior(prior, _reject(state, agent, action, nothing))
             return _with_prior(prior, _wait(state, agent, until))
         command = parse(action)
         if command is None:
