@@ -26,6 +26,7 @@ from annotations.schema import (
     split_resources,
     split_steps,
 )
+from games.engine.durations import describe_amount
 
 # (value, label, key) per closed property, in display order.
 RADIO_CHOICES: dict[str, list[tuple[str, str, str]]] = {
@@ -134,13 +135,8 @@ def build_control(
 
 
 def duration_text(seconds: int | None) -> str:
-    if not seconds:
-        return ""
-    if seconds % 3600 == 0:
-        return f"{seconds // 3600} h"
-    return (
-        f"{seconds // 60} min" if seconds % 60 == 0 else f"{seconds // 60} min {seconds % 60} s".replace("0 min ", "")
-    )
+    """A step's duration for the labelling page ("1 h 30 min"); nothing when it has none."""
+    return describe_amount(seconds) if seconds else ""
 
 
 class IncompleteInput(ValueError):

@@ -17,6 +17,7 @@ from annotations.models import GoldLabel, Item, Project
 from annotations.schema import apply_labels_to_step
 from annotations.selectors import final_labels, gold_of
 from games.catalog.recipes.models import Recipe
+from games.engine.durations import amount_text
 
 GOLD_ANNOTATOR = "gold"
 
@@ -53,10 +54,6 @@ def jsonl_lines(project: Project, *, gold: bool = False) -> Iterator[str]:
         yield json.dumps(dict(zip(HEADER, row, strict=True))) + "\n"
 
 
-def _time_text(seconds: int) -> str:
-    return f"{seconds // 60} min" if seconds % 60 == 0 else f"{seconds} sec"
-
-
 def recipe_record(recipe: Recipe) -> dict[str, Any]:
     """A catalogue recipe in Recipe2Plan's format: {"recipe": name, "steps": [...]}."""
     steps = []
@@ -65,7 +62,7 @@ def recipe_record(recipe: Recipe) -> dict[str, Any]:
             {
                 "step": step.index,
                 "text": step.text,
-                "time": _time_text(step.duration_seconds),
+                "time": amount_text(step.duration_seconds),
                 "prequisites": list(step.prerequisites),
                 "time_constraint": {str(k): f"{int(v)} min" for k, v in (step.time_constraints or {}).items()},
                 "interrupt": int(step.interruptible),

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games import glossary, metrics, timeline
 from games.codec import format_time
-from games.engine import registry
+from games.engine import durations, registry
 from games.engine.domain import resolve
 from games.models import Game, GameEvent, SeatKind
 from games.seatnames import SeatInfo, cannot_read_chat, seat_names
@@ -46,7 +46,7 @@ def names_for(game: Game, viewer_agents: list[int] | tuple[int, ...] = (), *, bl
 
 
 UNIT_TEXT: dict[str, timeline.TimeText] = {
-    "second": lambda value: f"{int(value) // 60}:{int(value) % 60:02d}",
+    "second": durations.short_clock,
     "step": lambda value: f"step {int(value)}",
     "minute": lambda value: f"minute {timeline.plain_time(value)}",
 }

@@ -11,18 +11,15 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine.durations import short_clock
+
 _STEP = re.compile(r"^\s*(step|pause)\s*\(\s*(\d+)\s*,\s*([^,()]+?)\s*\)\s*$", re.I)
 TEXT_LENGTH = 60
 
 
 def clock(seconds: float | int | None) -> str:
-    """Game seconds as m:ss, or h:mm:ss from an hour."""
-    if seconds is None:
-        return ""
-    total = max(0, int(seconds))
-    hours, rest = divmod(total, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+    """Game seconds as m:ss, or h:mm:ss from an hour; nothing for no time."""
+    return "" if seconds is None else short_clock(seconds)
 
 
 def _short(text: str) -> str:

@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.bundled import CONTENT_DIR
+from games.engine.durations import amount_text
 from games.studio.locate import Path, json_lines, line_of, toml_action_line, toml_key_line
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,60}$")
@@ -325,25 +326,17 @@ def _task_toml(task: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _amount(seconds: int) -> str:
-    if seconds % 3600 == 0:
-        return f"{seconds // 3600} hour"
-    if seconds % 60 == 0:
-        return f"{seconds // 60} min"
-    return f"{seconds} sec"
-
-
 def _authored_recipe(recipe: dict[str, Any]) -> dict[str, Any]:
     steps = []
     for step in recipe["steps"]:
-        out: dict[str, Any] = {"text": step["text"], "time": _amount(int(step["duration"]))}
+        out: dict[str, Any] = {"text": step["text"], "time": amount_text(int(step["duration"]))}
         for flag in ("autonomous", "interruptible"):
             if step.get(flag):
                 out[flag] = True
         if step.get("prerequisites"):
             out["prerequisites"] = list(step["prerequisites"])
         if step.get("time_constraints"):
-            out["time_constraints"] = {k: _amount(int(v)) for k, v in step["time_constraints"].items()}
+            out["time_constraints"] = {k: amount_text(int(v)) for k, v in step["time_constraints"].items()}
         physical = {
             appliance: {k: v for k, v in use.items() if v} for appliance, use in (step.get("physical") or {}).items()
         }

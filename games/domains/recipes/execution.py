@@ -13,7 +13,7 @@ from games.domains.recipes import feedback as fb
 from games.domains.recipes.kitchen import StepSpec
 from games.domains.recipes.state import FAILED, SUCCESS, Chunk, RecipesState
 from games.domains.recipes.text import StepAction
-from games.domains.recipes.timefmt import describe_amount, format_clock
+from games.engine.durations import describe_amount, format_clock
 from games.engine.types import COMPLETED, FINISHED, PAUSED, STARTED, Event, Feedback
 from games.engine.values import evolve
 

@@ -40,7 +40,7 @@ from typing import Any
 from games.domains.recipes.execution import Ahead, check_start, step_name
 from games.domains.recipes.state import RecipesState
 from games.domains.recipes.text import PauseAction, StepAction
-from games.domains.recipes.timefmt import format_clock
+from games.engine.durations import format_clock
 
 _HINT_MOMENTS = 8
 

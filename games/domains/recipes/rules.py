@@ -27,7 +27,7 @@ from games.domains.recipes.state import (
     load_state,
 )
 from games.domains.recipes.text import ActionSyntaxError, PauseAction, StepAction, StopAction, parse_actions
-from games.domains.recipes.timefmt import format_clock
+from games.engine.durations import format_clock
 from games.engine.types import FINISHED, Event, Feedback, Observation, Outcome, Transition, rejected
 from games.engine.values import evolve
 

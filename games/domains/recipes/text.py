@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from games.domains.recipes.timefmt import TimeFormatError, format_clock, parse_clock
+from games.domains.recipes.timefmt import TimeFormatError, parse_clock
+from games.engine.durations import format_clock
 from games.engine.replies import AGENT_PREFIX, Commands, agent_ok, normalise
 
 _CALL = re.compile(r"\b(step|pause|stop)\s*\(([^()]*)\)", re.I)

@@ -1,7 +1,7 @@
 """Game time for recipes: whole seconds, written HH:MM:SS (SPEC section 3).
 
 Durations in the Recipe2Plan data come as "N min", "N sec" or "N hour"; plans and observations use
-HH:MM:SS (MM:SS is accepted on input).
+HH:MM:SS (MM:SS is accepted on input). This module reads them; ``games.engine.durations`` writes them.
 """
 
 from __future__ import annotations
@@ -30,12 +30,6 @@ def parse_clock(text: str) -> int:
     return hours * 3600 + minutes * 60 + seconds
 
 
-def format_clock(seconds: float) -> str:
-    """Seconds -> ``HH:MM:SS`` (hours may exceed 24)."""
-    total = int(seconds)
-    return f"{total // 3600:02d}:{total % 3600 // 60:02d}:{total % 60:02d}"
-
-
 def parse_amount(text: str | int | float) -> int:
     """A Recipe2Plan duration ("10 min", "30 sec", "1 hour"; a number is seconds) -> seconds."""
     if isinstance(text, bool):
@@ -48,15 +42,3 @@ def parse_amount(text: str | int | float) -> int:
     value, unit = float(match.group(1)), match.group(2).lower()
     factor = 3600 if unit.startswith("h") else _UNIT_SECONDS[unit]
     return round(value * factor)
-
-
-def describe_amount(seconds: int) -> str:
-    """Seconds -> a short human duration: "10 min", "1 h 30 min", "45 s"."""
-    hours, rest = divmod(int(seconds), 3600)
-    minutes, secs = divmod(rest, 60)
-    parts = [f"{hours} h"] if hours else []
-    if minutes:
-        parts.append(f"{minutes} min")
-    if secs or not parts:
-        parts.append(f"{secs} s")
-    return " ".join(parts)

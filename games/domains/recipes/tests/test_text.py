@@ -1,7 +1,8 @@
 import pytest
 
 from games.domains.recipes.text import ActionSyntaxError, PauseAction, StepAction, StopAction, parse_actions
-from games.domains.recipes.timefmt import TimeFormatError, format_clock, parse_amount, parse_clock
+from games.domains.recipes.timefmt import TimeFormatError, parse_amount, parse_clock
+from games.engine.durations import format_clock
 
 
 def test_clock_accepts_hh_mm_ss_and_mm_ss():
