@@ -7,11 +7,11 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from annotations.charts import bar_chart
 from annotations.models import Project
 from annotations.reports import agreement_report, model_report
 from annotations.schema import PROPERTY_TITLES
 from annotations.views.projects import manager_required
+from arena_site.charts import row_bars
 
 # The benchmark's published agreement levels (SPEC section 9), drawn for orientation.
 PUBLISHED = {"concurrency": 0.78, "interruptibility": 0.50, "time_constraint": 0.66, "resource": 0.86}
@@ -35,7 +35,7 @@ def report(request: HttpRequest, pk: int) -> HttpResponse:
     project = get_object_or_404(Project, pk=pk)
     data = agreement_report(project)
     properties = data["properties"]
-    overview = bar_chart(
+    overview = row_bars(
         [
             (
                 PROPERTY_TITLES[prop],
@@ -56,7 +56,7 @@ def report(request: HttpRequest, pk: int) -> HttpResponse:
         ],
         title="Chance-corrected agreement per property",
     )
-    percent = bar_chart(
+    percent = row_bars(
         [(PROPERTY_TITLES[prop], [("agreement", row["percent_agreement"])], None) for prop, row in properties.items()],
         high=100.0,
         percent=True,
@@ -67,7 +67,7 @@ def report(request: HttpRequest, pk: int) -> HttpResponse:
         kappas = row["cohen_kappa"]
         if len(kappas) > CHART_PAIRS:  # thousands of bars help nobody: the pairs sharing the most items
             kappas = {pair: kappas[pair] for pair in row["confusion"]}
-        pairs = bar_chart(
+        pairs = row_bars(
             [(pair.replace("|", " · "), [("Cohen's kappa", kappa)], None) for pair, kappa in kappas.items()],
             title=f"Cohen's kappa per annotator pair, {PROPERTY_TITLES[prop]}",
         )

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.npc import charts, stats
+from arena_site import charts
+from games.npc import stats
 from games.npc.tables import paper_table
 
 FAINT_LIMIT = 40  # individual episodes drawn behind a mean curve (more is noise on the page)

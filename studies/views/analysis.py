@@ -7,14 +7,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from accounts.permissions import researcher_required
-from studies import charts, selectors
+from arena_site import charts
+from studies import selectors
 from studies.analysis import MeasureAnalysis
 from studies.measures import LIKERT_POINTS
 from studies.models import Study
 
 
-def _bars(measure: MeasureAnalysis) -> list[charts.Bar]:
-    return [charts.Bar(g.condition, g.mean, g.se, g.n) for g in measure.groups]
+def _bars(measure: MeasureAnalysis) -> list[charts.MeanBar]:
+    return [charts.MeanBar(g.condition, g.mean, g.se, g.n) for g in measure.groups]
 
 
 @researcher_required
@@ -24,8 +25,8 @@ def analysis(request: HttpRequest, pk: int) -> HttpResponse:
     include_pilots = request.GET.get("pilots") == "1"
     result = selectors.study_analysis(study, include_dropped=include_dropped, include_pilots=include_pilots)
     construct_chart = (
-        charts.bar_chart(
-            [charts.Group(m.label, _bars(m)) for m in result.constructs],
+        charts.mean_bars(
+            [charts.MeanGroup(m.label, _bars(m)) for m in result.constructs],
             result.conditions,
             title="Questionnaire constructs per condition (mean ± SE, 1-5)",
             y_min=1,
@@ -36,8 +37,8 @@ def analysis(request: HttpRequest, pk: int) -> HttpResponse:
         else None
     )
     objective_charts = [
-        charts.bar_chart(
-            [charts.Group(m.label, _bars(m))],
+        charts.mean_bars(
+            [charts.MeanGroup(m.label, _bars(m))],
             result.conditions,
             title=f"{m.label} per condition (mean ± SE)",
             width=360,

@@ -1,0 +1,30 @@
+"""The one chart module: its shared axis rule and what each chart draws."""
+
+from __future__ import annotations
+
+from arena_site import charts
+
+
+def test_axes_round_up_to_one_two_two_and_a_half_or_five():
+    assert [charts.nice_ceiling(v) for v in (0, 0.3, 1, 3, 7, 23, 2400)] == [1.0, 0.5, 1.0, 5.0, 10.0, 25.0, 2500.0]
+
+
+def test_a_line_chart_ticks_whole_units_at_a_round_step():
+    chart = charts.line_chart([{"label": "a", "points": [(0, 0), (3, 50)]}], x_label="decisions")
+    assert [t["label"] for t in chart["x_ticks"]] == ["0", "1", "2", "3"]
+    chart = charts.line_chart([{"label": "a", "points": [(0, 0), (230, 50)]}], x_label="game time")
+    assert [t["label"] for t in chart["x_ticks"]] == ["0", "50", "100", "150", "200"]
+
+
+def test_mean_bars_escape_labels_and_say_each_bar_in_words():
+    svg = charts.mean_bars(
+        [charts.MeanGroup("Trust <score>", [charts.MeanBar("A & B", 3.5, 0.25, 12)])], ["A & B"], title="T"
+    )
+    assert "<title>Trust &lt;score&gt;, A &amp; B: mean 3.50, SE 0.25, n = 12</title>" in svg
+    assert "<score>" not in svg and "A & B" not in svg
+
+
+def test_row_bars_mark_undefined_values():
+    chart = charts.row_bars([("kappa", [("amy-bob", None), ("amy-cy", 0.5)], 0.4)])
+    assert [bar.text for bar in chart.groups[0].bars] == ["n/a (not defined)", "0.50"]
+    assert chart.groups[0].ref_x is not None
