@@ -61,7 +61,7 @@ def domain_text(domain: str, name: str) -> str:
 
 def relevant_now(turn: Turn, domain: str) -> str:
     """The recipes or tasks relevant now, when the observation leaves them out."""
-    return relevant_knowledge(domain, turn.rules, turn.state)
+    return relevant_knowledge(domain, turn.state)
 
 
 def state_text(turn: Turn, agents: Sequence[int], limit: int = 4000) -> str:

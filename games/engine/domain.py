@@ -92,6 +92,9 @@ class Domain:
     game_item: str | None = None
     # "module:attribute" of the domain's LLM text interface: how commands are found in a reply.
     text: str | None = None
+    # "module:attribute" of ``relevant_knowledge(state) -> str``: what an LLM teammate is told
+    # besides the observation ("the recipes relevant now"); None: the observation says it all.
+    knowledge: str | None = None
     # "module:attribute" of ``headline_text(result, observation) -> str``, a few words for the play
     # page's header saying what the headline number means; None: "done".
     headline_text: str | None = None

@@ -5,7 +5,8 @@
 - ``short_clock``: ``m:ss``, or ``h:mm:ss`` from an hour, for boards and tooltips;
 - ``amount_text``: ``N hour`` / ``N min`` / ``N sec``, Recipe2Plan's duration texts (what
   ``timefmt.parse_amount`` reads back), for authored and exported recipes;
-- ``describe_amount``: a short phrase, ``1 h 30 min``, ``45 s``, for people reading a step.
+- ``describe_amount``: a short phrase, ``1 h 30 min``, ``45 s``, for people reading a step;
+- ``decimal_minutes``: ``5.5 min``, how the LLM prompts state a step's time.
 """
 
 from __future__ import annotations
@@ -43,3 +44,8 @@ def describe_amount(seconds: int) -> str:
     if secs or not parts:
         parts.append(f"{secs} s")
     return " ".join(parts)
+
+
+def decimal_minutes(seconds: int) -> str:
+    """Seconds -> ``5 min`` or ``5.5 min`` (one decimal), as the LLM prompts state step times."""
+    return f"{seconds // 60} min" if seconds % 60 == 0 else f"{seconds / 60:.1f} min"

@@ -32,6 +32,7 @@ PARTS = (
     "headline",
     "headline_text",
     "text",
+    "knowledge",
     "bundled",
     "benchmark_items",
     "benchmark_table",

@@ -38,6 +38,7 @@ DOMAIN = Domain(
     bundled="games.importers.bundled_kitchen:load",
     text="games.domains.kitchen.text:extract_reply",
     cli="games.cli.kitchen",
+    knowledge="games.domains.kitchen.knowledge:relevant_knowledge",
     generator="games.generators.kitchen",
     authoring="games.studio.formats:KITCHEN",
     board_template="games/boards/kitchen.html",

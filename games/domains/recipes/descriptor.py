@@ -27,6 +27,7 @@ DOMAIN = Domain(
     bundled="games.importers.bundled_recipes:load",
     text="games.domains.recipes.text:extract_reply",
     cli="games.cli.recipes",
+    knowledge="games.domains.recipes.knowledge:relevant_knowledge",
     generator="games.generators.recipes",
     authoring="games.studio.formats:RECIPES",
     board_template="games/boards/recipes.html",
