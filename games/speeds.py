@@ -10,7 +10,9 @@ loaf of bread; a 26-minute breakfast and a two-hour bake), so their pace follows
 game time the domain's planner needs (``reference_length``) spread over about 2.5 real minutes,
 rounded to a pace a person can read ("a game minute every 5 s", "15 recipe seconds per second").
 The kitchen (a fixed number of steps) and the itinerary (the traveller's clock jumps to the end of
-each action, so the pace only matters while a player reads) keep one pace per domain.
+each action, so the pace only matters while a player reads) keep one pace per domain. Each domain's
+descriptor holds its pace (``default_speed``) and whether its scenarios set their own
+(``paced_by_length``).
 """
 
 from __future__ import annotations
@@ -21,16 +23,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-DEFAULT_SPEEDS: dict[str, float] = {
-    "tasks": 0.1,  # one game minute every 10 s (a scenario's own pace replaces it: see above)
-    "recipes": 20.0,  # twenty recipe seconds per second (likewise)
-    "kitchen": 0.5,  # one step every 2 s: one command per step at human pace
-    # The traveller's clock jumps to the end of each action, so the pace only matters while a
-    # player reads: one trip minute per second keeps a minute of reading from costing an hour.
-    "itinerary": 1.0,
-}
-FALLBACK_SPEED = 0.5
-PACED_BY_LENGTH = frozenset({"tasks", "recipes"})
+from games.engine import registry
+
 TARGET_SECONDS = 150.0  # the planner's length in real time; people take a little longer
 # Readable paces: seconds per game unit when slower than one unit a second, units per second when
 # faster ("a minute every 12 s", "25 recipe seconds per second").
@@ -40,9 +34,11 @@ LADDER = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0, 2
 def default_speed(
     domain: str, definition: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None
 ) -> float:
-    """The pace a game of ``definition`` gets when nobody chose one."""
-    if definition is None or domain not in PACED_BY_LENGTH:
-        return DEFAULT_SPEEDS.get(domain, FALLBACK_SPEED)
+    """The pace a game of ``definition`` gets when nobody chose one (the domain's descriptor says
+    which: ``default_speed``, or ``paced_by_length``)."""
+    described = registry.descriptor(domain)
+    if definition is None or not described.paced_by_length:
+        return described.default_speed
     key = json.dumps([definition, options or {}], sort_keys=True, default=str)
     return _paced(domain, key)
 
@@ -52,14 +48,13 @@ def _paced(domain: str, key: str) -> float:
     definition, options = json.loads(key)
     length = reference_length(domain, definition, options)
     if length <= 0:
-        return DEFAULT_SPEEDS.get(domain, FALLBACK_SPEED)
+        return registry.descriptor(domain).default_speed
     return readable(length / TARGET_SECONDS)
 
 
 def reference_length(domain: str, definition: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> float:
     """Game time from the start to the end of the scenario played by the domain's planner alone."""
     from games.agents.planner_agent import policy_for
-    from games.engine import registry
     from games.engine.episode import play
 
     rules = registry.get(domain)

@@ -70,6 +70,10 @@ class Domain:
     headline_title: str = "Progress (% of the work done)"
     # How the domain's own texts number agents: tasks says "agent 1" for agent index 0.
     display_base: int = 0
+    # Real-time pace when nobody chose one, in game time units per real second (``games.speeds``);
+    # ``paced_by_length``: a scenario's own pace replaces it, from the planner's length.
+    default_speed: float = 0.5
+    paced_by_length: bool = False
     # The verbs of actions that only let time pass (the one waiting rule: ``is_wait``).
     wait_verbs: tuple[str, ...] = ("wait",)
     # Django side, by path: ``load(log) -> int`` of the bundled content; the module with

@@ -30,6 +30,9 @@ DOMAIN = Domain(
     rule_sets={"itinerary-v1": "games.domains.itinerary.rules:RULES"},
     llm_title="a travel itinerary (ItineraryBench)",
     wait_verbs=("wait", "stay_in"),
+    # The traveller's clock jumps to the end of each action, so the pace only matters while a
+    # player reads: one trip minute per second keeps a minute of reading from costing an hour.
+    default_speed=1.0,
     npc_policy="games.planners.itinerary_npc:npc_policy",
     headline="games.domains.itinerary.descriptor:headline",
     headline_text="games.domains.itinerary.descriptor:headline_text",

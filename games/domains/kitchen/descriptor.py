@@ -31,6 +31,7 @@ DOMAIN = Domain(
     rule_sets={"kitchen-v1": "games.domains.kitchen.rules:RULES"},
     llm_title="a restaurant kitchen with orders (CuisineWorld)",
     wait_verbs=("noop",),
+    default_speed=0.5,  # one step every 2 s: one command per step at human pace
     npc_policy="games.planners.kitchen_npc:npc_policy",
     headline="games.domains.kitchen.descriptor:headline",
     headline_text="games.domains.kitchen.descriptor:headline_text",

@@ -21,6 +21,9 @@ DOMAIN = Domain(
     title="Recipes (Recipe2Plan)",
     rule_sets={"recipes-v1": "games.domains.recipes.rules:RULES"},
     llm_title="cooking two recipes at once (Recipe2Plan)",
+    # twenty recipe seconds per second, until a scenario's own pace replaces it (games/speeds.py)
+    default_speed=20.0,
+    paced_by_length=True,
     npc_policy="games.planners.recipes_npc:npc_policy",
     headline_text="games.domains.recipes.descriptor:headline_text",
     headline_title="Recipe steps done (%)",

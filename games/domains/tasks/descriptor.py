@@ -9,6 +9,9 @@ DOMAIN = Domain(
     title="Tasks (TimeArena)",
     rule_sets={"tasks-v1": "games.domains.tasks.rules:RULES"},
     llm_title="household, cooking and lab tasks (TimeArena)",
+    # one game minute every 10 s, until a scenario's own pace replaces it (games/speeds.py)
+    default_speed=0.1,
+    paced_by_length=True,
     npc_policy="games.planners.tasks_npc:npc_policy",
     combine="games.domains.tasks.definition:compose",
     bundled="games.importers.bundled_tasks:load",
