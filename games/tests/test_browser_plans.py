@@ -29,6 +29,13 @@ def press(page, button) -> None:
         button.click()
 
 
+def step_text_width(page) -> float:
+    """The narrowest step description on the recipes board, in CSS pixels."""
+    return page.eval_on_selector_all(
+        "#game-board .recipe-steps .ta-name", "els => Math.min(...els.map(e => e.getBoundingClientRect().width))"
+    )
+
+
 def test_recipes_in_real_time_with_keys_to_the_end(tmp_path, shots):
     from playwright.sync_api import expect, sync_playwright
 
@@ -41,8 +48,9 @@ def test_recipes_in_real_time_with_keys_to_the_end(tmp_path, shots):
             page.on("pageerror", lambda error: errors.append(str(error)))
             sign_in(page, stack.base, game_id)
             expect(page.locator("#game-board .recipe-steps").first).to_be_visible()
-            deadline = time.monotonic() + 240
+            deadline = time.monotonic() + 300
             pressed = 0
+            widths: dict[int, float] = {}
             while not page.locator("#game-result h2").is_visible() and time.monotonic() < deadline:
                 start_button = page.locator("#game-actions button.action[data-action^='Step(']").first
                 if start_button.count():
@@ -51,8 +59,10 @@ def test_recipes_in_real_time_with_keys_to_the_end(tmp_path, shots):
                     if pressed == 3:
                         page.wait_for_timeout(400)
                         page.screenshot(path=str(shots / "realtime-recipes-1366.png"), full_page=True)
+                        widths[1366] = step_text_width(page)
                         page.set_viewport_size({"width": 768, "height": 1024})
                         page.screenshot(path=str(shots / "realtime-recipes-768.png"), full_page=True)
+                        widths[768] = step_text_width(page)
                         page.set_viewport_size({"width": 1366, "height": 900})
                     page.wait_for_timeout(600)  # the update comes back; a person reads it
                 page.wait_for_timeout(200)
@@ -67,6 +77,8 @@ def test_recipes_in_real_time_with_keys_to_the_end(tmp_path, shots):
         stack.close()
     assert not errors, errors
     assert saved["status"] == "finished" and pressed >= 5
+    # a step's words get most of the board's width, not a third of it
+    assert widths[1366] >= 450 and widths[768] >= 380, widths
     assert "could not handle" not in feedback, feedback  # the server rendered every update
     assert facts["Progress"] == f"{saved['result']['progress']:g}"
     assert facts["Status"] == saved["result"]["status"]
