@@ -19,6 +19,7 @@ from typing import Any
 
 from django.db import transaction
 
+from games.engine.compiled import UnknownScenario
 from games.engine.rules import RuleSet
 from games.models import GameEvent, GameSnapshot
 
@@ -47,11 +48,26 @@ def state_at(rules: RuleSet[Any], game: Any, seq: int) -> Any:
         base_seq, state = hit
     else:
         base_seq, raw = GameSnapshot.objects.values_list("seq", "state").get(game_id=game_id)
-        state = rules.load_state(raw)
+        state = _load(rules, game, raw)
     if base_seq < seq:
         state = replay_inputs(rules, state, game_id, after=base_seq, upto=seq)
     _put(key, seq, state)
     return state
+
+
+def _load(rules: RuleSet[Any], game: Any, raw: Any) -> Any:
+    """``rules.load_state(raw)``; a dump that names its compiled scenario (the itinerary's travel
+    world) in a process that has not compiled it yet gets the game's scenario compiled first."""
+    try:
+        return rules.load_state(raw)
+    except UnknownScenario:
+        from games.models import Scenario
+        from games.services.creating import scenario_definition
+
+        versions = list(Scenario.objects.filter(pk__in=game.scenario_ids or [game.scenario_id]))
+        versions.sort(key=lambda version: (game.scenario_ids or [game.scenario_id]).index(version.pk))
+        rules.initial_state(scenario_definition(rules, versions), seed=game.seed, options=game.options)
+        return rules.load_state(raw)
 
 
 def replay_inputs(rules: RuleSet[Any], state: Any, game_id: int, *, after: int, upto: int | None = None) -> Any:

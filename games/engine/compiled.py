@@ -40,6 +40,11 @@ def _exact_key(definition: Mapping[str, Any], extra: tuple[Hashable, ...]) -> st
         return scenario_key(definition, *extra)
 
 
+class UnknownScenario(LookupError):
+    """A dump names its compiled scenario by key (instead of carrying the definition) and this
+    process does not hold it: compile the scenario (start a game on its definition), then load."""
+
+
 class CompiledScenarios[T]:
     """Compiled scenarios by key, the least recently used dropped beyond ``size``."""
 
@@ -64,6 +69,13 @@ class CompiledScenarios[T]:
         if found is None:
             found = self._compile(definition, *extra)
             self._store(exact, found)
+        return found
+
+    def known(self, key: str) -> T:
+        """The compiled scenario filed under a dump's ``key`` (raises ``UnknownScenario``)."""
+        found = self._lookup(key)
+        if found is None:
+            raise UnknownScenario(f"scenario {key} is not compiled in this process; compile its definition first")
         return found
 
     def dump_key(self, compiled: T, dumped: Mapping[str, Any], *extra: Hashable) -> str:

@@ -1,8 +1,10 @@
 """The traveller's state: where, when, what was spent, the timeline so far and every check made.
 
 One traveller per game; every seated agent (the human, an NPC travel assistant) acts on it.
-States are immutable values; ``dump``/``load`` round-trip them exactly (the definition travels
-with the state so the rules need nothing else).
+States are immutable values; ``dump``/``load`` round-trip them exactly. A dump names its travel
+world by the digest of the definition (``world_reference``) instead of copying a world of thousands
+of trains into every snapshot: the world is compiled once per process (``WORLDS``) when a game on
+its definition starts, and ``load`` finds it there.
 """
 
 from __future__ import annotations
@@ -119,11 +121,20 @@ _evolve = evolver(ItineraryState)
 WORLDS: CompiledScenarios[World] = CompiledScenarios(World.from_definition)
 
 
-def dump(state: ItineraryState) -> dict[str, Any]:
-    definition = dict(state.world.definition)
+def world_reference(world: World) -> dict[str, Any]:
+    """How a dump names its travel world: the digest of its definition (``WORLDS``' key), with the
+    definition's kind and source for a reader; the world itself is not copied into every dump."""
+    definition = world.definition
     return {
-        "definition": definition,
-        "scenario_key": WORLDS.dump_key(state.world, definition),
+        "key": WORLDS.dump_key(world, definition),
+        "kind": definition.get("kind"),
+        "source": definition.get("source"),
+    }
+
+
+def dump(state: ItineraryState) -> dict[str, Any]:
+    return {
+        "world": world_reference(state.world),
         "agents": state.agents,
         "clock": state.clock,
         "city": state.city,
@@ -138,9 +149,18 @@ def dump(state: ItineraryState) -> dict[str, Any]:
     }
 
 
+def world_of(raw: Mapping[str, Any]) -> World:
+    """The world a dump names (``UnknownScenario`` when this process has not compiled it: start a
+    game on its definition first); a dump written before worlds were referenced carries its
+    definition."""
+    if "definition" in raw:
+        return WORLDS.get(raw["definition"], key=raw.get("scenario_key"))
+    return WORLDS.known(raw["world"]["key"])
+
+
 def load(raw: Mapping[str, Any], world: World | None = None) -> ItineraryState:
     return ItineraryState(
-        world=world or WORLDS.get(raw["definition"], key=raw.get("scenario_key")),
+        world=world or world_of(raw),
         agents=int(raw["agents"]),
         clock=int(raw["clock"]),
         city=raw["city"],

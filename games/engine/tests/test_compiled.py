@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.engine.compiled import CompiledScenarios, scenario_key
+from games.engine.compiled import CompiledScenarios, UnknownScenario, scenario_key
 
 
 class Counting:
@@ -63,3 +63,12 @@ def test_the_least_recently_used_scenario_is_dropped_beyond_the_size():
     assert compile_.calls == 3
     cache.get({"n": 2})
     assert compile_.calls == 4
+
+
+def test_known_finds_a_value_by_its_dumped_key_and_refuses_a_key_it_does_not_hold():
+    cache = CompiledScenarios(Counting())
+    compiled = cache.get({"a": 1})
+    with pytest.raises(UnknownScenario):
+        cache.known(scenario_key({"a": 1}))
+    key = cache.dump_key(compiled, {"a": 1})
+    assert cache.known(key) is compiled

@@ -9,7 +9,9 @@ import pytest
 from games.domains.itinerary.actions import ActionSyntaxError, parse_action, parse_plan
 from games.domains.itinerary.rules import GOALS_MET, RULES, TIME_UP
 from games.domains.itinerary.scoring import score
+from games.domains.itinerary.state import WORLDS
 from games.domains.itinerary.tests.worlds import definition
+from games.engine.compiled import UnknownScenario, scenario_key
 from games.engine.conformance import check_rules
 
 
@@ -322,6 +324,26 @@ def test_state_round_trips_after_actions():
     )
     raw = json.loads(json.dumps(RULES.dump_state(state)))
     assert RULES.dump_state(RULES.load_state(raw)) == RULES.dump_state(state)
+
+
+def test_a_dump_names_its_world_instead_of_copying_it_and_loads_once_the_world_is_compiled():
+    state, _ = run(["visit(Alpha Railway Hotel, 2024-01-01 09:00, 2024-01-01 09:30)"])
+    raw = json.loads(json.dumps(RULES.dump_state(state)))
+    assert "definition" not in raw and raw["world"]["key"] == scenario_key(definition())
+    WORLDS.clear()  # another process, which has not compiled this world yet
+    with pytest.raises(UnknownScenario):
+        RULES.load_state(raw)
+    RULES.initial_state(definition())  # a game on the definition compiles it
+    assert RULES.load_state(raw) == state
+
+
+def test_an_older_dump_that_carries_its_definition_still_loads():
+    state, _ = run(["visit(Alpha Railway Hotel, 2024-01-01 09:00, 2024-01-01 09:30)"])
+    raw = json.loads(json.dumps(RULES.dump_state(state)))
+    del raw["world"]
+    raw["definition"] = definition()
+    WORLDS.clear()
+    assert RULES.load_state(raw) == state
 
 
 def test_observation_data_shows_clock_wallet_places_and_goals():
