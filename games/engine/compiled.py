@@ -46,14 +46,21 @@ class UnknownScenario(LookupError):
 
 
 class CompiledScenarios[T]:
-    """Compiled scenarios by key, the least recently used dropped beyond ``size``."""
+    """Compiled scenarios by key, the least recently used dropped beyond ``size``.
 
-    def __init__(self, compile_: Callable[..., T], size: int = 512) -> None:
+    ``by_digest``: also file each newly compiled value under the digest of its definition (the key
+    ``dump_key`` gives), for a domain whose dumps name the compiled scenario instead of carrying
+    the definition (``known``)."""
+
+    def __init__(self, compile_: Callable[..., T], size: int = 512, *, by_digest: bool = False) -> None:
         self._compile = compile_
         self._size = size
+        self._by_digest = by_digest
         self._entries: OrderedDict[str | bytes, T] = OrderedDict()
         # id(compiled) -> (compiled, the key of its dumped definition); holding the value keeps the id valid
         self._dump_keys: dict[int, tuple[T, str]] = {}
+        # dump key -> compiled, for the values still in ``_entries`` (dropped with them)
+        self._digests: dict[str, T] = {}
         self._lock = threading.Lock()
 
     def get(self, definition: Mapping[str, Any], *extra: Hashable, key: str | None = None) -> T:
@@ -69,6 +76,8 @@ class CompiledScenarios[T]:
         if found is None:
             found = self._compile(definition, *extra)
             self._store(exact, found)
+            if self._by_digest:
+                self.dump_key(found, definition, *extra)
         return found
 
     def known(self, key: str) -> T:
@@ -86,11 +95,12 @@ class CompiledScenarios[T]:
         if known is not None and known[0] is compiled:
             return known[1]
         key = scenario_key(dumped, *extra)
-        self._store(key, compiled)
         with self._lock:
             if len(self._dump_keys) >= 4 * self._size:
                 self._dump_keys.clear()
+                self._digests.clear()
             self._dump_keys[id(compiled)] = (compiled, key)
+            self._digests[key] = compiled
         return key
 
     def _lookup(self, key: str | bytes) -> T | None:
@@ -98,16 +108,21 @@ class CompiledScenarios[T]:
             found = self._entries.get(key)
             if found is not None:
                 self._entries.move_to_end(key)
-            return found
+                return found
+            return self._digests.get(key) if isinstance(key, str) else None
 
     def _store(self, key: str | bytes, compiled: T) -> None:
         with self._lock:
             self._entries.setdefault(key, compiled)
             self._entries.move_to_end(key)
             while len(self._entries) > self._size:
-                self._entries.popitem(last=False)
+                _, dropped = self._entries.popitem(last=False)
+                known = self._dump_keys.pop(id(dropped), None)
+                if known is not None and known[0] is dropped:
+                    self._digests.pop(known[1], None)
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
             self._dump_keys.clear()
+            self._digests.clear()

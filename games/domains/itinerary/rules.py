@@ -28,7 +28,7 @@ from games.domains.itinerary.actions import go_to_place as go_to_place_text
 from games.domains.itinerary.actions import stay_in as stay_in_text
 from games.domains.itinerary.actions import visit as visit_text
 from games.domains.itinerary.scoring import score
-from games.domains.itinerary.state import WORLDS, CheckResult, ItineraryState, Segment, dump, load, world_reference
+from games.domains.itinerary.state import WORLDS, CheckResult, ItineraryState, Segment, dump, load
 from games.domains.itinerary.world import World
 from games.engine.types import (
     COMPLETED,
@@ -60,8 +60,7 @@ class ItineraryRules:
     def initial_state(
         self, scenario: Mapping[str, Any], *, seed: int = 0, agents: int = 1, options: Mapping[str, Any] | None = None
     ) -> ItineraryState:
-        world = WORLDS.get(scenario)
-        world_reference(world)  # files the world under the key its dumps name
+        world = WORLDS.get(scenario)  # compiled once per process, filed under the key its dumps name
         return ItineraryState(
             world=world,
             agents=max(1, agents),

@@ -118,7 +118,7 @@ class ItineraryState:
 _evolve = evolver(ItineraryState)
 
 # Each scenario's World, indexed once per process (games and their states share the immutable value).
-WORLDS: CompiledScenarios[World] = CompiledScenarios(World.from_definition)
+WORLDS: CompiledScenarios[World] = CompiledScenarios(World.from_definition, by_digest=True)
 
 
 def world_reference(world: World) -> dict[str, Any]:
