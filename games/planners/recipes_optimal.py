@@ -225,6 +225,10 @@ def _build(
     if floor:
         model.add(makespan >= floor)
     model.minimize(makespan)
+    # Set times: the earliest possible start first, at its earliest value (branching on starts
+    # before the relaxation's slots is what lets it prove that nothing shorter exists).
+    starts = [chunk.start for step in steps.values() for chunk in step.chunks]
+    model.add_decision_strategy(starts, cp_model.CHOOSE_LOWEST_MIN, cp_model.SELECT_MIN_VALUE)
     return _Model(model, steps, makespan)
 
 
@@ -415,6 +419,7 @@ def _relaxed_bound(
         return below + 1  # the longest chain of steps alone is longer
     relaxation = _build(kitchen, unit, below, time_constraints=time_constraints, chunks=1, relaxed=True)
     solver = _solver(seconds, workers, seed)
+    solver.parameters.search_branching = cp_model.FIXED_SEARCH
     status = solver.solve(relaxation.model)
     if status == cp_model.INFEASIBLE:
         return below + 1
