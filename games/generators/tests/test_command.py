@@ -48,3 +48,21 @@ def test_save_stores_the_family_as_current_scenarios_and_is_idempotent():
     assert f"Optimum {instances[0]['optimal_makespan']} (proven optimal)" in stored[0].description
     _run("tasks", "--count", "2", "--seed", "9", "--actions", "6", "--save")
     assert Scenario.objects.filter(source="generated").count() == 2
+
+
+@pytest.mark.parametrize(
+    ("domain", "knobs"),
+    [
+        ("tasks", ["--actions", "6"]),
+        ("recipes", ["--steps", "4"]),
+        ("kitchen", ["--dishes", "1", "--depth", "1"]),
+        ("itinerary", ["--cities", "1"]),
+    ],
+)
+def test_every_domain_prints_the_certificate_fields(domain, knobs):
+    (instance,) = _run(domain, "--count", "1", "--seed", "2", *knobs, "--json")
+    assert set(instance) >= KEYS
+    assert {"actions", "parallelism"} <= set(instance["stats"])
+    assert isinstance(instance["optimal"], bool) and instance["slug"].startswith(f"generated/{domain}-s2-")
+    if instance["optimal"]:
+        assert instance["lower_bound"] == instance["optimal_makespan"]

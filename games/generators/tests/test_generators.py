@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import statistics
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -197,3 +201,42 @@ def test_each_itinerary_knob_moves_its_stat_the_way_it_names(knob, low, high, st
     lower = _mean_stat("itinerary", {knob: low}, stat)
     higher = _mean_stat("itinerary", {knob: high}, stat)
     assert (higher - lower) * direction > 0, (lower, higher)
+
+
+_OTHER_PROCESS = """
+import json, sys
+from games.generators.family import generate
+families = json.loads(sys.argv[1])
+out = {domain: generate(domain, count=2, seed=6, knobs=knobs) for domain, knobs in families.items()}
+for instances in out.values():
+    for instance in instances:
+        instance.pop("solve_seconds")
+print(json.dumps(out, sort_keys=True))
+"""
+_FAMILIES = {
+    "tasks": {"actions": 10, "agents": 2},
+    "recipes": {"steps": 6, "interruptible": 0.6},
+    "kitchen": {"dishes": 2, "depth": 1},
+    "itinerary": {"cities": 1},
+}
+
+
+def test_every_domain_repeats_byte_for_byte_in_other_processes_with_other_hash_seeds():
+    # Python salts str hashes per process: a generator that iterated over a set of names would
+    # differ between these runs. Only solve_seconds may differ.
+    outputs = []
+    for hash_seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-c", _OTHER_PROCESS, json.dumps(_FAMILIES)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            cwd=Path(__file__).resolve().parents[3],
+        )
+        outputs.append(done.stdout)
+    here = {domain: generate(domain, count=2, seed=6, knobs=knobs) for domain, knobs in _FAMILIES.items()}
+    for instances in here.values():
+        for instance in instances:
+            instance.pop("solve_seconds")
+    assert outputs[0] == outputs[1] == json.dumps(here, sort_keys=True) + "\n"

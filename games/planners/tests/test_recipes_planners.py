@@ -137,6 +137,32 @@ def test_optimal_uses_a_second_chunk_to_fit_a_tight_window():
         assert ok, run.error
 
 
+def test_optimal_is_claimed_only_when_plans_with_more_chunks_cannot_do_better():
+    # Pulse: three one-minute stirs, each due the instant a two-minute rest ends (windows of 0),
+    # so the cook is taken at minutes 2, 5 and 8. The six-minute chopping fills the three gaps
+    # before them only in three chunks: 9 minutes. In two chunks the best is longer, and the
+    # relaxation (any number of chunks) says so instead of calling it optimal.
+    steps = []
+    for pulse in range(3):
+        rest, stir = 2 * pulse, 2 * pulse + 1
+        after = {"prerequisites": [rest - 1], "time_constraints": {str(rest - 1): 0}} if pulse else {}
+        steps.append({"index": rest, "text": "Rest", "duration": 120, "autonomous": True, **after})
+        steps.append(
+            {"index": stir, "text": "Stir", "duration": 60, "prerequisites": [rest], "time_constraints": {str(rest): 0}}
+        )
+    pulse = {"name": "Pulse", "steps": steps}
+    chop = {"name": "Chop", "steps": [{"index": 0, "text": "Chop", "duration": 360, "interruptible": True}]}
+    definition = kitchen(pulse, chop)
+    two = recipes_optimal.solve(definition, chunks=2, time_limit=20)
+    three = recipes_optimal.solve(definition, chunks=3, time_limit=20)
+    assert (three.makespan, three.optimal, three.bound) == (540, True, 540)
+    assert two.makespan > 540 and not two.optimal and two.bound == 540 and two.gap > 0
+    assert "not ruled out" in " ".join(two.notes)
+    for solved in (two, three):
+        ok, run = replays(definition, solved.plan, True)
+        assert ok, run.error
+
+
 @pytest.mark.datasets
 @pytest.mark.slow
 @pytest.mark.parametrize("constraints", [True, False], ids=["constraints-on", "constraints-off"])
