@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine.values import quick_init
+
 JSON = dict[str, Any]
 
 # Event kinds every domain uses; domains may add their own (``order_arrived`` ...).
@@ -21,6 +23,7 @@ PAUSED = "paused"
 FINISHED = "finished"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened at game time ``time`` (in the rule set's time unit).
@@ -77,6 +80,7 @@ def rejected(time: float, agent: int | None, action: str, feedback: Feedback) ->
     )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Transition[S]:
     """The result of ``act`` or ``advance``: the new state and the events it caused, in order."""

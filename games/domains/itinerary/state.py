@@ -15,12 +15,13 @@ from typing import Any
 
 from games.domains.itinerary.world import World
 from games.engine.compiled import CompiledScenarios
-from games.engine.values import evolver
+from games.engine.values import evolver, quick_init
 
 EXECUTABILITY = "executability"
 CONSTRAINTS = "constraints"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Segment:
     """One stretch of the timeline. ``kind``: train, transfer, visit or stay. ``implicit`` marks a
@@ -58,6 +59,7 @@ class Segment:
         return cls(**raw)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CheckResult:
     """One check: ``level`` executability or constraints, ``check`` its name (train, position,

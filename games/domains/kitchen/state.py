@@ -28,6 +28,7 @@ from games.domains.kitchen.world import (
     unmakeable,
 )
 from games.engine.compiled import CompiledScenarios
+from games.engine.values import quick_init
 
 MAX_AGENTS = 8
 
@@ -227,6 +228,7 @@ class ToolState:
         }
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Order:
     id: int
@@ -241,6 +243,7 @@ class Order:
         return {"id": self.id, "dish": self.dish, "arrived": self.arrived, "deadline": self.deadline}
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Note:
     """Feedback or a suggestion for one agent, from the last executed step."""

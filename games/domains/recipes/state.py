@@ -14,7 +14,7 @@ from typing import Any
 
 from games.domains.recipes.kitchen import Kitchen, Props, StepSpec, load_kitchen
 from games.engine.compiled import CompiledScenarios
-from games.engine.values import OWN_CACHE
+from games.engine.values import OWN_CACHE, quick_init
 
 # Each scenario's Kitchen, parsed and validated once per process (games share the immutable value).
 KITCHENS: CompiledScenarios[Kitchen] = CompiledScenarios(load_kitchen)
@@ -22,6 +22,7 @@ KITCHENS: CompiledScenarios[Kitchen] = CompiledScenarios(load_kitchen)
 PLAYING, SUCCESS, FAILED, STOPPED, TRUNCATED = "playing", "success", "failed", "stopped", "truncated"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Chunk:
     """``agent`` worked on (or, for an autonomous step, started) step ``step`` of recipe ``recipe``

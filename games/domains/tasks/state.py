@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from games.domains.tasks.definition import Compiled, compile_definition
 from games.engine.compiled import CompiledScenarios
-from games.engine.values import OWN_CACHE, evolver
+from games.engine.values import OWN_CACHE, evolver, quick_init
 
 # Why an episode ended (``TasksState.ended``).
 ALL_DONE = "all tasks complete"
@@ -29,6 +29,7 @@ class Options:
     rejection_costs_minute: bool = True  # SPEC: in turn-based play a rejected action uses up the minute
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Run:
     """An action in progress or finished: who started it, when, and when it completes."""
@@ -39,6 +40,7 @@ class Run:
     end: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Agent:
     busy_until: int = 0
