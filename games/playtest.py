@@ -23,9 +23,6 @@ from games.speeds import default_speed
 THINK_SECONDS = 2.0
 KITCHEN_SHARE = 0.5
 WINDOW_MINUTES = (2.0, 6.0)  # how long a bundled scenario should last at its default pace
-# The traveller's clock jumps to the end of each action (SPEC section 5): a trip lasts as long as
-# its player reads, whatever the pace, so the window is not the pace's to keep there.
-READING_BOUND = frozenset({"itinerary"})
 
 
 @dataclass
@@ -45,8 +42,9 @@ class Playtest:
 
     @property
     def in_window(self) -> bool | None:
-        """Whether it lasts 2-6 real minutes (None where the pace does not set the length)."""
-        if self.domain in READING_BOUND:
+        """Whether it lasts 2-6 real minutes (None where the pace does not set the length: the
+        domain's descriptor says ``length_set_by_reader``)."""
+        if registry.descriptor(self.domain).length_set_by_reader:
             return None
         low, high = WINDOW_MINUTES
         return low <= round(self.minutes, 2) <= high
@@ -67,7 +65,7 @@ def playtest(scenario: Scenario, *, think: float = THINK_SECONDS, speed: float |
     definition = services.scenario_definition(rules, [scenario])
     options = registry.descriptor(scenario.domain).extra.get("game_options", {})
     speed = default_speed(scenario.domain, definition, options) if speed is None else speed
-    agents = int(definition.get("agents", 1)) if scenario.domain == "kitchen" else 1
+    agents = int(definition.get("agents", 1)) if registry.descriptor(scenario.domain).team_in_definition else 1
     policy = paced_policy(scenario.domain, think * speed)
     run = play_at_pace(
         rules,
@@ -87,28 +85,37 @@ def playtest(scenario: Scenario, *, think: float = THINK_SECONDS, speed: float |
 
 def paced_policy(domain: str, reaction: float) -> Policy:
     """The planner as a person would follow it: where the domain's planner can leave room for a
-    late reaction (recipes' time windows), it does."""
-    if domain == "recipes":
-        from games.planners.recipes_npc import paced_policy as recipes_paced
-
-        return recipes_paced(reaction)
-    return policy_for(domain)
+    late reaction (recipes' time windows: its descriptor's ``paced_policy``), it does."""
+    paced = registry.descriptor(domain).part("paced_policy")
+    return policy_for(domain) if paced is None else paced(reaction)
 
 
 def judge(domain: str, rules: Any, state: Any) -> tuple[bool, str]:
+    """Whether the planner won: the domain's own ``playtest_judge``, else every action done."""
+    own = registry.descriptor(domain).part("playtest_judge")
+    if own is not None:
+        passed, verdict = own(rules, state)
+        return bool(passed), str(verdict)
     result = rules.result(state)
     outcome = rules.outcome(state)
-    if domain == "kitchen":
-        given = state.orders_made
-        share = state.completed / given if given else 0.0
-        return share >= KITCHEN_SHARE, f"served {state.completed} of {given} orders ({share:.0%})"
-    if domain == "recipes":
-        return state.status == "success", state.reason or "not finished"
-    if domain == "itinerary":
-        from games.domains.itinerary.rules import GOALS_MET
-
-        return state.over == GOALS_MET, f"{state.over or 'not finished'} (score {result['total']:g})"
     done = bool(result.get("completed"))
     return done and outcome.terminated, f"progress {result.get('progress', 0):g} %" + (
         f": {outcome.reason}" if outcome.reason else ""
     )
+
+
+def kitchen_judge(rules: Any, state: Any) -> tuple[bool, str]:
+    """A kitchen is won when it serves at least half of the orders it was given."""
+    given = state.orders_made
+    share = state.completed / given if given else 0.0
+    return share >= KITCHEN_SHARE, f"served {state.completed} of {given} orders ({share:.0%})"
+
+
+def recipes_judge(rules: Any, state: Any) -> tuple[bool, str]:
+    return state.status == "success", state.reason or "not finished"
+
+
+def itinerary_judge(rules: Any, state: Any) -> tuple[bool, str]:
+    from games.domains.itinerary.rules import GOALS_MET
+
+    return state.over == GOALS_MET, f"{state.over or 'not finished'} (score {rules.result(state)['total']:g})"

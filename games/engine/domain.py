@@ -74,6 +74,17 @@ class Domain:
     # ``paced_by_length``: a scenario's own pace replaces it, from the planner's length.
     default_speed: float = 0.5
     paced_by_length: bool = False
+    # "module:attribute" of ``paced_policy(reaction) -> Policy``: the planner as a person follows it,
+    # reacting ``reaction`` game units late (``manage.py playtest``); None: ``npc_policy`` as it is.
+    paced_policy: str | None = None
+    # The scenario's definition says how many seats it has (``agents``: kitchen levels); else one.
+    team_in_definition: bool = False
+    # A game lasts as long as its player reads, whatever the pace (the itinerary's clock jumps to
+    # the end of each action), so playtest's 2-6 minute window does not apply.
+    length_set_by_reader: bool = False
+    # "module:attribute" of ``judge(rules, state) -> (passed, verdict)``, whether the planner's
+    # playtest game counts as won; None: every action done (``completed``) and the game over.
+    playtest_judge: str | None = None
     # The verbs of actions that only let time pass (the one waiting rule: ``is_wait``).
     wait_verbs: tuple[str, ...] = ("wait",)
     # Django side, by path: ``load(log) -> int`` of the bundled content; the module with

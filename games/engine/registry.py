@@ -41,6 +41,8 @@ PARTS = (
     "benchmark_metrics",
     "success",
     "measures",
+    "paced_policy",
+    "playtest_judge",
 )
 
 _domains: dict[str, Domain] = {}

@@ -34,6 +34,8 @@ DOMAIN = Domain(
     # player reads: one trip minute per second keeps a minute of reading from costing an hour.
     default_speed=1.0,
     npc_policy="games.planners.itinerary_npc:npc_policy",
+    length_set_by_reader=True,
+    playtest_judge="games.playtest:itinerary_judge",
     headline="games.domains.itinerary.descriptor:headline",
     headline_text="games.domains.itinerary.descriptor:headline_text",
     headline_title="Trip score (executability 60 + constraints 20 + efficiency 20, of 100)",
