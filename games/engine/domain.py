@@ -110,6 +110,9 @@ class Domain:
     # "module:attribute" of ``relevant_knowledge(state) -> str``: what an LLM teammate is told
     # besides the observation ("the recipes relevant now"); None: the observation says it all.
     knowledge: str | None = None
+    # "module:attribute" of ``result_note(result) -> str``, a few words the games list adds to a
+    # finished game's headline ("3 served"); None: the headline alone.
+    result_note: str | None = None
     # "module:attribute" of ``headline_text(result, observation) -> str``, a few words for the play
     # page's header saying what the headline number means; None: "done".
     headline_text: str | None = None

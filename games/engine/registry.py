@@ -31,6 +31,7 @@ PARTS = (
     "combine",
     "headline",
     "headline_text",
+    "result_note",
     "text",
     "knowledge",
     "bundled",

@@ -70,6 +70,7 @@ def score_of(game: Any) -> str:
     """The game's headline as the games list shows it: the final result's once finished, else the
     last point of its progress chart."""
     from games import metrics
+    from games.engine import registry
 
     value = metrics.headline(game.domain, game.result) if game.is_finished and game.result else None
     if value is None and game.progress_points:
@@ -77,9 +78,8 @@ def score_of(game: Any) -> str:
     if value is None:
         return "—"
     text = f"{value:.0f}%"
-    if game.domain == "kitchen" and game.is_finished and game.result:
-        text += f" · {game.result.get('completed', 0)} served"
-    return text
+    note = registry.descriptor(game.domain).part("result_note") if game.is_finished and game.result else None
+    return f"{text} · {note(game.result)}" if note is not None else text
 
 
 @register.filter

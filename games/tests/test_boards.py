@@ -377,3 +377,16 @@ def test_number_keys_go_only_to_commands_in_sight():
     ]
     keys = [b["key"] for g in presenters.keyed_groups(groups) for b in g["buttons"]]
     assert keys == ["1", "", "", "w"]
+
+
+def test_the_games_list_adds_the_domains_note_to_a_finished_games_headline():
+    from types import SimpleNamespace
+
+    from games.templatetags.games_extras import score_of
+
+    kitchen = SimpleNamespace(domain="kitchen", is_finished=True, result={"success_rate": 0.75, "completed": 3})
+    assert score_of(kitchen) == "75% · 3 served"
+    running = SimpleNamespace(domain="kitchen", is_finished=False, result=None, progress_points=[[4, 50.0]])
+    assert score_of(running) == "50%"
+    tasks = SimpleNamespace(domain="tasks", is_finished=True, result={"progress": 100.0})
+    assert score_of(tasks) == "100%"

@@ -25,6 +25,11 @@ def headline_text(result: Mapping[str, Any], observation: Mapping[str, Any]) -> 
     return f"{served} served · {failed} missed"
 
 
+def result_note(result: Mapping[str, Any]) -> str:
+    """How many orders a finished game served, for the games list."""
+    return f"{result.get('completed', 0)} served"
+
+
 DOMAIN = Domain(
     name="kitchen",
     title="Kitchen (CuisineWorld)",
@@ -37,6 +42,7 @@ DOMAIN = Domain(
     playtest_judge="games.playtest:kitchen_judge",
     headline="games.domains.kitchen.descriptor:headline",
     headline_text="games.domains.kitchen.descriptor:headline_text",
+    result_note="games.domains.kitchen.descriptor:result_note",
     headline_title="Orders served on time (% of the orders finished so far)",
     bundled="games.importers.bundled_kitchen:load",
     text="games.domains.kitchen.text:extract_reply",
