@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from games.tests.browser_helpers import CHROMIUM, CHROMIUM_ARGS, need_chromium, screenshots_dir
+
 SERVICE_FIXTURES = {
     "db",
     "transactional_db",
@@ -48,15 +50,10 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-CHROMIUM = Path(os.environ.get("ARENA_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
+@pytest.fixture
+def shots() -> Path:
+    """The folder browser tests put their screenshots in (``screenshots/`` or ARENA_SCREENSHOTS)."""
+    return screenshots_dir()
 
 
 @pytest.fixture(scope="session")
@@ -78,8 +75,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
 @pytest.fixture
 def browser():
     """Debian's chromium driven by Playwright (never a downloaded browser); skips when absent."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"Debian's chromium is not at {CHROMIUM} (apt-get install chromium)")
+    need_chromium()
     sync_api = pytest.importorskip("playwright.sync_api")
     # Playwright's sync API runs an event loop; Django's async-unsafe guard would trip on the ORM
     # calls a test makes between browser steps. Only for this test: the guard stays on for the rest

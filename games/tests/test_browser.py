@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 import pytest
 
-from games.tests.server import ROOT, Stack
+from games.tests.browser_helpers import PASSWORD, chromium, last_seq, need_chromium, new_page, sign_in
+from games.tests.server import Stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-CHROMIUM = "/usr/bin/chromium"
-PASSWORD = "pw-participant-1"
 
 SETUP = f"""
 from accounts.roles import Role, grant
@@ -29,20 +27,6 @@ print(game.pk)
 """
 
 
-@pytest.fixture
-def shots() -> Path:
-    folder = Path(os.environ.get("ARENA_SCREENSHOTS", ROOT / "screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def last_seq(page) -> int:
-    return page.evaluate(
-        "() => { const items = document.querySelectorAll('#game-log-list [data-seq]');"
-        " return items.length ? Number(items[items.length - 1].dataset.seq) : 0; }"
-    )
-
-
 @pytest.mark.parametrize(
     "workers",
     [
@@ -51,37 +35,20 @@ def last_seq(page) -> int:
     ],
 )
 def test_a_participant_plays_a_tasks_game_in_the_browser(tmp_path, shots, workers):
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"Debian's chromium is not at {CHROMIUM} (apt-get install chromium)")
+    need_chromium()
     if workers and not (os.environ.get("DATABASE_URL", "").startswith("postgres") and os.environ.get("REDIS_URL")):
         pytest.skip("several workers need Postgres and Redis (the services pass sets them)")
     suffix = "-serve" if workers else ""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     stack = Stack(tmp_path)
     try:
         stack.manage("migrate", "--noinput", "-v0")
         game_id = int(stack.python(SETUP).strip().splitlines()[-1])
         stack.start(workers=workers)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(
-                executable_path=CHROMIUM,
-                args=[
-                    "--headless",
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--disable-background-networking",
-                    "--disable-component-update",
-                    "--no-first-run",
-                ],
-            )
-            page = browser.new_page(viewport={"width": 1366, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(f"{stack.base}/accounts/login/")
-            page.fill("input[name=username]", "player")
-            page.fill("input[name=password]", PASSWORD)
-            page.click("button[type=submit]")
+        with chromium() as browser:
+            page, errors = new_page(browser)
+            sign_in(page, stack.base)
             page.goto(f"{stack.base}/games/{game_id}/")
             expect(page.locator("#game-actions [data-key='1']")).to_be_visible()
             page.wait_for_function("() => window.htmx && document.querySelector('[ws-connect]')")
@@ -113,7 +80,6 @@ def test_a_participant_plays_a_tasks_game_in_the_browser(tmp_path, shots, worker
             page.goto(f"{stack.base}/games/{game_id}/")
             expect(page.locator("#game-result")).to_be_visible()
             page.screenshot(path=str(shots / f"play-tablet{suffix}.png"), full_page=True)
-            browser.close()
         assert not errors, errors
     finally:
         stack.close()

@@ -15,18 +15,9 @@ import time
 
 import pytest
 
-from games.tests.test_browser_realtime import ARGS, CHROMIUM, shots, shown_facts, sign_in, start, stored
+from games.tests.browser_helpers import chromium, new_page, press, shown_facts, sign_in, start_game, stored
 
-__all__ = ["shots"]  # the fixture, shared with the other real-time browser tests
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def press(page, button) -> None:
-    key = button.get_attribute("data-key")
-    if key:
-        page.keyboard.press(key)
-    else:
-        button.click()
 
 
 def step_text_width(page) -> float:
@@ -37,15 +28,12 @@ def step_text_width(page) -> float:
 
 
 def test_recipes_in_real_time_with_keys_to_the_end(tmp_path, shots):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    stack, game_id, speed = start(tmp_path, "recipes", "bundled/Porridge_Omelette")
+    stack, game_id, speed = start_game(tmp_path, "recipes", "bundled/Porridge_Omelette")
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1366, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
+        with chromium() as browser:
+            page, errors = new_page(browser)
             sign_in(page, stack.base, game_id)
             expect(page.locator("#game-board .recipe-steps").first).to_be_visible()
             deadline = time.monotonic() + 300
@@ -71,7 +59,6 @@ def test_recipes_in_real_time_with_keys_to_the_end(tmp_path, shots):
             facts = shown_facts(page)
             outcome = page.locator("#game-result p").first.inner_text()
             feedback = page.locator("#game-feedback").inner_text()
-            browser.close()
         saved = stored(stack, game_id)
     finally:
         stack.close()
@@ -107,15 +94,12 @@ def itinerary_choice(page):
 
 
 def test_itinerary_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    stack, game_id, speed = start(tmp_path, "itinerary", "bundled/harbourton-morning")
+    stack, game_id, speed = start_game(tmp_path, "itinerary", "bundled/harbourton-morning")
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1366, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
+        with chromium() as browser:
+            page, errors = new_page(browser)
             sign_in(page, stack.base, game_id)
             expect(page.locator("#game-board .sight").first).to_be_visible()
             deadline = time.monotonic() + 180
@@ -142,7 +126,6 @@ def test_itinerary_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots)
             page.set_viewport_size({"width": 768, "height": 1024})
             page.screenshot(path=str(shots / "realtime-itinerary-end-768.png"), full_page=True)
             facts = shown_facts(page)
-            browser.close()
         saved = stored(stack, game_id)
     finally:
         stack.close()

@@ -11,102 +11,23 @@ the floor plan and commands in the action list.
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import time
-from pathlib import Path
 
 import pytest
 
-from games.tests.server import ROOT, Stack
+from games.tests.browser_helpers import both_widths, chromium, new_page, press, shown_facts, sign_in, start_game, stored
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-CHROMIUM = "/usr/bin/chromium"
-PASSWORD = "pw-participant-1"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-
-SETUP = """
-from accounts.roles import Role, grant
-from django.contrib.auth import get_user_model
-from games import services
-from importlib import import_module
-import_module("games.importers.bundled_{domain}").load(log=lambda line: None)
-player = get_user_model().objects.create_user("player", password="{password}")
-grant(player, Role.PARTICIPANT)
-game = services.create_game("{slug}", [{{"kind": "human", "user": player}}], clock="real_time", options={options})
-print(game.pk, game.speed)
-"""
-
-RESULT = """
-import json
-from games.models import Game
-game = Game.objects.get(pk={game})
-print(json.dumps({{"status": game.status, "result": game.result, "outcome": game.outcome}}))
-"""
-
-
-@pytest.fixture
-def shots() -> Path:
-    folder = Path(os.environ.get("ARENA_SCREENSHOTS", ROOT / "screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def start(tmp_path: Path, domain: str, slug: str, options: dict | None = None) -> tuple[Stack, int, float]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"Debian's chromium is not at {CHROMIUM} (apt-get install chromium)")
-    stack = Stack(tmp_path)
-    stack.manage("migrate", "--noinput", "-v0")
-    stack.start()  # first: a real-time game's clock runs from its creation
-    code = SETUP.format(domain=domain, password=PASSWORD, slug=slug, options=repr(options or {}))
-    game_id, speed = stack.python(code).strip().splitlines()[-1].split()
-    return stack, int(game_id), float(speed)
-
-
-def sign_in(page, base: str, game_id: int) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", "player")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.goto(f"{base}/games/{game_id}/")
-    page.wait_for_function("() => window.htmx && document.querySelector('[ws-connect]')")
-
-
-def stored(stack: Stack, game_id: int) -> dict:
-    return json.loads(stack.python(RESULT.format(game=game_id)).strip().splitlines()[-1])
-
-
-def shown_facts(page) -> dict[str, str]:
-    """The result panel's rows, name -> value (without the explanation)."""
-    facts = {}
-    for row in page.locator("#game-result dl.facts dt").all():
-        value = row.locator("xpath=following-sibling::dd[1]").evaluate(
-            "dd => Array.from(dd.childNodes).filter(n => n.nodeType === 3).map(n => n.textContent).join('').trim()"
-        )
-        facts[row.inner_text().strip()] = value
-    return facts
-
-
-def press_or_click(page, button) -> None:
-    """A numbered button by its key, any other by a click (both are what a player does)."""
-    key = button.get_attribute("data-key")
-    if key:
-        page.keyboard.press(key)
-    else:
-        button.click()
 
 
 def test_tasks_in_real_time_with_keys_to_the_end(tmp_path, shots):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    stack, game_id, speed = start(tmp_path, "tasks", "bundled/make-tea")
+    stack, game_id, speed = start_game(tmp_path, "tasks", "bundled/make-tea")
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1366, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
+        with chromium() as browser:
+            page, errors = new_page(browser)
             sign_in(page, stack.base, game_id)
             deadline = time.monotonic() + 240
             shot = False
@@ -126,7 +47,6 @@ def test_tasks_in_real_time_with_keys_to_the_end(tmp_path, shots):
             facts = shown_facts(page)
             header = page.locator("#game-status .headline-value").inner_text()
             chat_closed = page.locator("#game-chat").inner_text()
-            browser.close()
         saved = stored(stack, game_id)
     finally:
         stack.close()
@@ -169,15 +89,12 @@ def kitchen_decision(page) -> tuple[str, str | None]:
 
 
 def test_kitchen_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    stack, game_id, speed = start(tmp_path, "kitchen", "bundled/warm-up", {"max_steps": 16})
+    stack, game_id, speed = start_game(tmp_path, "kitchen", "bundled/warm-up", {"max_steps": 16})
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1366, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
+        with chromium() as browser:
+            page, errors = new_page(browser)
             sign_in(page, stack.base, game_id)
             expect(page.locator("#game-board .place").first).to_be_visible()
             deadline = time.monotonic() + 16 / speed + 60
@@ -198,23 +115,19 @@ def test_kitchen_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
                     assert picked_focus == f"goto {what}", picked_focus
                     page.keyboard.press("Enter")
                 elif kind == "command" and page.locator(f"#game-actions button.action[data-action='{what}']").count():
-                    press_or_click(page, page.locator(f"#game-actions button.action[data-action='{what}']"))
+                    press(page, page.locator(f"#game-actions button.action[data-action='{what}']"))
                 else:
                     page.keyboard.press("w")
                 if not shot:
                     shot = True
                     page.wait_for_timeout(400)
-                    page.screenshot(path=str(shots / "realtime-kitchen-1366.png"), full_page=True)
-                    page.set_viewport_size({"width": 768, "height": 1024})
-                    page.screenshot(path=str(shots / "realtime-kitchen-768.png"), full_page=True)
-                    page.set_viewport_size({"width": 1366, "height": 900})
+                    both_widths(page, shots / "realtime-kitchen")
             expect(page.locator("#game-result h2")).to_be_visible()
             page.screenshot(path=str(shots / "realtime-kitchen-end-1366.png"), full_page=True)
             facts = shown_facts(page)
             served = page.locator("#game-status .headline-text").inner_text()
             header = page.locator("#game-status .headline-value").inner_text()
             lines = page.locator("#game-log-list li").all_inner_texts()
-            browser.close()
         saved = stored(stack, game_id)
     finally:
         stack.close()
@@ -233,18 +146,17 @@ def test_kitchen_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
 def test_stop_works_after_the_status_was_redrawn_live(tmp_path):
     """The Stop form comes back in every live update of the status (no request, no CSRF token in
     the fragment); it must still stop the game, not answer 403."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    stack, game_id, _ = start(tmp_path, "tasks", "bundled/make-tea")
+    stack, game_id, _ = start_game(tmp_path, "tasks", "bundled/make-tea")
     try:
         stack.python(
             "from accounts.roles import Role, grant\n"
             "from django.contrib.auth import get_user_model\n"
             "grant(get_user_model().objects.get(username='player'), Role.RESEARCHER)\n"
         )
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1366, "height": 900})
+        with chromium() as browser:
+            page, _ = new_page(browser)
             sign_in(page, stack.base, game_id)
             expect(page.locator("#game-status button", has_text="Pause")).to_be_visible()
             page.keyboard.press("p")  # pause: the status comes back over the websocket
@@ -255,7 +167,6 @@ def test_stop_works_after_the_status_was_redrawn_live(tmp_path):
             page.click("#game-status button.danger")
             expect(page.locator("#game-result h2")).to_be_visible()
             assert "403" not in page.content()
-            browser.close()
         saved = stored(stack, game_id)
     finally:
         stack.close()

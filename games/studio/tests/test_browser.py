@@ -4,16 +4,15 @@ with its proof, and plays it. Screenshots go to ``screenshots/`` (or ARENA_SCREE
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
 
-from games.tests.server import ROOT, Stack
+from games.tests.browser_helpers import chromium, need_chromium, new_page, sign_in
+from games.tests.server import Stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "pw-researcher-1"
 
 SETUP = f"""
@@ -45,32 +44,18 @@ after = ["boil kettel"]
 """
 
 
-@pytest.fixture
-def shots() -> Path:
-    folder = Path(os.environ.get("ARENA_SCREENSHOTS", ROOT / "screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 def test_a_researcher_authors_a_task_fixes_a_mistake_sees_the_optimum_and_plays_it(tmp_path, shots):
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"Debian's chromium is not at {CHROMIUM} (apt-get install chromium)")
-    from playwright.sync_api import expect, sync_playwright
+    need_chromium()
+    from playwright.sync_api import expect
 
     stack = Stack(tmp_path)
     try:
         stack.manage("migrate", "--noinput", "-v0")
         stack.python(SETUP)
         stack.start()
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
-            page = browser.new_page(viewport={"width": 1366, "height": 1000})
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(f"{stack.base}/accounts/login/")
-            page.fill("input[name=username]", "rita")
-            page.fill("input[name=password]", PASSWORD)
-            page.click("button[type=submit]")
+        with chromium() as browser:
+            page, errors = new_page(browser, {"width": 1366, "height": 1000})
+            sign_in(page, stack.base, username="rita", password=PASSWORD)
 
             page.click("nav >> text=Studio")
             page.click("text=Write a task")
@@ -134,7 +119,6 @@ def test_a_researcher_authors_a_task_fixes_a_mistake_sees_the_optimum_and_plays_
                 page.click("text=Export")
             text = Path(download.value.path()).read_text()
             assert 'do = "pour kettle into cup"' in text and 'after = ["boil kettle"]' in text
-            browser.close()
         assert not errors, errors
     finally:
         stack.close()
