@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.domains.recipes.execution import Ahead, check_start, step_name
+from games.domains.recipes.execution import Ahead, advanced_to, check_start, step_name
 from games.domains.recipes.state import RecipesState
 from games.domains.recipes.text import PauseAction, StepAction
 from games.engine.durations import format_clock
@@ -60,20 +60,45 @@ def startable_at(
     """The earliest of now and the upcoming chunk ends at which the step could start in full (or
     its next chunk), or None if none of those moments works. ``moments`` and ``advanced`` let a
     caller asking about every step compute the moments and the advanced states once."""
-    if state.over or state.remaining(recipe, step) <= 0:
+    if not _may_start(state, recipe, step):
         return None
+    return _first_moment(state, agent, recipe, step, _moments(state) if moments is None else moments, advanced)
+
+
+def _may_start(state: RecipesState, recipe: int, step: int) -> bool:
+    """Whether some moment could work for the step (whoever asks)."""
+    if state.over or state.remaining(recipe, step) <= 0:
+        return False
     # A prerequisite not yet scheduled in full stays so while time passes: no moment can work
     # (check_start would refuse every one of them), so spare the trial runs.
-    if any(
-        state.finished_at(recipe, before) is None for before in state.kitchen.recipes[recipe].steps[step].prerequisites
-    ):
-        return None
+    return all(
+        state.finished_at(recipe, before) is not None
+        for before in state.kitchen.recipes[recipe].steps[step].prerequisites
+    )
+
+
+def _first_moment(
+    state: RecipesState, agent: int, recipe: int, step: int, moments: list[int], advanced: dict[int, Ahead] | None
+) -> int | None:
     name = state.kitchen.recipes[recipe].name
-    for moment in _moments(state) if moments is None else moments:
-        verdict = check_start(state, agent, StepAction(step, name, None, moment), advanced)
-        if verdict.feedback is None:
+    verdicts = _verdicts(state) if advanced is not None else None
+    for moment in moments:
+        if verdicts is None:
+            verdict = check_start(state, agent, StepAction(step, name, None, moment), advanced)
+            works, fatal = verdict.feedback is None, verdict.fatal
+        else:
+            # check_start reads the cook only to ask whether it is busy at the start: for every cook
+            # free then, the verdict is the same, so the other seats' observations reuse it.
+            ahead = advanced_to(state, moment, advanced)[0]
+            key = (recipe, step, moment, agent if ahead.busy_until(agent) > moment else -1)
+            found = verdicts.get(key)
+            if found is None:
+                verdict = check_start(state, agent, StepAction(step, name, None, moment), advanced)
+                found = verdicts[key] = (verdict.feedback is None, verdict.fatal)
+            works, fatal = found
+        if works:
             return moment
-        if verdict.fatal:
+        if fatal:
             return None
     return None
 
@@ -99,6 +124,17 @@ def _advances(state: RecipesState) -> dict[int, Ahead]:
     return memo
 
 
+def _verdicts(state: RecipesState) -> dict[Any, Any]:
+    """Whether (recipe, step, moment, busy cook or -1) could start, and whether its refusal is
+    fatal, and (``"candidates"``) the steps worth trying: worked out once per state for every
+    seat's hints."""
+    found = state.hinted
+    if found is None:
+        found = {}
+        object.__setattr__(state, "hinted", found)
+    return found
+
+
 def next_steps(state: RecipesState, agent: int) -> list[dict[str, Any]]:
     """Steps that could start next, grouped by the earliest moment they could start."""
     grouped: dict[int, list[dict[str, Any]]] = {}
@@ -106,11 +142,19 @@ def next_steps(state: RecipesState, agent: int) -> list[dict[str, Any]]:
         return []
     moments = _moments(state)
     advanced = _advances(state)
-    for recipe_number, recipe in enumerate(state.kitchen.recipes):
-        for spec in recipe.steps:
-            moment = startable_at(state, agent, recipe_number, spec.index, moments, advanced)
-            if moment is not None:
-                grouped.setdefault(moment, []).append({"recipe": recipe.name, "step": spec.index})
+    memo = _verdicts(state)
+    candidates = memo.get("candidates")
+    if candidates is None:  # the steps some moment could work for, whichever cook asks
+        candidates = memo["candidates"] = [
+            (recipe_number, recipe.name, spec.index)
+            for recipe_number, recipe in enumerate(state.kitchen.recipes)
+            for spec in recipe.steps
+            if _may_start(state, recipe_number, spec.index)
+        ]
+    for recipe_number, name, index in candidates:
+        moment = _first_moment(state, agent, recipe_number, index, moments, advanced)
+        if moment is not None:
+            grouped.setdefault(moment, []).append({"recipe": name, "step": index})
     return [{"at": at, "clock": format_clock(at), "steps": grouped[at]} for at in sorted(grouped)]
 
 
