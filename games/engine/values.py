@@ -105,7 +105,7 @@ def quick_init[C: type](cls: C) -> C:
     exec(compile(source, f"<quick __init__ of {cls.__qualname__}>", "exec"), namespace)
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__doc__ = cls.__init__.__doc__
+    init.__doc__ = cls.__dict__["__init__"].__doc__  # the one @dataclass wrote (quick_init goes above it)
     cls.__init__ = init  # type: ignore[misc]
     return cls
 
