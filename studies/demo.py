@@ -6,13 +6,14 @@ from collections.abc import Callable
 
 from django.db import transaction
 
+from games.engine import registry
 from games.models import Scenario
 from studies import services
 from studies.models import NpcKind, PageKind, Study, StudyStatus
 
 DEMO_SLUG = "demo-teammates"
-# Domains in order of preference: the kitchen is MindAgent's own study setting.
-PREFERRED_DOMAINS = ["kitchen", "tasks", "recipes", "itinerary"]
+# The kitchen is MindAgent's own study setting; then any other domain, in the registry's order.
+FIRST_CHOICE = "kitchen"
 CONDITIONS = [
     ("Alone", NpcKind.NONE, 0),
     ("1 LLM NPC", NpcKind.LLM, 1),
@@ -31,7 +32,7 @@ TUTORIAL_SLUG = "bundled/warm-up"  # the kitchen's smallest level: a fitting pra
 
 def _pick_scenarios() -> tuple[list[Scenario], Scenario | None]:
     """Two bundled scenarios of the preferred domain, and a practice scenario."""
-    for domain in PREFERRED_DOMAINS:
+    for domain in sorted(registry.domains(), key=lambda d: d != FIRST_CHOICE):
         bundled = Scenario.objects.current().filter(domain=domain, source="bundled").order_by("slug")
         found = list(bundled.exclude(slug=TUTORIAL_SLUG)[:2])
         if found:

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
+from games.engine import registry
 from studies.exports.base import CHUNK, Column, Options, episodes_by_game, iso, participants_of
 from studies.exports.writers import RawJSON
 from studies.measures import objective_measures
@@ -33,7 +34,7 @@ def episode_columns(study: Study) -> list[Column]:
         Column("condition", "Condition name."),
         Column("npc_kind", "Teammates in this condition: none, llm, random or planner."),
         Column("npc_count", "Number of NPC teammates."),
-        Column("domain", "Game domain: tasks, recipes, kitchen or itinerary."),
+        Column("domain", f"Game domain, one of {', '.join(registry.domains())}."),
         Column("scenario", "Scenario slug."),
         Column("scenario_version", "Scenario version played."),
         Column("status", "pending, playing, survey (game over, questionnaire open) or done."),
