@@ -283,13 +283,14 @@ RULES = TasksRules()
 
 def _exact_actions(scenario: Compiled) -> dict[str, Action]:
     """The scenario's action texts that parse and resolve to their own action (all of them, as
-    definitions are written), found once per compiled scenario."""
+    definitions are written; never the waits, which ``act`` reads first), found once per compiled
+    scenario."""
     found = scenario.exact_actions
     if found is None:
         found = {}
         for candidate in scenario.actions:
             command = parse(candidate.text)
-            if command is not None and command.text == candidate.text:
+            if command is not None and command.text == candidate.text and command.text not in (WAIT, WAIT_NEXT):
                 problem, resolved = resolve_command(scenario, command)
                 if problem is None and resolved is candidate:
                     found[candidate.text] = candidate

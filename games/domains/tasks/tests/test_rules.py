@@ -206,3 +206,18 @@ def test_waiting_until_something_finishes_frees_the_agent_at_the_next_completion
     state, t = run(state, 0, "wait until something finishes")
     assert t.rejection is None and state.agents[0].busy_until == 2  # pick rice ends at t=2
     assert "t=2" in t.events[0].message
+
+
+def test_an_offered_action_and_the_same_text_typed_loosely_do_the_same():
+    definition = task("one", [("pick rice", 2, False, []), ("wash cup", 3, False, [])])
+    exact = run(RULES.initial_state(definition), 0, "pick rice")[1]
+    loose = run(RULES.initial_state(definition), 0, "  Pick   RICE ")[1]
+    assert exact.state == loose.state
+    assert [e.to_json() for e in exact.events] == [e.to_json() for e in loose.events]
+
+
+def test_an_action_named_like_a_wait_is_still_read_as_the_wait():
+    definition = task("one", [("wait until something finishes", 2, False, []), ("wash cup", 3, False, [])])
+    state = RULES.initial_state(definition)
+    _, t = run(state, 0, "wait until something finishes")
+    assert t.rejection is not None and "Nothing is running" in t.events[0].message
