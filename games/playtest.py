@@ -51,9 +51,10 @@ class Playtest:
 
     @property
     def pace(self) -> str:
-        if self.speed < 1:
-            return f"a unit every {1 / self.speed:g} s"
-        return f"{self.speed:g} units/s"
+        """As the game page says it: "1 minute every 15 s", "40 game seconds per second"."""
+        from games.presenters import speed_text
+
+        return speed_text(self.speed, registry.get(self.domain).time_unit)
 
 
 def bundled_scenarios(domain: str | None = None) -> list[Scenario]:

@@ -72,6 +72,6 @@ def test_the_command_reports_each_scenario_and_fails_when_one_is_lost(bundled, c
     call_command("playtest", "kitchen")
     out = capsys.readouterr().out
     assert "bundled/warm-up" in out and "4 of 4 bundled scenarios won" in out
-    assert out.count("(in window)") == 4 and "a unit every 2 s" in out
+    assert out.count("(in window)") == 4 and "1 step every 2 s" in out
     with pytest.raises(CommandError, match="not won"):
         call_command("playtest", "itinerary", "--speed", "600")
