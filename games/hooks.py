@@ -10,6 +10,9 @@ it (in lockstep, time moves on once the NPC seats have acted or waited).
 ``GAME_FINISHED``: called once after a game ends, as ``callback(game_id: int)`` (studies move the
 participant on; it must be quick as well).
 
+``SEAT_REPLACED``: called after a person's seat went to an NPC mid-game (``services.replace_seat``),
+as ``callback(game_id: int, agent: int)`` (studies let that participant move on).
+
 ``BLINDED``: ``predicate(game_id: int) -> bool``, true when the game's players must not learn what
 plays its NPC seats (a study's game: participants read "Teammate 1..n"); researchers still see it.
 """
@@ -26,6 +29,7 @@ log = logging.getLogger(__name__)
 
 NPC_TURN: list[str] = ["games.npc.turns:on_game_changed"]
 GAME_FINISHED: list[str] = ["studies.hooks:on_game_finished"]
+SEAT_REPLACED: list[str] = ["studies.hooks:on_seat_replaced"]
 BLINDED: list[str] = ["studies.hooks:is_blinded"]
 
 _resolved: dict[str, Callable[..., Any]] = {}
@@ -39,7 +43,7 @@ def _resolve(path: str) -> Callable[..., Any]:
 
 def check() -> None:
     """Find every hook's module now (start-up), so a missing one stops the start, not a game's turn."""
-    for path in (*NPC_TURN, *GAME_FINISHED):
+    for path in (*NPC_TURN, *GAME_FINISHED, *SEAT_REPLACED):
         check_exists(path)
 
 

@@ -56,13 +56,16 @@ def step(now: datetime | None = None, *, advance: bool = True) -> float:
 
 
 def check_presence(now: datetime | None = None) -> int:
-    """Say this process is alive, forget processes that died, and apply the disconnect policy to
-    the games that lost a connection with them; returns how many games paused."""
+    """Say this process is alive, forget processes that died, apply the disconnect policy to the
+    games that lost a connection with them, and hand the seats of people away too long to their
+    backfill NPC; returns how many games paused."""
     from games import presence, services
 
     if not presence.heartbeat(now):
         return 0
-    return sum(services.apply_disconnect_policy(game_id, now=now) for game_id in presence.reap(now))
+    paused = sum(services.apply_disconnect_policy(game_id, now=now) for game_id in presence.reap(now))
+    services.backfill_due(now=now)
+    return paused
 
 
 def recover_after_restart() -> int:

@@ -12,7 +12,7 @@ from typing import Any
 from games import services as game_services
 from games.models import Game
 from studies.errors import StudyError
-from studies.models import ClockMode, Episode, Participant
+from studies.models import ClockMode, Episode, EpisodeStatus, Participant
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,34 @@ def start_game(episode: Episode) -> Game:
     return game
 
 
+def start_shared_game(lobby: Any, episodes: list[Episode], *, empty: int) -> Game:
+    """The game of a lobby: its participants (agents 0..n-1, in order of arrival), ``empty``
+    backfill NPCs for the seats nobody took, then the condition's NPCs. Each participant's seat
+    names its backfill, which takes over if they leave mid-game (``Study.backfill_after_seconds``)."""
+    condition, study = lobby.condition, lobby.study
+    plan = condition.seat_plan(humans=[e.participant.user for e in episodes], empty=empty)
+    if len(episodes) > 1:
+        backfill = condition.backfill_seat()
+        spec = {
+            "dispatcher": backfill["dispatcher"],
+            "settings": backfill["settings"],
+            "after_seconds": study.backfill_after_seconds,
+        }
+        for seat in plan[: len(episodes)]:
+            seat["settings"] = {"backfill": spec}
+    try:
+        return game_services.create_game(
+            episodes[0].scenario,
+            plan,
+            seed=lobby.pk,
+            created_by=episodes[0].participant.user,
+            **_game_settings(study),
+        )
+    except game_services.GameError as error:
+        log.error("lobby %s: the game could not start: %s", lobby.pk, error)
+        raise StudyError(f"The game could not start ({error}). Please tell the researcher.") from None
+
+
 def start_tutorial(participant: Participant, scenario: Any) -> Game:
     """A solo practice game on the tutorial scenario; not analysed."""
     try:
@@ -73,11 +101,25 @@ def game_result(episode: Episode) -> dict[str, Any] | None:
 
 
 def stop_game(episode: Episode) -> None:
-    if episode.game_id is not None:
-        try:
+    """The participant left the study: their game ends, or in a game shared with others who still
+    play, their seat goes to the condition's backfill NPC."""
+    if episode.game_id is None:
+        return
+    others = Episode.objects.filter(game_id=episode.game_id, status=EpisodeStatus.PLAYING).exclude(pk=episode.pk)
+    try:
+        if episode.seat is not None and others.exists():
+            backfill = episode.condition.backfill_seat()
+            game_services.replace_seat(
+                episode.game_id,
+                episode.seat,
+                dispatcher=backfill["dispatcher"],
+                settings=backfill["settings"],
+                reason="the participant left the study",
+            )
+        else:
             game_services.finish(episode.game_id, reason="participant dropped out")
-        except game_services.GameError:
-            log.info("game %s of episode %s was already over", episode.game_id, episode.pk)
+    except game_services.GameError:
+        log.info("game %s of episode %s was already over", episode.game_id, episode.pk)
 
 
 # URL names the play page may have, most specific first (the play issue owns them).

@@ -24,6 +24,11 @@ class ScenarioScheme(models.TextChoices):
     EVERY = "every", "Every condition on every scenario"
 
 
+class LobbyFallback(models.TextChoices):
+    BACKFILL = "backfill", "Fill the empty seats with computer teammates (the condition's backfill NPC)"
+    SOLO = "solo", "Send the waiting participants to the solo fallback condition"
+
+
 class DisconnectPolicy(models.TextChoices):
     PAUSE = "pause", "Pause the game until the participant returns"
     CONTINUE = "continue", "Keep the game running"
@@ -104,6 +109,11 @@ class Study(models.Model):
     bonus_cap = models.DecimalField(
         max_digits=8, decimal_places=2, null=True, blank=True, help_text="The most one participant can get."
     )
+    backfill_after_seconds = models.PositiveIntegerField(
+        default=60,
+        help_text="Games with several participants: a participant away this long leaves their seat to a computer "
+        "teammate, so the others can go on.",
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -136,6 +146,28 @@ class Condition(models.Model):
     dispatcher = models.JSONField(
         default=dict, blank=True, help_text="Dispatcher settings (model, base_url, temperature, hints ...)."
     )
+    # several participants in one game (issue 16): they meet in a lobby first
+    human_count = models.PositiveSmallIntegerField(
+        default=1, help_text="Participants playing together in one game (2 or more: they wait in a lobby first)."
+    )
+    lobby_timeout_seconds = models.PositiveIntegerField(
+        default=120, help_text="How long the lobby waits for the other participants before the fallback."
+    )
+    lobby_fallback = models.CharField(max_length=10, choices=LobbyFallback.choices, default=LobbyFallback.BACKFILL)
+    backfill_kind = models.CharField(
+        max_length=10,
+        choices=[c for c in NpcKind.choices if c[0] != NpcKind.NONE],
+        default=NpcKind.RANDOM,
+        help_text="Who takes a participant's seat left empty at the lobby timeout, or by a participant who left.",
+    )
+    fallback_condition = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="With the solo fallback: the condition the waiting participants play instead.",
+    )
 
     class Meta:
         ordering = ["study", "index"]
@@ -144,10 +176,23 @@ class Condition(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def seat_plan(self, human: Any = None) -> list[dict[str, Any]]:
-        """Seats as ``games.services.create_game`` takes them: agent 0 is the participant, then
+    @property
+    def is_shared(self) -> bool:
+        """Several participants play each game of this condition together."""
+        return self.human_count > 1
+
+    def backfill_seat(self) -> dict[str, Any]:
+        """The NPC seat that takes an empty or abandoned participant seat."""
+        settings_ = dict(self.dispatcher) if self.backfill_kind == self.npc_kind else {}
+        return {"kind": "npc", "dispatcher": self.backfill_kind, "settings": settings_}
+
+    def seat_plan(self, human: Any = None, *, humans: list[Any] | None = None, empty: int = 0) -> list[dict[str, Any]]:
+        """Seats as ``games.services.create_game`` takes them: the participants first (``human``, or
+        ``humans`` for a shared game), then ``empty`` backfill NPCs for seats nobody took, then
         ``npc_count`` NPCs of ``npc_kind`` sharing this condition's dispatcher settings."""
-        seats: list[dict[str, Any]] = [{"kind": "human", "user": human}]
+        people = humans if humans is not None else [human]
+        seats: list[dict[str, Any]] = [{"kind": "human", "user": user} for user in people]
+        seats += [self.backfill_seat() for _ in range(empty)]
         if self.npc_kind != NpcKind.NONE:
             seats += [
                 {"kind": "npc", "dispatcher": self.npc_kind, "settings": dict(self.dispatcher)}
@@ -297,6 +342,7 @@ class Assignment(models.Model):
 
 class EpisodeStatus(models.TextChoices):
     PENDING = "pending", "Not started"
+    LOBBY = "lobby", "Waiting for the other participants"
     PLAYING = "playing", "Playing"
     SURVEY = "survey", "Questionnaire"
     DONE = "done", "Done"
@@ -310,8 +356,24 @@ class Episode(models.Model):
     condition = models.ForeignKey(Condition, on_delete=models.PROTECT, related_name="episodes")
     scenario = models.ForeignKey("games.Scenario", on_delete=models.PROTECT, related_name="+")
     status = models.CharField(max_length=10, choices=EpisodeStatus.choices, default=EpisodeStatus.PENDING)
-    game = models.OneToOneField(
+    # several episodes share one game when participants play together (``Condition.human_count``)
+    game = models.ForeignKey(
         "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="study_episode"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The participant's agent in the game.")
+    lobby = models.ForeignKey("Lobby", null=True, blank=True, on_delete=models.SET_NULL, related_name="episodes")
+    lobby_entered_at = models.DateTimeField(null=True, blank=True)
+    lobby_seen_at = models.DateTimeField(null=True, blank=True)
+    routed_from = models.ForeignKey(
+        Condition,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The shared condition this episode was meant for, when the lobby timed out to the solo one.",
+    )
+    left_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the participant's seat went to a computer teammate mid-game."
     )
     metrics = models.JSONField(default=dict, blank=True, help_text="The game's result (the domain's metrics).")
     started_at = models.DateTimeField(null=True, blank=True)
@@ -326,6 +388,39 @@ class Episode(models.Model):
 
     def __str__(self) -> str:
         return f"{self.participant} #{self.index + 1}: {self.condition}"
+
+
+class LobbyStatus(models.TextChoices):
+    WAITING = "waiting", "Waiting"
+    STARTED = "started", "Game started"
+    ROUTED = "routed", "Timed out; sent to the solo condition"
+    EMPTY = "empty", "Everyone left"
+
+
+class Lobby(models.Model):
+    """Participants of a shared condition waiting for each other before one game starts."""
+
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="lobbies")
+    condition = models.ForeignKey(Condition, on_delete=models.CASCADE, related_name="lobbies")
+    scenario = models.ForeignKey("games.Scenario", on_delete=models.PROTECT, related_name="+")
+    is_pilot = models.BooleanField(default=False, help_text="Pilots never share a game with real participants.")
+    status = models.CharField(max_length=10, choices=LobbyStatus.choices, default=LobbyStatus.WAITING)
+    opened_at = models.DateTimeField()
+    deadline_at = models.DateTimeField(help_text="When the fallback applies if seats are still empty.")
+    closed_at = models.DateTimeField(null=True, blank=True)
+    game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    humans = models.PositiveSmallIntegerField(default=0, help_text="Participants in the game when it started.")
+    backfilled = models.PositiveSmallIntegerField(
+        default=0, help_text="Participant seats given to computer teammates at the timeout."
+    )
+
+    class Meta:
+        ordering = ["study", "opened_at"]
+        indexes = [models.Index(fields=["condition", "status"])]
+        verbose_name_plural = "lobbies"
+
+    def __str__(self) -> str:
+        return f"lobby {self.pk} of {self.condition} ({self.status})"
 
 
 class Response(models.Model):

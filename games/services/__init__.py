@@ -20,8 +20,13 @@ Stable signatures (other apps build on them):
 - ``post_chat(game_id, *, text, by=None, agent=None, now=None) -> int``
 - ``seat_connected(game_id, agent, *, now=None)`` / ``seat_disconnected(game_id, agent, *, now=None)``
 - ``apply_disconnect_policy(game_id, *, now=None) -> bool``
+- ``replace_seat(game_id, agent, *, dispatcher, settings=None, reason, by=None, now=None) -> int`` and
+  ``backfill_due(*, now=None) -> list[(game_id, agent)]`` (a person's seat to an NPC mid-game)
 
-The package is split by subject (``creating``, ``playing``, ``control``, ``connections``, and
+A real-time game with several human seats is created paused (reason ``waiting``): its clock starts
+when every one of them is connected.
+
+The package is split by subject (``creating``, ``playing``, ``control``, ``connections``, ``seats``, and
 ``loop``, the path every change takes); import from ``games.services`` itself.
 """
 
@@ -42,6 +47,7 @@ from games.services.creating import (
 from games.services.errors import GameError, GameOver, GamePaused, InvalidInput, UnknownSeat
 from games.services.loop import CHANGEABLE, MAX_JUMPS, ActionResult
 from games.services.playing import MAX_ACTION_LENGTH, MAX_CHAT_LENGTH, apply_action, pass_turn, post_chat
+from games.services.seats import WAITING, backfill_due, replace_seat
 
 __all__ = [
     "CHANGEABLE",
@@ -52,6 +58,7 @@ __all__ = [
     "MAX_SEATS",
     "NPC_DISPATCHERS",
     "SEED_MAX",
+    "WAITING",
     "ActionResult",
     "GameError",
     "GameOver",
@@ -63,6 +70,7 @@ __all__ = [
     "advance_due",
     "apply_action",
     "apply_disconnect_policy",
+    "backfill_due",
     "create_game",
     "finish",
     "hooks",
@@ -70,6 +78,7 @@ __all__ = [
     "pass_turn",
     "pause",
     "post_chat",
+    "replace_seat",
     "resume",
     "scenario_definition",
     "seat_connected",

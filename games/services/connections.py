@@ -15,13 +15,16 @@ from games.models import (
 )
 from games.services.control import pause, resume
 from games.services.errors import GameError
+from games.services.seats import WAITING
 
 
 def seat_connected(game_id: int, agent: int, *, now: datetime | None = None) -> None:
-    """A seat's player opened a connection; a game paused by their disconnect resumes."""
+    """A seat's player opened a connection; a game paused by their disconnect, or waiting for its
+    people to arrive, resumes (starts its clock) once every human seat is connected."""
     presence.opened(game_id, agent, now)
     game = Game.objects.filter(pk=game_id).values("paused", "pause_reason", "status").first()
-    returned = game and game["paused"] and game["pause_reason"] == "disconnect" and game["status"] == GameStatus.RUNNING
+    waited = game and game["pause_reason"] in ("disconnect", WAITING)
+    returned = waited and game["paused"] and game["status"] == GameStatus.RUNNING
     if returned and not _humans_missing(game_id):
         resume(game_id, now=now)
 

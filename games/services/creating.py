@@ -28,6 +28,7 @@ from games.models import (
 from games.scenarios import current_scenario
 from games.services.errors import InvalidInput
 from games.services.loop import _catch_up, _Context, _save
+from games.services.seats import WAITING
 from games.speeds import default_speed
 
 MAX_SEATS = 5
@@ -45,7 +46,10 @@ DEFAULT_SPEED = 0.5  # SPEC section 8's pace; a game without a speed gets its do
 @dataclass(frozen=True)
 class SeatSpec:
     """One seat of a seat plan: ``kind`` human/program/npc; ``user`` for human and program seats;
-    ``dispatcher`` (llm, planner, random, replay) and ``settings`` for NPC seats."""
+    ``dispatcher`` (llm, planner, random, replay) and ``settings`` for NPC seats. A human seat's
+    ``settings`` may name its ``backfill``: ``{"dispatcher": "random", "settings": {...},
+    "after_seconds": 60}``, the NPC that takes the seat once its player has been away that long
+    while another person still plays (``games.services.backfill_due``)."""
 
     kind: str
     user: Any = None
@@ -125,6 +129,7 @@ def create_game(
         )
         GameSnapshot.objects.create(game=game, seq=0, state=rules.dump_state(state))
         ctx = _Context(game=game, rules=rules, state=state, now=now, seat_kinds=[s.kind for s in plan])
+        humans = sum(1 for s in plan if s.kind == SeatKind.HUMAN)
         ctx.append(
             Entry(
                 "control",
@@ -137,9 +142,37 @@ def create_game(
                 },
             )
         )
+        if clock == ClockMode.REAL_TIME and humans > 1:
+            # Several people: the clock starts once every one of them is connected
+            # (``seat_connected``), not while the last one is still loading the page.
+            game.paused, game.pause_reason = True, WAITING
+            ctx.append(
+                Entry(
+                    "control",
+                    "paused",
+                    float(rules.now(state)),
+                    data={"reason": WAITING, "message": "the game starts when every player is here", "by": ""},
+                )
+            )
         _catch_up(ctx)
         _save(ctx)
     return game
+
+
+def _check_backfill(raw: Any) -> dict[str, Any]:
+    if not isinstance(raw, Mapping):
+        raise InvalidInput('a human seat\'s backfill is an object like {"dispatcher": "random", "after_seconds": 60}')
+    dispatcher = str(raw.get("dispatcher") or "")
+    if dispatcher not in NPC_DISPATCHERS or dispatcher == "replay":
+        raise InvalidInput("a backfill dispatcher is one of llm, planner, random")
+    after = raw.get("after_seconds", 60)
+    if isinstance(after, bool) or not isinstance(after, int | float) or not 0 <= after <= 86_400:
+        raise InvalidInput("backfill after_seconds is a number of seconds from 0 to 86400")
+    settings = raw.get("settings") or {}
+    if not isinstance(settings, Mapping):
+        raise InvalidInput("backfill settings must be an object")
+    _seat_spec({"kind": "npc", "dispatcher": dispatcher, "settings": settings}, None)  # the same checks
+    return {"dispatcher": dispatcher, "settings": dict(settings), "after_seconds": after}
 
 
 def scenario_definition(rules: RuleSet[Any], versions: Sequence[Scenario]) -> Mapping[str, Any]:
@@ -226,4 +259,6 @@ def _seat_spec(raw: SeatSpec | Mapping[str, Any], created_by: Any) -> SeatSpec:
             raise InvalidInput(f"no user named {spec.user!r} for a {spec.kind} seat")
     if user is None or not getattr(user, "pk", None):
         raise InvalidInput(f"a {spec.kind} seat needs a user")
+    if spec.kind == SeatKind.HUMAN and "backfill" in spec.settings:
+        return SeatSpec(kind=spec.kind, user=user, settings={"backfill": _check_backfill(spec.settings["backfill"])})
     return SeatSpec(kind=spec.kind, user=user)

@@ -128,17 +128,21 @@ def _load(game_id: int, now: datetime | None, *, skip_locked: bool = False) -> A
     return _Context(game=game, rules=rules, state=state, now=now or timezone.now(), loaded=loaded)
 
 
-_seat_kinds_seen: dict[tuple[int, Any], list[str]] = {}  # seats never change once a game exists
+_seat_kinds_seen: dict[tuple[int, Any], list[str]] = {}
 
 
 def _seat_kinds(ctx: _Context) -> list[str]:
+    """The kinds of the game's seats, by agent. Seats change only one way, a person's seat to an
+    NPC (``services.replace_seat``, possibly in another process), and only in games with several
+    people: a remembered answer holds once it has an NPC or fewer than two people."""
     if ctx.seat_kinds is None:
         key = (ctx.game.pk, ctx.game.created_at)
-        if key not in _seat_kinds_seen:
+        kinds = _seat_kinds_seen.get(key)
+        if kinds is None or (SeatKind.NPC not in kinds and kinds.count(SeatKind.HUMAN) > 1):
             if len(_seat_kinds_seen) > 10_000:
                 _seat_kinds_seen.clear()
-            _seat_kinds_seen[key] = list(ctx.game.seats.order_by("agent").values_list("kind", flat=True))
-        ctx.seat_kinds = _seat_kinds_seen[key]
+            kinds = _seat_kinds_seen[key] = list(ctx.game.seats.order_by("agent").values_list("kind", flat=True))
+        ctx.seat_kinds = kinds
     return ctx.seat_kinds
 
 

@@ -17,8 +17,10 @@ T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 def fresh_process(monkeypatch):
     monkeypatch.setattr(presence, "SERVER_ID", "this-process")
     presence.forget_local()
+    presence._last_beat[0] = 0.0  # the first heartbeat of a test is due
     yield
     presence.forget_local()
+    presence._last_beat[0] = 0.0
 
 
 @pytest.fixture

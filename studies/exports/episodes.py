@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from django.db.models import TextField
+from django.db.models import Count, TextField
 from django.db.models.functions import Cast
 
 from games.engine import registry
@@ -13,6 +13,7 @@ from studies.exports.base import CHUNK, Column, Options, episodes_by_game, iso, 
 from studies.exports.writers import RawJSON
 from studies.measures import objective_measures
 from studies.models import Episode, Study
+from studies.services.lobby import wait_seconds
 
 
 def _study_domains(study: Study) -> list[str]:
@@ -42,6 +43,17 @@ def episode_columns(study: Study) -> list[Column]:
         Column("started_at", "Game start (ISO 8601, UTC)."),
         Column("played_at", "Game end (ISO 8601, UTC)."),
         Column("surveyed_at", "Questionnaire submitted (ISO 8601, UTC)."),
+        Column("seat", "The participant's agent number in the game (0 unless several participants shared it)."),
+        Column("participants_in_game", "Participants who played this game together (1: alone with any NPCs)."),
+        Column(
+            "lobby_outcome",
+            "Shared conditions: started (the game began), routed (timed out to the solo condition); empty otherwise.",
+        ),
+        Column("lobby_wait_seconds", "Seconds the participant waited in the lobby before the game started."),
+        Column("backfilled_seats", "Participant seats filled by computer teammates at the lobby's timeout."),
+        Column("seats_taken_over", "Participants' seats handed to computer teammates mid-game (someone left)."),
+        Column("left_at", "When this participant's own seat went to a computer teammate (they were away too long)."),
+        Column("routed_from", "The shared condition this episode was meant for, if the lobby timed out to this one."),
     ]
     for name, measure in _objective_columns(study):
         unit = f" in {measure.unit}" if measure.unit else ""
@@ -51,11 +63,19 @@ def episode_columns(study: Study) -> list[Column]:
 
 
 def episode_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
+    from games.models import GameEvent
+
     objective = _objective_columns(study)
     queryset = (
         Episode.objects.filter(participant__in=participants_of(study, options))
-        .select_related("participant", "condition", "scenario")
+        .select_related("participant", "condition", "scenario", "lobby", "routed_from")
         .order_by("participant_id", "index")
+    )
+    taken_over = dict(
+        GameEvent.objects.filter(game__study_episode__participant__study=study, kind="seat_replaced")
+        .values("game_id")
+        .annotate(n=Count("id", distinct=True))
+        .values_list("game_id", "n")
     )
     for e in queryset.iterator(chunk_size=CHUNK):
         row = {
@@ -72,6 +92,14 @@ def episode_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
             "started_at": iso(e.started_at),
             "played_at": iso(e.played_at),
             "surveyed_at": iso(e.surveyed_at),
+            "seat": "" if e.seat is None else e.seat,
+            "participants_in_game": (e.lobby.humans if e.lobby and e.lobby.humans else 1) if e.game_id else "",
+            "lobby_outcome": e.lobby.status if e.lobby else "",
+            "lobby_wait_seconds": wait_seconds(e),
+            "backfilled_seats": e.lobby.backfilled if e.lobby else "",
+            "seats_taken_over": taken_over.get(e.game_id, 0) if e.game_id else "",
+            "left_at": iso(e.left_at),
+            "routed_from": e.routed_from.name if e.routed_from else "",
         }
         for name, measure in objective:
             value = measure.read(e.metrics or {}) if name.startswith(e.scenario.domain + "_") else None

@@ -2,6 +2,7 @@
 ``design`` for what researchers build, ``participation`` for what participants do."""
 
 from studies.errors import StudyError
+from studies.services import lobby
 from studies.services.design import (
     DEFAULT_CONSENT,
     MAX_NPCS,
@@ -72,6 +73,7 @@ __all__ = [
     "is_participation_account",
     "items_for",
     "join",
+    "lobby",
     "message_participant",
     "parse_answers",
     "readiness_problems",

@@ -17,6 +17,7 @@ from studies.measures import DEFAULT_QUESTIONNAIRE, REVERSE_SCORED_DEFAULTS, TEA
 from studies.models import (
     Condition,
     Episode,
+    LobbyFallback,
     NpcKind,
     OnboardingPage,
     PageKind,
@@ -28,6 +29,7 @@ from studies.models import (
 )
 
 MAX_NPCS = 4
+MAX_SEATS = 5  # games.services.MAX_SEATS: participants and NPCs of one game
 DEFAULT_CONSENT = (
     "You are invited to take part in a research study about playing time-pressured games together "
     "with computer-controlled teammates.\n\n"
@@ -118,32 +120,81 @@ def validate_condition(npc_kind: str, npc_count: int) -> None:
 
 
 @transaction.atomic
+def validate_sharing(npc_count: int, sharing: Mapping[str, Any]) -> None:
+    """Participants per game, lobby timeout, fallback and backfill of a condition."""
+    humans = sharing.get("human_count", 1)
+    if not isinstance(humans, int) or not 1 <= humans <= MAX_SEATS - npc_count:
+        raise StudyError(
+            f"A game has at most {MAX_SEATS} seats: choose 1 to {MAX_SEATS - npc_count} participants per game "
+            f"with {npc_count} NPCs."
+        )
+    timeout = sharing.get("lobby_timeout_seconds", 120)
+    if not isinstance(timeout, int) or not 10 <= timeout <= 3600:
+        raise StudyError("The lobby waits 10 to 3600 seconds for the other participants.")
+    if sharing.get("lobby_fallback", LobbyFallback.BACKFILL) not in LobbyFallback.values:
+        raise StudyError("The lobby's fallback is backfill (computer teammates) or solo (another condition).")
+    if sharing.get("backfill_kind", NpcKind.RANDOM) not in (NpcKind.LLM, NpcKind.RANDOM, NpcKind.PLANNER):
+        raise StudyError("A backfill teammate is an LLM, random or planner NPC.")
+
+
+SHARING_FIELDS = ("human_count", "lobby_timeout_seconds", "lobby_fallback", "backfill_kind", "fallback_condition")
+
+
 def add_condition(
-    study: Study, *, name: str, npc_kind: str, npc_count: int, dispatcher: Mapping[str, Any] | None = None
+    study: Study,
+    *,
+    name: str,
+    npc_kind: str,
+    npc_count: int,
+    dispatcher: Mapping[str, Any] | None = None,
+    **sharing: Any,
 ) -> Condition:
+    """A condition; ``sharing`` sets how many participants play each game together and their
+    lobby (``human_count``, ``lobby_timeout_seconds``, ``lobby_fallback``, ``backfill_kind``,
+    ``fallback_condition``)."""
+    from studies.services.lobby import check_fallback
+
     _check_unlocked(study)
     validate_condition(npc_kind, npc_count)
+    unknown = set(sharing) - set(SHARING_FIELDS)
+    if unknown:
+        raise StudyError(f"Unknown condition field(s): {', '.join(sorted(unknown))}.")
+    validate_sharing(npc_count, sharing)
     name = name.strip()
     if not name:
         raise StudyError("Name the condition (e.g. 'Alone' or '2 LLM NPCs').")
     if study.conditions.filter(name=name).exists():
         raise StudyError(f"There is already a condition named {name!r}.")
-    return Condition.objects.create(
+    condition = Condition(
         study=study,
         index=_next_index(study.conditions),
         name=name,
         npc_kind=npc_kind,
         npc_count=npc_count,
         dispatcher=dict(dispatcher or {}),
+        **sharing,
     )
+    check_fallback(condition)
+    condition.save()
+    return condition
 
 
 @transaction.atomic
-def update_condition(condition: Condition, *, name: str, npc_kind: str, npc_count: int, dispatcher: Mapping) -> None:
+def update_condition(
+    condition: Condition, *, name: str, npc_kind: str, npc_count: int, dispatcher: Mapping, **sharing: Any
+) -> None:
+    from studies.services.lobby import check_fallback
+
     _check_unlocked(condition.study)
     validate_condition(npc_kind, npc_count)
+    if set(sharing) - set(SHARING_FIELDS):
+        raise StudyError(f"Unknown condition field(s): {', '.join(sorted(set(sharing) - set(SHARING_FIELDS)))}.")
+    validate_sharing(npc_count, {**{f: getattr(condition, f) for f in SHARING_FIELDS[:-1]}, **sharing})
     condition.name, condition.npc_kind, condition.npc_count = name.strip(), npc_kind, npc_count
     condition.dispatcher = dict(dispatcher)
+    for field_name, value in sharing.items():
+        setattr(condition, field_name, value)
+    check_fallback(condition)
     condition.save()
 
 
@@ -346,6 +397,7 @@ def delete_pilot_data(study: Study) -> int:
     users = [p.user for p in pilots]
     Response.objects.filter(episode__participant__in=pilots).delete()
     Episode.objects.filter(participant__in=pilots).delete()
+    study.lobbies.filter(is_pilot=True).delete()
     study.participants.filter(is_pilot=True).delete()
     Game.objects.filter(pk__in=game_ids).delete()
     for user in users:

@@ -237,7 +237,8 @@ def current_episode(participant: Participant) -> Episode | None:
 
 @transaction.atomic
 def start_episode(participant: Participant, episode: Episode) -> Episode:
-    """Create the episode's game (idempotent: an episode already playing keeps its game)."""
+    """Create the episode's game (idempotent: an episode already playing keeps its game). In a
+    shared condition the episode waits in a lobby instead (``services.lobby``)."""
     episode = (
         Episode.objects.select_for_update()
         .select_related("participant__study", "condition", "scenario")
@@ -253,6 +254,10 @@ def start_episode(participant: Participant, episode: Episode) -> Episode:
         raise StudyError("Please play the episodes in order; follow the study link to continue.")
     if episode.status != EpisodeStatus.PENDING:
         return episode
+    if episode.condition.is_shared:
+        from studies.services import lobby
+
+        return lobby.enter(episode)  # the game starts when the others are here (or at the timeout)
     flow.start_game(episode)
     episode.status = EpisodeStatus.PLAYING
     episode.started_at = timezone.now()
@@ -285,7 +290,9 @@ def sync_episode(episode: Episode) -> Episode:
 def items_for(episode: Episode) -> Any:
     """The questionnaire after ``episode``: items about teammates only when it had teammates."""
     items = episode.participant.study.items.order_by("index")
-    if not episode.condition.npc_count or episode.condition.npc_kind == NpcKind.NONE:
+    condition = episode.condition
+    npcs = condition.npc_count and condition.npc_kind != NpcKind.NONE
+    if not npcs and not condition.is_shared:
         items = items.filter(needs_teammates=False)
     return items
 
@@ -359,6 +366,14 @@ def screen_out(participant: Participant, reason: str) -> None:
     participant.save(update_fields=["status", "dropped_at", "drop_reason"])
     for episode in participant.episodes.filter(status=EpisodeStatus.PLAYING):
         flow.stop_game(episode)
+    _leave_lobby(participant)
+
+
+def _leave_lobby(participant: Participant) -> None:
+    from studies.services import lobby
+
+    for episode in participant.episodes.filter(status=EpisodeStatus.LOBBY):
+        lobby.leave(episode)
 
 
 @transaction.atomic
@@ -382,6 +397,7 @@ def drop_out(participant: Participant, reason: str = "") -> None:
     participant.save(update_fields=["status", "dropped_at", "drop_reason"])
     for episode in participant.episodes.filter(status=EpisodeStatus.PLAYING):
         flow.stop_game(episode)
+    _leave_lobby(participant)
 
 
 MAX_MESSAGE = 500

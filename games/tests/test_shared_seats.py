@@ -1,0 +1,126 @@
+"""Games with several people: the clock starts once every human seat is connected, and a person
+away too long leaves their seat to a backfill NPC (``games.services.seats``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from games import clock, presence, services
+from games.models import Game, GameEvent, Seat
+
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+BACKFILL = {"backfill": {"dispatcher": "random", "after_seconds": 30}}
+
+
+@pytest.fixture(autouse=True)
+def fresh_process(monkeypatch):
+    monkeypatch.setattr(presence, "SERVER_ID", "this-process")
+    presence.forget_local()
+    presence._last_beat[0] = 0.0  # the first heartbeat of a test is due
+    yield
+    presence.forget_local()
+    presence._last_beat[0] = 0.0
+
+
+@pytest.fixture
+def second(django_user_model):
+    return django_user_model.objects.create_user("second-player")
+
+
+def two_humans(toy_scenario, first, second, *, settings=None, clock_mode="real_time"):
+    seats = [{"kind": "human", "user": u, "settings": settings or {}} for u in (first, second)]
+    return services.create_game("test/toy", seats, clock=clock_mode, speed=1.0, now=T0)
+
+
+def game_time(game_id: int, at: datetime) -> float:
+    return clock.game_time(Game.objects.get(pk=game_id), at)
+
+
+def test_the_clock_waits_until_every_human_seat_is_connected(toy_scenario, participant, second):
+    game = two_humans(toy_scenario, participant, second)
+    assert game.paused and game.pause_reason == services.WAITING
+    services.seat_connected(game.pk, 0, now=T0 + timedelta(seconds=5))
+    assert game_time(game.pk, T0 + timedelta(seconds=9)) == 0  # the second player is still loading
+    assert Game.objects.get(pk=game.pk).paused
+
+    services.seat_connected(game.pk, 1, now=T0 + timedelta(seconds=9))
+    game = Game.objects.get(pk=game.pk)
+    assert not game.paused
+    assert game_time(game.pk, T0 + timedelta(seconds=12)) == pytest.approx(3.0)  # from the second's arrival
+
+
+def test_one_human_and_lockstep_games_start_at_once(toy_scenario, participant, second):
+    solo = services.create_game("test/toy", [{"kind": "human", "user": participant}], clock="real_time", now=T0)
+    assert not solo.paused
+    lockstep = two_humans(toy_scenario, participant, second, clock_mode="lockstep")
+    assert not lockstep.paused  # lockstep waits for every seat's move anyway
+
+
+def test_a_seat_away_too_long_goes_to_its_backfill_npc_and_the_game_resumes(toy_scenario, participant, second):
+    game = two_humans(toy_scenario, participant, second, settings=BACKFILL)
+    services.seat_connected(game.pk, 0, now=T0)
+    services.seat_connected(game.pk, 1, now=T0)
+    services.seat_disconnected(game.pk, 1, now=T0 + timedelta(seconds=10))
+    assert Game.objects.get(pk=game.pk).pause_reason == "disconnect"
+
+    assert services.backfill_due(now=T0 + timedelta(seconds=11)) == []  # first seen missing: the wait starts
+    assert services.backfill_due(now=T0 + timedelta(seconds=30)) == []  # 19 s away: not yet
+    assert services.backfill_due(now=T0 + timedelta(seconds=42)) == [(game.pk, 1)]
+
+    seat = Seat.objects.get(game=game, agent=1)
+    assert (seat.kind, seat.dispatcher, seat.user) == ("npc", "random", None)
+    game = Game.objects.get(pk=game.pk)
+    assert not game.paused
+    entry = GameEvent.objects.get(game=game, kind="seat_replaced")
+    assert entry.agent == 1 and entry.data["left"] == "second-player" and "away for 30 s" in entry.data["reason"]
+    # the NPC now plays the seat: an NPC turn follows changes of the game
+    assert services.backfill_due(now=T0 + timedelta(seconds=60)) == []
+
+
+def test_a_returning_player_resets_the_wait(toy_scenario, participant, second):
+    game = two_humans(toy_scenario, participant, second, settings=BACKFILL)
+    services.seat_connected(game.pk, 0, now=T0)
+    services.backfill_due(now=T0 + timedelta(seconds=1))  # seat 1 never came: the wait starts
+    services.seat_connected(game.pk, 1, now=T0 + timedelta(seconds=20))
+    assert services.backfill_due(now=T0 + timedelta(seconds=21)) == []
+    services.seat_disconnected(game.pk, 1, now=T0 + timedelta(seconds=25))
+    assert services.backfill_due(now=T0 + timedelta(seconds=40)) == []  # away 0 s by the check's count
+    assert services.backfill_due(now=T0 + timedelta(seconds=69)) == []
+    assert services.backfill_due(now=T0 + timedelta(seconds=71)) == [(game.pk, 1)]
+
+
+def test_nobody_is_backfilled_when_no_one_is_left_to_play_with(toy_scenario, participant, second):
+    game = two_humans(toy_scenario, participant, second, settings=BACKFILL)
+    services.backfill_due(now=T0)
+    assert services.backfill_due(now=T0 + timedelta(seconds=120)) == []
+    assert Seat.objects.filter(game=game, kind="human").count() == 2
+
+
+def test_seats_without_a_backfill_are_never_handed_over(toy_scenario, participant, second):
+    game = two_humans(toy_scenario, participant, second)
+    services.seat_connected(game.pk, 0, now=T0)
+    services.backfill_due(now=T0)
+    assert services.backfill_due(now=T0 + timedelta(hours=1)) == []
+
+
+@pytest.mark.parametrize(
+    "backfill",
+    [{"dispatcher": "replay"}, {"dispatcher": "oracle"}, {"dispatcher": "random", "after_seconds": -1}, "random"],
+)
+def test_a_bad_backfill_is_refused_and_nothing_is_stored(toy_scenario, participant, second, backfill):
+    with pytest.raises(services.InvalidInput):
+        two_humans(toy_scenario, participant, second, settings={"backfill": backfill})
+    assert not Game.objects.exists()
+
+
+def test_replace_seat_refuses_npc_seats_and_finished_games(toy_scenario, participant):
+    game = services.create_game(
+        "test/toy", [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "random"}], now=T0
+    )
+    with pytest.raises(services.UnknownSeat):
+        services.replace_seat(game.pk, 1, dispatcher="random")
+    services.finish(game.pk, reason="test")
+    with pytest.raises(services.GameOver):
+        services.replace_seat(game.pk, 0, dispatcher="random")

@@ -1,0 +1,203 @@
+"""Conditions played by several participants together: the lobby, its timeout (backfill or solo
+fallback), the clock waiting for everyone, and a participant who leaves mid-game."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import presence
+from games import services as game_services
+from games.models import Game, Seat
+from studies import services
+from studies.exports.base import Options
+from studies.exports.episodes import episode_rows
+from studies.models import Episode, EpisodeStatus, Lobby, LobbyStatus, PageKind, StudyStatus
+
+pytestmark = pytest.mark.django_db(transaction=True)  # the games' hooks run on commit
+
+
+@pytest.fixture(autouse=True)
+def fresh_process(monkeypatch):
+    monkeypatch.setattr(presence, "SERVER_ID", "this-process")
+    presence.forget_local()
+    presence._last_beat[0] = 0.0  # the first heartbeat of a test is due
+    yield
+    presence.forget_local()
+    presence._last_beat[0] = 0.0
+
+
+@pytest.fixture
+def shared_study(toy_scenario, researcher):
+    def make(**sharing):
+        study = services.create_study(title="Together", created_by=researcher, design="between", clock_mode="real_time")
+        solo = services.add_condition(study, name="Alone", npc_kind="none", npc_count=0)
+        if sharing.pop("solo_fallback", False):
+            sharing.update(lobby_fallback="solo", fallback_condition=solo)
+        services.add_condition(study, name="Two people", npc_kind="none", npc_count=0, human_count=2, **sharing)
+        solo.delete()  # between-subject: everyone plays "Two people" (the fallback stays a condition row)
+        study.conditions.update(index=0)
+        if sharing.get("lobby_fallback") == "solo":
+            from studies.models import Condition
+
+            Condition.objects.create(study=study, index=1, name="Alone", npc_kind="none", npc_count=0)
+            shared = study.conditions.get(name="Two people")
+            shared.fallback_condition = study.conditions.get(name="Alone")
+            shared.save()
+        services.add_scenario(study, toy_scenario)
+        services.add_onboarding_page(study, kind=PageKind.TEXT, title="Rules", body="Do the chores.")
+        services.set_status(study, StudyStatus.OPEN)
+        return study
+
+    return make
+
+
+def arrive(study, pid):
+    participant = services.give_consent(services.join(study, external_id=pid))
+    services.advance_onboarding(participant, 0)
+    participant.refresh_from_db()
+    episode = participant.episodes.get(condition__name="Two people") if study.design == "within" else None
+    episode = episode or participant.episodes.get(index=0)
+    return participant, episode
+
+
+def test_the_lobby_waits_for_everyone_and_shows_neutral_names(shared_study):
+    study = shared_study()
+    first, episode = arrive(study, "PROLIFIC_A")
+    episode = services.start_episode(first, episode)
+    assert episode.status == EpisodeStatus.LOBBY and episode.game is None
+    view = services.lobby.poll(first)
+    assert view.names == ["Participant 1"] and view.missing == 1 and not view.started
+    assert 115 <= view.seconds_left <= 120
+    assert "PROLIFIC_A" not in repr(view)
+
+    second, other = arrive(study, "PROLIFIC_B")
+    other = services.start_episode(second, other)
+    assert other.status == EpisodeStatus.PLAYING  # the second arrival fills the lobby: the game starts
+    assert services.lobby.poll(first) is None  # not waiting any more: the step page sends them to the game
+    episode.refresh_from_db()
+    assert episode.status == EpisodeStatus.PLAYING and episode.game_id == other.game_id
+    assert (episode.seat, other.seat) == (0, 1)
+    seats = list(Seat.objects.filter(game_id=other.game_id).order_by("agent"))
+    assert [(s.kind, s.user_id) for s in seats] == [("human", first.user_id), ("human", second.user_id)]
+    assert all(s.settings["backfill"]["after_seconds"] == study.backfill_after_seconds for s in seats)
+    lobby = Lobby.objects.get()
+    assert (lobby.status, lobby.humans, lobby.backfilled) == (LobbyStatus.STARTED, 2, 0)
+
+
+def test_the_game_clock_starts_only_when_every_participant_is_connected(shared_study):
+    study = shared_study()
+    (a, ea), (b, eb) = arrive(study, "A"), arrive(study, "B")
+    services.start_episode(a, ea)
+    game_id = services.start_episode(b, eb).game_id
+    start = Game.objects.get(pk=game_id).anchor_at
+    assert Game.objects.get(pk=game_id).pause_reason == "waiting"
+    game_services.seat_connected(game_id, 0, now=start + timedelta(seconds=3))
+    assert Game.objects.get(pk=game_id).paused  # the second participant is still loading the page
+    game_services.seat_connected(game_id, 1, now=start + timedelta(seconds=9))
+    game = Game.objects.get(pk=game_id)
+    assert not game.paused and game.anchor_at == start + timedelta(seconds=9) and game.anchor_time == 0
+
+
+def test_at_the_timeout_empty_seats_go_to_the_backfill_npc_recorded_and_exported(shared_study):
+    study = shared_study(lobby_timeout_seconds=30, backfill_kind="random")
+    alone, episode = arrive(study, "LONELY")
+    services.start_episode(alone, episode)
+    services.lobby.poll(alone, now=timezone.now() + timedelta(seconds=10))
+    assert Episode.objects.get(pk=episode.pk).status == EpisodeStatus.LOBBY
+    view = services.lobby.poll(alone, now=timezone.now() + timedelta(seconds=31))
+    assert view.started
+    episode.refresh_from_db()
+    assert episode.status == EpisodeStatus.PLAYING and episode.seat == 0
+    seats = list(Seat.objects.filter(game_id=episode.game_id).order_by("agent"))
+    assert [(s.kind, s.dispatcher) for s in seats] == [("human", ""), ("npc", "random")]
+    assert not Game.objects.get(pk=episode.game_id).paused  # one person: the clock runs at once
+    lobby = Lobby.objects.get()
+    assert (lobby.status, lobby.humans, lobby.backfilled) == (LobbyStatus.STARTED, 1, 1)
+
+    row = next(episode_rows(study, Options(include_excluded=True)))
+    assert row["participants_in_game"] == 1 and row["backfilled_seats"] == 1 and row["seat"] == 0
+    assert row["lobby_outcome"] == "started" and row["lobby_wait_seconds"] != ""
+
+
+def test_the_solo_fallback_sends_the_waiting_participant_to_the_solo_condition(shared_study):
+    study = shared_study(lobby_timeout_seconds=30, solo_fallback=True)
+    alone, episode = arrive(study, "LONELY")
+    services.start_episode(alone, episode)
+    services.lobby.poll(alone, now=timezone.now() + timedelta(seconds=31))
+    episode.refresh_from_db()
+    assert episode.status == EpisodeStatus.PLAYING
+    assert episode.condition.name == "Alone" and episode.routed_from.name == "Two people"
+    assert Seat.objects.filter(game_id=episode.game_id).count() == 1
+    assert Lobby.objects.get().status == LobbyStatus.ROUTED
+    row = next(episode_rows(study, Options(include_excluded=True)))
+    assert row["condition"] == "Alone" and row["routed_from"] == "Two people"
+
+
+def test_someone_who_stopped_waiting_is_not_waited_for(shared_study):
+    study = shared_study()
+    gone, gone_episode = arrive(study, "GONE")
+    services.start_episode(gone, gone_episode)
+    # "GONE" closed the page: their lobby page has not asked for a while
+    quiet = timezone.now() - timedelta(seconds=services.lobby.PRESENT_SECONDS + 5)
+    Episode.objects.filter(pk=gone_episode.pk).update(lobby_seen_at=quiet)
+    here, episode = arrive(study, "HERE")
+    services.start_episode(here, episode)
+    view = services.lobby.poll(here)
+    assert view.names == ["Participant 1"] and view.missing == 1
+    assert Episode.objects.get(pk=episode.pk).lobby_id == Episode.objects.get(pk=gone_episode.pk).lobby_id
+    services.lobby.poll(gone)  # ... and comes back
+    assert Episode.objects.get(pk=episode.pk).status == EpisodeStatus.PLAYING
+
+
+def test_a_participant_away_mid_game_is_backfilled_and_can_answer_later(shared_study):
+    study = shared_study()
+    (a, ea), (b, eb) = arrive(study, "A"), arrive(study, "B")
+    services.start_episode(a, ea)
+    game_id = services.start_episode(b, eb).game_id
+    now = timezone.now()
+    game_services.seat_connected(game_id, 0, now=now)
+    game_services.seat_connected(game_id, 1, now=now)
+    game_services.seat_disconnected(game_id, 1, now=now + timedelta(seconds=5))
+    game_services.backfill_due(now=now + timedelta(seconds=6))
+    after = now + timedelta(seconds=6 + study.backfill_after_seconds)
+    assert game_services.backfill_due(now=after) == [(game_id, 1)]
+
+    eb.refresh_from_db()
+    assert eb.status == EpisodeStatus.SURVEY and eb.left_at is not None  # they answer when they come back
+    assert Episode.objects.get(pk=ea.pk).status == EpisodeStatus.PLAYING
+    assert Seat.objects.get(game_id=game_id, agent=1).kind == "npc"
+    game_services.finish(game_id, reason="test")
+    ea.refresh_from_db()
+    eb.refresh_from_db()
+    assert ea.status == EpisodeStatus.SURVEY and eb.metrics == ea.metrics != {}
+    rows = {r["participant"]: r for r in episode_rows(study, Options(include_excluded=True))}
+    assert rows[b.code]["left_at"] != "" and rows[a.code]["left_at"] == ""
+    assert rows[a.code]["seats_taken_over"] == 1
+
+
+def test_withdrawing_mid_game_hands_the_seat_over_instead_of_ending_the_others_game(shared_study):
+    study = shared_study()
+    (a, ea), (b, eb) = arrive(study, "A"), arrive(study, "B")
+    services.start_episode(a, ea)
+    game_id = services.start_episode(b, eb).game_id
+    services.drop_out(b, reason="withdrew")
+    game = Game.objects.get(pk=game_id)
+    assert not game.is_finished
+    assert Seat.objects.get(game_id=game_id, agent=1).kind == "npc"
+    assert Episode.objects.get(pk=ea.pk).status == EpisodeStatus.PLAYING
+
+
+def test_bad_sharing_settings_are_refused(shared_study, toy_scenario, researcher):
+    study = services.create_study(title="Bad", created_by=researcher)
+    with pytest.raises(services.StudyError, match="at most 5 seats"):
+        services.add_condition(study, name="Crowd", npc_kind="random", npc_count=4, human_count=2)
+    with pytest.raises(services.StudyError, match="10 to 3600"):
+        services.add_condition(
+            study, name="Quick", npc_kind="none", npc_count=0, human_count=2, lobby_timeout_seconds=1
+        )
+    with pytest.raises(services.StudyError, match="solo fallback needs"):
+        services.add_condition(study, name="Solo", npc_kind="none", npc_count=0, human_count=2, lobby_fallback="solo")
+    assert not study.conditions.exists()
