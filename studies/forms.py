@@ -8,7 +8,7 @@ from django import forms
 
 from games.agents import endpoints
 from games.models import Scenario
-from studies.models import NpcKind, PageKind, Study
+from studies.models import Condition, LobbyFallback, NpcKind, PageKind, Study
 
 
 class NewStudyForm(forms.Form):
@@ -94,10 +94,50 @@ class ConditionForm(forms.Form):
     hints = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="Inference knowledge added to the prompt."
     )
+    human_count = forms.IntegerField(
+        min_value=1,
+        max_value=5,
+        initial=1,
+        required=False,
+        label="Participants per game",
+        help_text="2 or more: participants wait in a lobby until everyone is there (or the timeout).",
+    )
+    lobby_timeout_seconds = forms.IntegerField(
+        min_value=10, max_value=3600, initial=120, required=False, label="Lobby timeout (seconds)"
+    )
+    lobby_fallback = forms.ChoiceField(
+        choices=LobbyFallback.choices, initial=LobbyFallback.BACKFILL, required=False, label="At the timeout"
+    )
+    backfill_kind = forms.ChoiceField(
+        choices=[c for c in NpcKind.choices if c[0] != NpcKind.NONE],
+        initial=NpcKind.RANDOM,
+        required=False,
+        label="Backfill teammate",
+        help_text="Takes an empty seat at the timeout, or the seat of a participant who left mid-game.",
+    )
+    fallback_condition = forms.ModelChoiceField(
+        queryset=Condition.objects.none(),
+        required=False,
+        label="Solo fallback condition",
+        help_text="With 'send to the solo condition': the condition played alone instead.",
+    )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, study: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["endpoint"].choices = endpoints.choices()  # type: ignore[attr-defined]
+        if study is not None:
+            self.fields["fallback_condition"].queryset = study.conditions.filter(human_count=1)  # type: ignore[attr-defined]
+
+    def sharing(self) -> dict[str, Any]:
+        """The lobby settings, as ``services.add_condition`` takes them."""
+        data = self.cleaned_data
+        return {
+            "human_count": data.get("human_count") or 1,
+            "lobby_timeout_seconds": data.get("lobby_timeout_seconds") or 120,
+            "lobby_fallback": data.get("lobby_fallback") or LobbyFallback.BACKFILL,
+            "backfill_kind": data.get("backfill_kind") or NpcKind.RANDOM,
+            "fallback_condition": data.get("fallback_condition"),
+        }
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -9,6 +9,7 @@ Each bot is a plain HTTP client with its own cookie jar (its own session) and pl
 
 from __future__ import annotations
 
+import html
 import http.cookiejar
 import json
 import random
@@ -28,6 +29,7 @@ STEP = re.compile(r'data-step="(\w+)"')
 ATTR = re.compile(r'data-(index|status|game)="([^"]*)"')
 ITEM = re.compile(r'name="(item-\d+)"')
 CODE = re.compile(r'id="completion-code">([^<]+)<')
+REDIRECT = re.compile(r'id="recruiter-redirect" href="([^"]+)"')
 MAX_PAGES = 200
 
 
@@ -40,6 +42,7 @@ class PilotResult:
     participant: str
     completed: bool = False
     completion_code: str = ""
+    redirect_url: str = ""  # the recruiter's completion link the last page sends the participant to
     episodes: int = 0
     actions: int = 0
     rejected: int = 0
@@ -100,8 +103,15 @@ def run_participant(
     think_seconds: float = 0.2,
     timeout_seconds: float = 900.0,
     log: Callable[[str], None] | None = None,
+    lobby_poll_seconds: float = 1.0,
+    entry_params: dict[str, str] | None = None,
+    id_param: str = "pid",
 ) -> PilotResult:
-    """One scripted participant from the study link to the completion code."""
+    """One scripted participant from the study link to the completion code (or the recruiter's
+    completion redirect, which is recorded). ``id_param`` names the link parameter carrying
+    ``external_id`` (Prolific: PROLIFIC_PID); ``entry_params`` are extra link parameters, e.g.
+    Prolific's STUDY_ID and SESSION_ID; pilots in a shared condition meet other
+    pilots in its lobby (so several pilots fill the human seats) or get its backfill."""
     result = PilotResult(participant=external_id)
     rng = random.Random(seed)
     started = time.monotonic()
@@ -115,7 +125,8 @@ def run_participant(
     entry = f"/studies/s/{study_slug}/"
     step_path = f"/studies/s/{study_slug}/step/"
     try:
-        _, body = browser.get(f"{entry}?{urllib.parse.urlencode({'pid': external_id, 'pilot': pilot_token})}")
+        query = {id_param: external_id, "pilot": pilot_token, **(entry_params or {})}
+        _, body = browser.get(f"{entry}?{urllib.parse.urlencode(query)}")
         for _ in range(MAX_PAGES):
             if time.monotonic() - started > timeout_seconds:
                 raise PilotError(f"not finished after {timeout_seconds:.0f} s")
@@ -128,6 +139,18 @@ def run_participant(
             elif kind == "onboarding":
                 note(f"reads onboarding page {int(attrs['index']) + 1}")
                 _, body = browser.post(step_path, {"action": "onboarding", "index": attrs["index"]})
+            elif kind == "lobby":
+                # a shared condition: wait (as the lobby page does, asking every couple of seconds)
+                # for the other participants, who may be other pilots, or for the timeout's backfill
+                note(f"waits in the lobby of episode {int(attrs['index']) + 1}")
+                waited = time.monotonic()
+                while kind == "lobby":
+                    if time.monotonic() - started > timeout_seconds:
+                        raise PilotError(f"still in the lobby after {timeout_seconds:.0f} s")
+                    time.sleep(lobby_poll_seconds)
+                    _, body = browser.get(step_path)
+                    kind, attrs = _page(body)
+                note(f"left the lobby after {time.monotonic() - waited:.0f} s")
             elif kind == "episode" and attrs.get("status") == "pending":
                 note(f"starts episode {int(attrs['index']) + 1}")
                 browser.post(step_path, {"action": "start", "index": attrs["index"]})  # lands on the game page
@@ -149,6 +172,8 @@ def run_participant(
                 match = CODE.search(body)
                 result.completion_code = match.group(1).strip() if match else ""
                 result.completed = bool(result.completion_code)
+                link = REDIRECT.search(body)
+                result.redirect_url = html.unescape(link.group(1)) if link else ""
                 note(f"finished with completion code {result.completion_code}")
                 break
             else:
@@ -209,6 +234,7 @@ def summary(results: list[PilotResult], seconds: float) -> dict[str, Any]:
         "participants": len(results),
         "completed": len(done),
         "failed": [{"participant": r.participant, "error": r.error} for r in results if not r.completed],
+        "redirects": sorted({r.redirect_url for r in results if r.redirect_url}),
         "episodes": sum(r.episodes for r in results),
         "actions": sum(r.actions for r in results),
         "rejected": sum(r.rejected for r in results),

@@ -41,8 +41,8 @@ def studies_overview() -> QuerySet[Study]:
 
 @dataclass(frozen=True)
 class Step:
-    """Where a participant is. ``kind``: consent, onboarding, episode, questionnaire, complete,
-    declined or dropped."""
+    """Where a participant is. ``kind``: consent, onboarding, lobby (waiting for the others of a
+    shared condition), episode, questionnaire, complete, declined or dropped."""
 
     kind: str
     position: int = 0  # 1-based number of the episode or page
@@ -56,6 +56,8 @@ class Step:
             return f"Introduction {self.position}/{self.total}"
         if self.kind == "episode":
             return f"Game {self.position}/{self.total}"
+        if self.kind == "lobby":
+            return f"Game {self.position}/{self.total} (waiting for the others)"
         if self.kind == "questionnaire":
             return f"Questions {self.position}/{self.total}"
         return self.kind.capitalize()
@@ -84,7 +86,7 @@ def participant_step(participant: Participant) -> Step:
     )
     if episode is None:
         return Step("complete")
-    kind = "questionnaire" if episode.status == EpisodeStatus.SURVEY else "episode"
+    kind = {EpisodeStatus.SURVEY: "questionnaire", EpisodeStatus.LOBBY: "lobby"}.get(episode.status, "episode")
     return Step(kind, episode.index + 1, total, episode=episode)
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from studies.views import analysis, design, exports, monitor, participant
+from studies.views import analysis, design, exports, lobby, monitor, participant
 
 app_name = "studies"
 urlpatterns = [
@@ -33,4 +33,5 @@ urlpatterns = [
     # The participant's side (no account needed).
     path("s/<slug:slug>/", participant.entry, name="entry"),
     path("s/<slug:slug>/step/", participant.step, name="step"),
+    path("s/<slug:slug>/lobby/", lobby.lobby, name="lobby"),
 ]

@@ -109,6 +109,7 @@ LEVELS: dict[str, str] = {
     "studies:export_job_download": "researcher",
     "studies:entry": "public",  # a study link: anyone (an unknown study is 404)
     "studies:step": "public",
+    "studies:lobby": "public",  # a participant's lobby (no participation: back to the study link)
 }
 
 EXPECTED = {

@@ -201,3 +201,68 @@ def test_bad_sharing_settings_are_refused(shared_study, toy_scenario, researcher
     with pytest.raises(services.StudyError, match="solo fallback needs"):
         services.add_condition(study, name="Solo", npc_kind="none", npc_count=0, human_count=2, lobby_fallback="solo")
     assert not study.conditions.exists()
+
+
+def test_the_lobby_page_shows_who_is_here_and_sends_everyone_to_the_game(shared_study):
+    from django.test import Client
+    from django.urls import reverse
+
+    study = shared_study()
+    entry = reverse("studies:entry", args=[study.slug])
+    step_url = reverse("studies:step", args=[study.slug])
+    lobby_url = reverse("studies:lobby", args=[study.slug])
+    first, second = Client(), Client()
+    for client, pid in ((first, "PROLIFIC_AAA"), (second, "PROLIFIC_BBB")):
+        client.post(entry, {"pid": pid, "choice": "agree", "agree": "1"})
+        client.post(step_url, {"action": "onboarding", "index": "0"})
+
+    assert "other participant" in first.get(step_url).content.decode()
+    assert first.post(step_url, {"action": "start", "index": "0"})["Location"] == step_url
+    page = first.get(step_url).content.decode()
+    assert 'data-step="lobby"' in page and 'hx-trigger="every 2s"' in page
+    assert "Waiting for 1 more participant" in page and "with a computer teammate" in page
+    assert "Participant 1" in page and "(you)" in page and "Empty seat" in page
+    assert "PROLIFIC_AAA" not in page
+    fragment = first.get(lobby_url, headers={"HX-Request": "true"})
+    assert fragment.status_code == 200 and 'id="lobby"' in fragment.content.decode()
+    assert "<html" not in fragment.content.decode()
+
+    started = second.post(step_url, {"action": "start", "index": "0"})
+    game_id = Episode.objects.get(participant__external_id="PROLIFIC_BBB").game_id
+    assert started.status_code == 302 and f"/{game_id}/" in started["Location"]  # straight into the game
+    moved = first.get(lobby_url, headers={"HX-Request": "true"})
+    assert moved.status_code == 204 and f"/{game_id}/" in moved["HX-Redirect"]
+    assert 'data-step="episode"' in first.get(step_url).content.decode()
+
+
+def test_the_lobby_fragment_without_a_participation_goes_to_the_study_link(shared_study, client):
+    from django.urls import reverse
+
+    study = shared_study()
+    response = client.get(reverse("studies:lobby", args=[study.slug]))
+    assert response.status_code == 302 and response["Location"] == reverse("studies:entry", args=[study.slug])
+
+
+def test_a_researcher_adds_a_shared_condition_on_the_design_page(client, researcher):
+    from django.urls import reverse
+
+    study = services.create_study(title="Design", created_by=researcher)
+    solo = services.add_condition(study, name="Alone", npc_kind="none", npc_count=0)
+    client.force_login(researcher)
+    add = reverse("studies:add_condition", args=[study.pk])
+    fields = {
+        "name": "Pair",
+        "npc_kind": "none",
+        "npc_count": "0",
+        "human_count": "2",
+        "lobby_timeout_seconds": "90",
+        "lobby_fallback": "solo",
+        "backfill_kind": "random",
+        "fallback_condition": str(solo.pk),
+    }
+    client.post(add, {f"condition-{k}": v for k, v in fields.items()})
+    pair = study.conditions.get(name="Pair")
+    assert (pair.human_count, pair.lobby_timeout_seconds, pair.lobby_fallback) == (2, 90, "solo")
+    assert pair.fallback_condition == solo
+    page = client.get(reverse("studies:design", args=[study.pk])).content.decode()
+    assert "2 participants" in page and "lobby 90 s, then “Alone”" in page

@@ -55,7 +55,7 @@ def _design_context(request: HttpRequest, study: Study, **forms: Any) -> dict[st
         "locked": services.design_locked(study),
         "problems": services.readiness_problems(study),
         "basics_form": forms.get("basics_form") or StudyBasicsForm(instance=study),
-        "condition_form": forms.get("condition_form") or ConditionForm(prefix="condition"),
+        "condition_form": forms.get("condition_form") or ConditionForm(prefix="condition", study=study),
         "scenario_form": forms.get("scenario_form") or ScenarioForm(prefix="scenario"),
         "page_form": forms.get("page_form") or OnboardingPageForm(prefix="page"),
         "item_form": forms.get("item_form") or ItemForm(prefix="item"),
@@ -132,7 +132,7 @@ def set_status(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def add_condition(request: HttpRequest, pk: int) -> HttpResponse:
     study = get_object_or_404(Study, pk=pk)
-    form = ConditionForm(request.POST, prefix="condition")
+    form = ConditionForm(request.POST, prefix="condition", study=study)
     if not form.is_valid():
         return _invalid(request, study, condition_form=form)
     data = form.cleaned_data
@@ -144,6 +144,7 @@ def add_condition(request: HttpRequest, pk: int) -> HttpResponse:
             npc_kind=data["npc_kind"],
             npc_count=data["npc_count"],
             dispatcher=form.dispatcher_settings(),
+            **form.sharing(),
         ),
         f"Added the condition “{data['name']}”.",
     )

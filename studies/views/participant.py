@@ -25,6 +25,7 @@ from studies.errors import StudyError
 from studies.measures import LIKERT_LABELS
 from studies.models import EpisodeStatus, Participant, Study, StudyStatus
 from studies.views import identity
+from studies.views.lobby import lobby_context
 
 PILOT_SALT = "studies.pilot"
 
@@ -198,6 +199,7 @@ def _step_context(participant: Participant, step: selectors.Step, answers: Any =
 TEMPLATES = {
     "consent": "studies/participant/consent.html",
     "onboarding": "studies/participant/onboarding.html",
+    "lobby": "studies/participant/lobby.html",
     "episode": "studies/participant/episode.html",
     "questionnaire": "studies/participant/questionnaire.html",
     "complete": "studies/participant/complete.html",
@@ -237,7 +239,12 @@ def step(request: HttpRequest, slug: str) -> HttpResponse:
     if current.episode is not None and current.episode.status == EpisodeStatus.PLAYING:
         services.sync_episode(current.episode)
         current = selectors.participant_step(participant)
+    lobby_view = services.lobby.poll(participant) if current.kind == "lobby" else None
+    if current.kind == "lobby" and (lobby_view is None or lobby_view.started):
+        current = selectors.participant_step(participant)  # the game started (or they were not waited for)
     context = _step_context(participant, current)
+    if lobby_view is not None and current.kind == "lobby":
+        context.update(lobby_context(lobby_view), others=current.episode.condition.human_count - 1)
     context["redirect_url"] = _recruiter_redirect(study, current.kind)
     if current.kind == "consent":
         context.update(pid=participant.external_id)

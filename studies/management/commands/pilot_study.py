@@ -49,6 +49,16 @@ def local_server(log: Any) -> Iterator[str]:
         stop(process, timeout=10)
 
 
+def link_params(study: Study, n: int, prolific: bool, stamp: str) -> dict[str, Any]:
+    """How pilot ``n`` enters: ``?pid=`` by default; as Prolific's link would with ``prolific``."""
+    if not prolific:
+        return {}
+    return {
+        "id_param": study.id_param or "pid",
+        "entry_params": {"STUDY_ID": f"pilot-{study.slug}", "SESSION_ID": f"session-{stamp}-{n + 1}"},
+    }
+
+
 class Command(BaseCommand):
     help = "Run scripted pilot participants through a study (consent to completion code) against the real server."
 
@@ -60,6 +70,11 @@ class Command(BaseCommand):
         parser.add_argument("--think", type=float, default=0.2, help="Longest pause before each action, seconds.")
         parser.add_argument(
             "--timeout", type=float, default=900.0, help="Give a pilot up after this many seconds (default 900)."
+        )
+        parser.add_argument(
+            "--prolific",
+            action="store_true",
+            help="Enter as Prolific sends people: the study's id parameter (PROLIFIC_PID), STUDY_ID and a SESSION_ID.",
         )
         parser.add_argument("--json", action="store_true", help="Print the summary as JSON.")
 
@@ -91,6 +106,7 @@ class Command(BaseCommand):
                         think_seconds=options["think"],
                         timeout_seconds=options["timeout"],
                         log=None if options["json"] else log,
+                        **link_params(study, n, options["prolific"], stamp),
                     )
                     for n, external_id in enumerate(ids)
                 ]
