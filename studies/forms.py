@@ -25,6 +25,7 @@ class StudyBasicsForm(forms.ModelForm):
             "design",
             "scenario_scheme",
             "disconnect_policy",
+            "backfill_after_seconds",
             "clock_mode",
             "seconds_per_time_unit",
             "completion_code",

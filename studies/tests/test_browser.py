@@ -189,3 +189,42 @@ def test_the_researcher_messages_a_participant_from_the_monitor(live_server, bro
     participant.refresh_from_db()
     assert participant.researcher_message == "Your next game starts soon."
     assert page.get_by_role("button", name=f"End the participation of {participant.code}").is_visible()
+
+
+def test_two_participants_meet_in_the_lobby_and_go_to_one_game(live_server, browser, toy_scenario, researcher, shots):
+    from studies import services
+    from studies.models import PageKind, StudyStatus
+
+    study = services.create_study(title="Together", created_by=researcher, design="between")
+    services.add_condition(study, name="Pair", npc_kind="none", npc_count=0, human_count=2, lobby_timeout_seconds=600)
+    services.add_scenario(study, toy_scenario)
+    services.add_onboarding_page(study, kind=PageKind.TEXT, title="Rules", body="Do the chores together.")
+    services.set_status(study, StudyStatus.OPEN)
+
+    pages = []
+    for pid in ("PAIR_A", "PAIR_B"):
+        page = browser.new_context(viewport={"width": 1366, "height": 800}).new_page()
+        page.goto(f"{live_server.url}/studies/s/{study.slug}/?PROLIFIC_PID={pid}")
+        page.get_by_label("I have read the information").check()
+        page.get_by_role("button", name="Continue").click()
+        page.wait_for_selector("[data-step=onboarding]")
+        page.keyboard.press("Enter")  # onboarding: Continue has the focus
+        page.wait_for_selector("[data-step=episode]")
+        pages.append(page)
+
+    first, second = pages
+    first.get_by_role("button", name="Start game 1").focus()
+    first.keyboard.press("Enter")
+    first.wait_for_selector("[data-step=lobby]")
+    status = first.text_content("[role=status].lobby-status") or ""
+    assert "Waiting for 1 more participant" in " ".join(status.split())
+    assert "Participant 1" in first.text_content(".lobby-seats") and "PAIR_A" not in first.content()
+    first.wait_for_timeout(2500)  # one HTMX refresh: the countdown goes on
+    first.screenshot(path=shots / "participant-lobby.png", full_page=True)
+
+    second.get_by_role("button", name="Start game 1").click()
+    episode = Participant.objects.get(external_id="PAIR_B").episodes.get()
+    second.wait_for_url(f"**/games/{episode.game_id}/**")
+    first.wait_for_url(f"**/games/{episode.game_id}/**", timeout=10_000)  # the lobby sends them there
+    first.screenshot(path=shots / "participant-shared-game.png", full_page=True)
+    assert Participant.objects.get(external_id="PAIR_A").episodes.get().game_id == episode.game_id
