@@ -85,6 +85,9 @@ def event_message(entry: GameEvent, *, blind: bool = False) -> dict[str, Any]:
     if blind and isinstance(data, dict) and isinstance(data.get("seats"), list):
         # the "created" entry lists what plays each seat; a blinded viewer reads only who is human
         data = {**data, "seats": [{"agent": s.get("agent"), "kind": _blind_kind(s)} for s in data["seats"]]}
+    if blind and entry.kind == "seat_replaced" and isinstance(data, dict):
+        # who left and what took over are the researcher's to know
+        data = {key: data[key] for key in ("message", "reason") if key in data}
     return wire_event(entry.seq, entry.category, entry.kind, entry.agent, entry.time, data)
 
 

@@ -124,3 +124,17 @@ def test_replace_seat_refuses_npc_seats_and_finished_games(toy_scenario, partici
     services.finish(game.pk, reason="test")
     with pytest.raises(services.GameOver):
         services.replace_seat(game.pk, 0, dispatcher="random")
+
+
+def test_a_blinded_player_reads_that_a_teammate_took_over_but_not_who_left_or_what_plays(
+    toy_scenario, participant, second
+):
+    from games import viewer
+
+    game = two_humans(toy_scenario, participant, second, settings=BACKFILL)
+    services.replace_seat(game.pk, 1, dispatcher="random", reason="the participant left the study")
+    entry = GameEvent.objects.get(game=game, kind="seat_replaced")
+    blinded = viewer.event_message(entry, blind=True)
+    assert "random" not in str(blinded) and "second-player" not in str(blinded)
+    assert "a computer teammate takes over" in str(blinded)
+    assert "second-player" in str(viewer.event_message(entry))  # researchers see everything

@@ -327,6 +327,27 @@ def readiness_problems(study: Study) -> list[str]:
         problems.append("Write the consent text.")
     if not study.completion_code.strip():
         problems.append("Set a completion code.")
+    return problems + seat_problems(study)
+
+
+def seat_problems(study: Study) -> list[str]:
+    """Conditions whose games a scenario cannot seat (a kitchen takes at most so many cooks):
+    found now, not when the first participants are waiting in a lobby."""
+    from games.engine import registry
+
+    problems = []
+    rows = list(study.study_scenarios.select_related("scenario"))
+    for condition in study.conditions.order_by("index"):
+        seats = condition.human_count + (condition.npc_count if condition.npc_kind != NpcKind.NONE else 0)
+        for row in rows:
+            scenario = row.scenario
+            try:
+                registry.get(scenario.domain).initial_state(scenario.definition, seed=0, agents=seats)
+            except (registry.UnknownDomain, ImportError, KeyError, ValueError, TypeError) as error:
+                problems.append(
+                    f"Condition “{condition.name}” needs {seats} seats, but “{scenario.title}” cannot seat them "
+                    f"({error}); change the condition or the scenarios."
+                )
     return problems
 
 

@@ -266,3 +266,24 @@ def test_a_researcher_adds_a_shared_condition_on_the_design_page(client, researc
     assert pair.fallback_condition == solo
     page = client.get(reverse("studies:design", args=[study.pk])).content.decode()
     assert "2 participants" in page and "lobby 90 s, then “Alone”" in page
+
+
+def test_a_study_cannot_open_with_more_seats_than_a_scenario_takes(toy_scenario, researcher, monkeypatch):
+    from games.tests.toy import ToyRules
+
+    original = ToyRules.initial_state
+
+    def one_seat_only(self, scenario, *, seed=0, agents=1, options=None):
+        if agents > 1:
+            raise ValueError(f"a toy takes 1 agent, not {agents}")
+        return original(self, scenario, seed=seed, agents=agents, options=options)
+
+    monkeypatch.setattr(ToyRules, "initial_state", one_seat_only)
+    study = services.create_study(title="Crowded", created_by=researcher)
+    services.add_condition(study, name="Pair", npc_kind="none", npc_count=0, human_count=2)
+    services.add_scenario(study, toy_scenario)
+    services.add_onboarding_page(study, kind=PageKind.TEXT, title="Rules", body="x")
+    with pytest.raises(services.StudyError, match="“Pair” needs 2 seats, but “Toy chores” cannot seat them"):
+        services.set_status(study, StudyStatus.OPEN)
+    study.refresh_from_db()
+    assert study.status == StudyStatus.DRAFT

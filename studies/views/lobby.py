@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from studies import flow, services
+from studies.errors import StudyError
 from studies.models import EpisodeStatus, Participant, Study
 from studies.views import identity
 
@@ -42,7 +43,10 @@ def lobby(request: HttpRequest, slug: str) -> HttpResponse:
     if participant is None:
         return redirect("studies:entry", slug=study.slug)
     services.touch(participant)
-    view = services.lobby.poll(participant)
+    try:
+        view = services.lobby.poll(participant)
+    except StudyError:  # the game could not start: the step page says why
+        view = None
     if view is None or view.started:
         target = where_next(participant, study)
         if request.htmx:

@@ -239,7 +239,11 @@ def step(request: HttpRequest, slug: str) -> HttpResponse:
     if current.episode is not None and current.episode.status == EpisodeStatus.PLAYING:
         services.sync_episode(current.episode)
         current = selectors.participant_step(participant)
-    lobby_view = services.lobby.poll(participant) if current.kind == "lobby" else None
+    try:
+        lobby_view = services.lobby.poll(participant) if current.kind == "lobby" else None
+    except StudyError as error:  # the game could not start: say so, keep waiting
+        messages.error(request, str(error))
+        lobby_view = None
     if current.kind == "lobby" and (lobby_view is None or lobby_view.started):
         current = selectors.participant_step(participant)  # the game started (or they were not waited for)
     context = _step_context(participant, current)
