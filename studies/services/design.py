@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils.text import slugify
 
 from studies.errors import StudyError
@@ -331,13 +331,13 @@ def readiness_problems(study: Study) -> list[str]:
 
 
 def seat_problems(study: Study) -> list[str]:
-    """Conditions whose games a scenario cannot seat (a kitchen takes at most so many cooks):
-    found now, not when the first participants are waiting in a lobby."""
+    """Shared conditions whose games a scenario cannot seat (a kitchen takes at most so many
+    cooks): found now, not when the first participants are waiting in a lobby."""
     from games.engine import registry
 
     problems = []
     rows = list(study.study_scenarios.select_related("scenario"))
-    for condition in study.conditions.order_by("index"):
+    for condition in study.conditions.filter(human_count__gt=1).order_by("index"):
         seats = condition.human_count + (condition.npc_count if condition.npc_kind != NpcKind.NONE else 0)
         for row in rows:
             scenario = row.scenario
@@ -362,9 +362,14 @@ def endpoint_problems(study: Study) -> list[str]:
 
     problems: list[str] = []
     tried: dict[tuple[str, str], str] = {}
-    for condition in study.conditions.filter(npc_kind=NpcKind.LLM, npc_count__gt=0).order_by("index"):
+    llm_conditions = study.conditions.filter(
+        Q(npc_kind=NpcKind.LLM, npc_count__gt=0) | Q(human_count__gt=1, backfill_kind=NpcKind.LLM)
+    )
+    for condition in llm_conditions.order_by("index"):
+        # a shared condition's LLM backfill uses the condition's settings only if its NPCs are LLMs too
+        settings_ = condition.dispatcher if condition.npc_kind == NpcKind.LLM else condition.backfill_seat()["settings"]
         try:
-            client = llm_client(condition.dispatcher or {})
+            client = llm_client(settings_ or {})
         except DispatcherError as error:
             problems.append(f"Condition “{condition.name}”: its LLM settings are not usable ({error}).")
             continue

@@ -96,6 +96,8 @@ def poll(participant: Participant, *, now: datetime | None = None) -> LobbyView 
         return None
     if participant.status != ParticipantStatus.ACTIVE:
         return None
+    # the same lock order as ``enter`` (condition, then lobby), so the two never wait on each other
+    Condition.objects.select_for_update().filter(pk=episode.condition_id).first()
     lobby = Lobby.objects.select_for_update().select_related("condition").get(pk=episode.lobby_id)
     Episode.objects.filter(pk=episode.pk).update(lobby_seen_at=now)
     _settle(lobby, now)

@@ -405,7 +405,8 @@ MAX_MESSAGE = 500
 
 def message_participant(participant: Participant, text: str) -> None:
     """The researcher's message: shown on the participant's study pages and, while they play, in
-    their game's chat (so it reaches them wherever they are)."""
+    their game's chat (so it reaches them wherever they are; not in a game shared with other
+    participants, who would read it too)."""
     from games import services as game_services
 
     text = (text or "").strip()
@@ -414,7 +415,12 @@ def message_participant(participant: Participant, text: str) -> None:
     if len(text) > MAX_MESSAGE:
         raise StudyError(f"A message is at most {MAX_MESSAGE} characters.")
     Participant.objects.filter(pk=participant.pk).update(researcher_message=text, researcher_message_at=timezone.now())
-    playing = [e.game_id for e in participant.episodes.filter(status=EpisodeStatus.PLAYING) if e.game_id]
+    # A game shared with other participants would show it to them too: there, the study pages only.
+    playing = [
+        e.game_id
+        for e in participant.episodes.filter(status=EpisodeStatus.PLAYING)
+        if e.game_id and not Episode.objects.filter(game_id=e.game_id).exclude(pk=e.pk).exists()
+    ]
     tutorial = participant.tutorial_game
     if tutorial is not None and not tutorial.is_finished:
         playing.append(tutorial.pk)

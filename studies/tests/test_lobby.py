@@ -287,3 +287,26 @@ def test_a_study_cannot_open_with_more_seats_than_a_scenario_takes(toy_scenario,
         services.set_status(study, StudyStatus.OPEN)
     study.refresh_from_db()
     assert study.status == StudyStatus.DRAFT
+
+
+def test_a_monitor_message_to_one_of_two_players_stays_out_of_their_shared_game(shared_study):
+    from games.models import GameEvent
+
+    study = shared_study()
+    (a, ea), (b, eb) = arrive(study, "A"), arrive(study, "B")
+    services.start_episode(a, ea)
+    game_id = services.start_episode(b, eb).game_id
+    services.message_participant(b, "Your connection looks unstable")
+    assert not GameEvent.objects.filter(game_id=game_id, category="chat").exists()  # A would read it
+    b.refresh_from_db()
+    assert b.researcher_message == "Your connection looks unstable"  # on B's study pages
+
+
+def test_a_shared_condition_with_an_llm_backfill_is_probed_before_opening(toy_scenario, researcher, settings):
+    study = services.create_study(title="LLM backfill", created_by=researcher)
+    services.add_condition(study, name="Pair", npc_kind="none", npc_count=0, human_count=2, backfill_kind="llm")
+    services.add_scenario(study, toy_scenario)
+    services.add_onboarding_page(study, kind=PageKind.TEXT, title="Rules", body="x")
+    settings.LLM_BASE_URL = "http://127.0.0.1:9/v1"  # nothing listens there
+    with pytest.raises(services.StudyError, match="Condition “Pair”: the LLM endpoint"):
+        services.set_status(study, StudyStatus.OPEN)
