@@ -55,7 +55,9 @@ def create_game(request: HttpRequest) -> JsonResponse:
             if named not in (None, user.get_username()):
                 return _problem(403, "only researchers seat other users; leave 'user' out to take the seat yourself")
             seat_settings = seat.get("settings") if isinstance(seat, dict) else None
-            if isinstance(seat_settings, dict) and endpoints.has_model_settings(seat_settings):
+            backfill = seat_settings.get("backfill") if isinstance(seat_settings, dict) else None
+            nested = backfill.get("settings") if isinstance(backfill, dict) else None  # a human seat's backfill NPC
+            if any(isinstance(s, dict) and endpoints.has_model_settings(s) for s in (seat_settings, nested)):
                 return _problem(
                     403, "only researchers choose an NPC's endpoint or model settings; leave them out to use the site's"
                 )

@@ -52,6 +52,10 @@ def test_a_participant_token_cannot_point_an_npc_at_its_own_url(toy_scenario, pa
         assert status == 403 and "only researchers" in body["error"]
         for chosen in ({"endpoint": "other"}, {"model": "big"}, {"llm": {"temperature": 1}}):
             assert post_game(create_token(participant), [{**LLM_SEAT, "settings": chosen}])[0] == 403
+            # nor through a human seat's backfill NPC
+            backfill = {"backfill": {"dispatcher": "llm", "settings": chosen}}
+            seat = {"kind": "human", "settings": backfill}
+            assert post_game(create_token(participant), [seat])[0] == 403
     assert attacker.requests == [] and site.requests == [] and Game.objects.count() == 0
 
 
