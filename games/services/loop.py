@@ -222,6 +222,7 @@ def _save(ctx: _Context) -> None:
         return  # nothing happened: leave the row (and its anchor) alone
     game = ctx.game
     _track_progress(ctx)
+    _keep_clock_up(ctx)
     if game.is_finished or game.paused or game.clock != ClockMode.REAL_TIME:
         game.next_deadline_at = None
     else:
@@ -240,6 +241,20 @@ def _save(ctx: _Context) -> None:
         transaction.on_commit(lambda: hooks.call(hooks.NPC_TURN, game_id, seq))
     if finished and any(e.category == "control" and e.kind == "finished" for e in ctx.entries):
         transaction.on_commit(lambda: hooks.call(hooks.GAME_FINISHED, game_id))
+
+
+def _keep_clock_up(ctx: _Context) -> None:
+    """Real time: the game's clock is never behind the rules' time. Where an action moves the
+    rules' clock on by itself (the itinerary's traveller arrives at the end of each action, SPEC
+    section 5), the clock is anchored there, so the header, the timeline's now-line and the board
+    read one time, and the reading time after the action counts from where the action ended."""
+    game = ctx.game
+    if game.clock != ClockMode.REAL_TIME or game.is_finished:
+        return
+    engine = float(ctx.rules.now(ctx.state))
+    if engine > clock.game_time(game, ctx.now):
+        game.anchor_time = engine
+        game.anchor_at = ctx.now
 
 
 def _track_progress(ctx: _Context) -> None:

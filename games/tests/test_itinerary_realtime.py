@@ -1,0 +1,90 @@
+"""A real-time itinerary game as a person plays it: the time the header and the timeline's
+now-line read is the traveller's clock (the one the board shows), which jumps to the end of each
+action (SPEC section 5); and the score chart ends on the stored result's headline."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from games import metrics, presenters, services
+from games.importers import bundled_itinerary
+from games.models import Game
+from games.viewer import Viewer, load_update
+
+pytestmark = pytest.mark.django_db
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+SCENARIO = "bundled/harbourton-morning"
+PLAYER = Viewer(agents=[0])
+
+
+def _game(django_user_model) -> Game:
+    bundled_itinerary.load(log=lambda line: None)
+    player = django_user_model.objects.create_user("traveller")
+    return services.create_game(
+        SCENARIO, [{"kind": "human", "user": player}], clock="real_time", created_by=player, now=T0
+    )
+
+
+def _header(game: Game, now: datetime) -> dict:
+    """What the play page's header, now-line and board are drawn from at wall-clock ``now``."""
+    update = load_update(game.pk, PLAYER, 0, now=now)
+    context = presenters.live_context(update, PLAYER, full=True)
+    return {
+        "time": update.state["time"],
+        "text": context["time_text"],
+        "now_line": context["timeline"].now,
+        "board": update.state["observation"]["data"]["clock"]["minute"],
+        "anchor": (context["clock_attrs"]["anchor_time"], context["clock_attrs"]["anchor_at"]),
+    }
+
+
+def test_after_a_wait_the_header_and_now_line_read_the_boards_clock(django_user_model):
+    game = _game(django_user_model)
+    speed = game.speed
+    start = load_update(game.pk, PLAYER, 0, now=T0).state
+    wait = next(a for a in start["legal_actions"] if a.startswith("wait until"))
+    clicked = T0 + timedelta(seconds=3)
+    services.apply_action(game.pk, agent=0, action=wait, now=clicked)
+
+    shown = _header(game, clicked)
+    assert shown["board"] > 3 * speed  # the traveller's clock jumped past the wall clock's 3 minutes
+    assert shown["time"] == shown["board"]
+    assert shown["text"] == presenters.format_time(float(shown["board"]))
+    assert shown["now_line"] == shown["board"]
+    assert shown["anchor"] == (float(shown["board"]), clicked.isoformat())  # the page's ticking clock starts there
+
+    # reading the board costs time from where the wait ended, and the next action starts then
+    later = clicked + timedelta(seconds=4)
+    assert _header(game, later)["time"] == pytest.approx(shown["board"] + 4 * speed)
+    moves = [a for a in load_update(game.pk, PLAYER, 0, now=later).state["legal_actions"] if a.startswith("go to")]
+    services.apply_action(game.pk, agent=0, action=moves[0], now=later)
+    waited = Game.objects.get(pk=game.pk).events.filter(category="clock", kind="advance").last()
+    assert waited is not None and waited.data == {"from": shown["board"], "until": shown["board"] + 4 * speed}
+
+
+def test_a_finished_games_chart_ends_on_its_stored_headline(django_user_model):
+    game = _game(django_user_model)
+    now = T0
+    for _ in range(60):
+        game.refresh_from_db()
+        if game.is_finished:
+            break
+        now += timedelta(seconds=2)
+        legal = load_update(game.pk, PLAYER, 0, now=now).state["legal_actions"]
+        doing = [a for a in legal if a.startswith("visit")] or [a for a in legal if not a.startswith("wait")] or legal
+        try:
+            services.apply_action(game.pk, agent=0, action=doing[0], now=now)
+        except services.GameOver:
+            break  # the trip's end time came while the player read
+    game.refresh_from_db()
+    assert game.is_finished
+    final = metrics.headline(game.domain, game.result)
+    assert final is not None and final > 0
+    update = load_update(game.pk, PLAYER, 0, now=now + timedelta(seconds=5))
+    chart = presenters.live_context(update, PLAYER, full=True)["chart"]
+    assert game.progress_points[-1][1] == final
+    assert chart["last"] == final
+    last_y = float(chart["points"].split()[-1].split(",")[1])
+    assert last_y == pytest.approx(100 - final, abs=0.01)
