@@ -48,9 +48,10 @@ def make_agent(
     if agent == "plan-and-solve":
         return PlanAndSolveAgent(client, domain, options)
     if agent == "tdag":
-        if domain != "itinerary":
-            raise AgentError("the tdag agent plans itineraries; use it with the itinerary domain")
+        from games.agents.tdag import DOMAIN as TDAG_DOMAIN
         from games.agents.tdag import TdagAgent
 
+        if domain != TDAG_DOMAIN:
+            raise AgentError(f"the tdag agent plans itineraries; use it with the {TDAG_DOMAIN} domain")
         return TdagAgent(client, options=options)
     return LlmDispatcher(client, domain, npc_agents=list(npc_agents), options=options)

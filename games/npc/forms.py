@@ -8,6 +8,7 @@ from django import forms
 
 from games.agents import endpoints
 from games.agents.dispatcher import BENCHMARK_AGENTS
+from games.agents.tdag import DOMAIN as TDAG_DOMAIN
 from games.engine import registry
 from games.npc.tasksets import DEFAULT_ALPHAS
 
@@ -81,8 +82,8 @@ class BenchmarkForm(forms.Form):
         data["task_counts"] = _numbers(data.get("tasks") or "1", int, "#Task", {1, 2, 3})
         data["alpha_values"] = _numbers(data.get("alphas") or "1", float, "α")
         data["team_sizes"] = _numbers(data.get("team") or "2", int, "team sizes", {1, 2, 3, 4})
-        if data["agent"] == "tdag" and data["domain"] != "itinerary":
-            self.add_error("agent", "TDAG plans itineraries: choose the itinerary domain or another agent")
+        if data["agent"] == "tdag" and data["domain"] != TDAG_DOMAIN:
+            self.add_error("agent", f"TDAG plans itineraries: choose the {TDAG_DOMAIN} domain or another agent")
         if data["domain"] == "recipes" and not data.get("constraints"):
             self.add_error("constraints", "tick at least one: with or without time constraints")
         return data
