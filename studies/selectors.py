@@ -86,7 +86,8 @@ def participant_step(participant: Participant) -> Step:
     )
     if episode is None:
         return Step("complete")
-    kind = {EpisodeStatus.SURVEY: "questionnaire", EpisodeStatus.LOBBY: "lobby"}.get(episode.status, "episode")
+    kinds: dict[str, str] = {EpisodeStatus.SURVEY: "questionnaire", EpisodeStatus.LOBBY: "lobby"}
+    kind = kinds.get(episode.status, "episode")
     return Step(kind, episode.index + 1, total, episode=episode)
 
 

@@ -23,7 +23,9 @@ def seat_connected(game_id: int, agent: int, *, now: datetime | None = None) -> 
     people to arrive, resumes (starts its clock) once every human seat is connected."""
     presence.opened(game_id, agent, now)
     game = Game.objects.filter(pk=game_id).values("paused", "pause_reason", "status").first()
-    waited = game and game["pause_reason"] in ("disconnect", WAITING)
+    if game is None:
+        return
+    waited = game["pause_reason"] in ("disconnect", WAITING)
     returned = waited and game["paused"] and game["status"] == GameStatus.RUNNING
     if returned and not _humans_missing(game_id):
         resume(game_id, now=now)

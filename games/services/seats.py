@@ -51,7 +51,7 @@ def replace_seat(
         if seat is None or seat.kind != SeatKind.HUMAN:
             raise UnknownSeat(f"agent {agent} of game {game_id} is not a person's seat")
         _catch_up(ctx)
-        left = seat.user.get_username() if seat.user_id else ""
+        left = seat.user.get_username() if seat.user is not None else ""
         seat.kind, seat.user, seat.dispatcher, seat.settings = SeatKind.NPC, None, dispatcher, dict(settings or {})
         seat.save(update_fields=["kind", "user", "dispatcher", "settings"])
         ctx.seat_kinds = list(game.seats.order_by("agent").values_list("kind", flat=True))

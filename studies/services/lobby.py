@@ -134,8 +134,9 @@ def _settle(lobby: Lobby, now: datetime) -> None:
         lobby.status, lobby.closed_at = LobbyStatus.EMPTY, now
         lobby.save(update_fields=["status", "closed_at"])
         return
-    if condition.lobby_fallback == LobbyFallback.SOLO and condition.fallback_condition_id:
-        _route_solo(lobby, present, now)
+    fallback = condition.fallback_condition if condition.lobby_fallback == LobbyFallback.SOLO else None
+    if fallback is not None:
+        _route_solo(lobby, fallback, present, now)
     else:
         _start(lobby, present, empty=condition.human_count - len(present), now=now)
 
@@ -161,9 +162,8 @@ def _requeue_extra(episodes: list[Episode], now: datetime) -> None:
         enter(Episode.objects.select_related("participant").get(pk=episode.pk), now=now)
 
 
-def _route_solo(lobby: Lobby, episodes: list[Episode], now: datetime) -> None:
+def _route_solo(lobby: Lobby, fallback: Condition, episodes: list[Episode], now: datetime) -> None:
     """The solo fallback: each waiting participant plays the fallback condition on their own."""
-    fallback = lobby.condition.fallback_condition
     for episode in episodes:
         episode.routed_from = lobby.condition
         episode.condition = fallback

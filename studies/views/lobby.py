@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
+from arena_site.htmx import HtmxHttpRequest
 from studies import flow, services
 from studies.errors import StudyError
 from studies.models import EpisodeStatus, Participant, Study
@@ -36,7 +37,7 @@ def where_next(participant: Participant, study: Study) -> str:
     return step_url
 
 
-def lobby(request: HttpRequest, slug: str) -> HttpResponse:
+def lobby(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The lobby's live part (GET, HTMX); anything else goes to the participant's step page."""
     study = get_object_or_404(Study, slug=slug)
     participant = identity.current(request, study)

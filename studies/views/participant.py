@@ -247,7 +247,7 @@ def step(request: HttpRequest, slug: str) -> HttpResponse:
     if current.kind == "lobby" and (lobby_view is None or lobby_view.started):
         current = selectors.participant_step(participant)  # the game started (or they were not waited for)
     context = _step_context(participant, current)
-    if lobby_view is not None and current.kind == "lobby":
+    if lobby_view is not None and current.kind == "lobby" and current.episode is not None:
         context.update(lobby_context(lobby_view), others=current.episode.condition.human_count - 1)
     context["redirect_url"] = _recruiter_redirect(study, current.kind)
     if current.kind == "consent":
