@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from studies.models import Episode, ParticipantStatus, Study, participant_code
@@ -49,3 +49,61 @@ def episodes_by_game(study: Study, options: Options) -> dict[int, tuple[str, int
             participant__in=participants_of(study, options), game__isnull=False
         ).values_list("game_id", "participant_id", "index", "condition__name")
     }
+
+
+Owner = tuple[str, int | str, str]  # (participant code, episode position, condition); blanks where nobody
+
+
+@dataclass
+class GamePlayers:
+    """Who sits where in one game of the study: the participants' seats (those exported), how many
+    participant seats the game had and how many of them the lobby gave to computer teammates."""
+
+    condition: str
+    humans: int  # participant seats when the game started (1 for a game played alone)
+    backfilled: int  # seats after the participants' given to the backfill NPC at the lobby's timeout
+    seats: dict[int, tuple[str, int]] = field(default_factory=dict)  # agent -> (code, episode position)
+
+    @property
+    def shared(self) -> bool:
+        return self.humans > 1
+
+    def owner(self) -> Owner:
+        """The participant the whole game belongs to when they played alone; blanks for a shared game."""
+        if self.shared or not self.seats:
+            return ("", "", self.condition)
+        code, position = next(iter(self.seats.values()))
+        return (code, position, self.condition)
+
+    def seat_kind(self, agent: int | None, taken_over: set[int]) -> str:
+        """participant, backfill (a participant seat played by a computer teammate) or npc; empty
+        for entries nobody caused."""
+        if agent is None:
+            return ""
+        if agent < self.humans:
+            return "backfill" if agent in taken_over else "participant"
+        if agent < self.humans + self.backfilled:
+            return "backfill"
+        return "npc"
+
+    def actor(self, agent: int | None, taken_over: set[int]) -> Owner:
+        """Whom an entry by ``agent`` is attributed to: in a shared game the participant whose seat
+        acted (blanks for NPC, backfill and seatless entries); a game played alone is its participant's."""
+        if not self.shared:
+            return self.owner()
+        if agent is None or agent in taken_over or agent not in self.seats:
+            return ("", "", self.condition)
+        code, position = self.seats[agent]
+        return (code, position, self.condition)
+
+
+def players_by_game(study: Study, options: Options) -> dict[int, GamePlayers]:
+    """game id -> its ``GamePlayers``, one small entry per episode (a shared game is one entry)."""
+    games: dict[int, GamePlayers] = {}
+    rows = Episode.objects.filter(participant__in=participants_of(study, options), game__isnull=False).values_list(
+        "game_id", "participant_id", "index", "condition__name", "seat", "lobby__humans", "lobby__backfilled"
+    )
+    for game_id, participant_id, index, condition, seat, humans, backfilled in rows:
+        players = games.setdefault(game_id, GamePlayers(condition, max(humans or 1, 1), backfilled or 0))
+        players.seats[seat or 0] = (participant_code(participant_id), index + 1)
+    return games

@@ -9,7 +9,7 @@ from django.db.models import Count, TextField
 from django.db.models.functions import Cast
 
 from games.engine import registry
-from studies.exports.base import CHUNK, Column, Options, episodes_by_game, iso, participants_of
+from studies.exports.base import CHUNK, Column, Options, iso, participants_of, players_by_game
 from studies.exports.writers import RawJSON
 from studies.measures import objective_measures
 from studies.models import Episode, Study
@@ -109,14 +109,27 @@ def episode_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
 
 
 EVENT_COLUMNS = [
-    Column("participant", "Anonymous participant code."),
-    Column("episode", "Episode position, from 1."),
+    Column(
+        "participant",
+        "Anonymous participant code: the game's participant; in a game several participants shared, the participant "
+        "who caused the entry (empty for entries of computer teammates or of nobody).",
+    ),
+    Column("episode", "Episode position of that participant, from 1 (empty when the participant column is)."),
     Column("condition", "Condition of the episode."),
     Column("game_id", "Id of the game."),
     Column("seq", "Position of the entry in the game's log, from 1."),
     Column("category", "action (an input), clock (time advanced), engine (what the rules answered), chat or control."),
     Column("kind", "What happened (started, completed, rejected, order_arrived, paused ...)."),
-    Column("agent", "Agent number (0 is the participant, 1+ NPCs); empty for events nobody caused."),
+    Column(
+        "agent",
+        "Agent number (participants first: 0, or 0..n-1 in a shared game; then computer teammates); "
+        "empty for events nobody caused.",
+    ),
+    Column(
+        "seat_kind",
+        "Who plays that agent: participant, backfill (a participant seat played by a computer teammate, from the "
+        "lobby's timeout or after its participant left) or npc; empty for events nobody caused.",
+    ),
     Column("time", "Game time in the domain's unit (tasks: minutes, recipes: seconds, kitchen: steps)."),
     Column("created_at", "Wall-clock time it was stored (ISO 8601, UTC)."),
     Column("data", "Details as JSON (the action text, feedback, message ...)."),
@@ -126,17 +139,20 @@ EVENT_COLUMNS = [
 def event_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
     from games.models import GameEvent
 
-    episodes = episodes_by_game(study, options)
-    games = Episode.objects.filter(participant__in=participants_of(study, options)).values("game_id")
+    games = players_by_game(study, options)
     queryset = (
-        GameEvent.objects.filter(game_id__in=games)
+        GameEvent.objects.filter(game_id__in=list(games))  # each game once, however many shared it
         .order_by("game_id", "seq")
         # The details stay JSON text: decoding and re-encoding them per row was most of the cost.
         .annotate(data_text=Cast("data", output_field=TextField()))
         .values_list("game_id", "seq", "category", "kind", "agent", "time", "created_at", "data_text")
     )
+    current, taken_over = None, set()  # participant seats handed to a computer teammate so far in this game
     for game_id, seq, category, kind, agent, time, created_at, data in queryset.iterator(chunk_size=CHUNK):
-        participant, episode, condition = episodes[game_id]
+        if game_id != current:
+            current, taken_over = game_id, set()
+        players = games[game_id]
+        participant, episode, condition = players.actor(agent, taken_over)
         yield {
             "participant": participant,
             "episode": episode,
@@ -146,17 +162,20 @@ def event_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
             "category": category,
             "kind": kind,
             "agent": "" if agent is None else agent,
+            "seat_kind": players.seat_kind(agent, taken_over),
             "time": time,
             "created_at": iso(created_at),
             "data": RawJSON(data),
         }
+        if kind == "seat_replaced" and agent is not None:  # the entry names who left; what follows is the NPC's
+            taken_over.add(agent)
 
 
 # --- NPC model calls -----------------------------------------------------------------------------
 
 NPC_CALL_COLUMNS = [
-    Column("participant", "Anonymous participant code."),
-    Column("episode", "Episode position, from 1."),
+    Column("participant", "Anonymous participant code (empty for a game several participants shared)."),
+    Column("episode", "Episode position, from 1 (empty for a shared game)."),
     Column("condition", "Condition of the episode."),
     Column("game_id", "Id of the game."),
     Column("call_id", "Id of the model call."),
@@ -182,11 +201,11 @@ NPC_CALL_COLUMNS = [
 def npc_call_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
     from games.npc.models import LlmCall
 
-    episodes = episodes_by_game(study, options)
-    games = Episode.objects.filter(participant__in=participants_of(study, options)).values("game_id")
-    queryset = LlmCall.objects.filter(game_id__in=games).order_by("game_id", "id")
+    games = players_by_game(study, options)
+    queryset = LlmCall.objects.filter(game_id__in=list(games)).order_by("game_id", "id")
     for call in queryset.iterator(chunk_size=CHUNK):
-        participant, episode, condition = episodes[int(call.game_id or 0)]
+        # a shared game's calls belong to no one participant: blanks, joined on game_id
+        participant, episode, condition = games[int(call.game_id or 0)].owner()
         yield {
             "participant": participant,
             "episode": episode,

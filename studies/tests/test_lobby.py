@@ -3,6 +3,7 @@ fallback), the clock waiting for everyone, and a participant who leaves mid-game
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -13,7 +14,7 @@ from games import services as game_services
 from games.models import Game, Seat
 from studies import services
 from studies.exports.base import Options
-from studies.exports.episodes import episode_rows
+from studies.exports.episodes import episode_rows, event_rows
 from studies.models import Episode, EpisodeStatus, Lobby, LobbyStatus, PageKind, StudyStatus
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the games' hooks run on commit
@@ -310,3 +311,45 @@ def test_a_shared_condition_with_an_llm_backfill_is_probed_before_opening(toy_sc
     settings.LLM_BASE_URL = "http://127.0.0.1:9/v1"  # nothing listens there
     with pytest.raises(services.StudyError, match="Condition “Pair”: the LLM endpoint"):
         services.set_status(study, StudyStatus.OPEN)
+
+
+def test_the_events_export_names_who_acted_in_a_shared_game_once_per_entry(shared_study):
+    study = shared_study()
+    (a, ea), (b, eb) = arrive(study, "A"), arrive(study, "B")
+    services.start_episode(a, ea)
+    game_id = services.start_episode(b, eb).game_id
+    now = timezone.now()
+    game_services.seat_connected(game_id, 0, now=now)
+    game_services.seat_connected(game_id, 1, now=now)
+    game_services.apply_action(game_id, agent=0, action="do dust", by=a.user, now=now + timedelta(seconds=1))
+    game_services.apply_action(game_id, agent=1, action="do sweep", by=b.user, now=now + timedelta(seconds=2))
+    game_services.replace_seat(game_id, 1, dispatcher="random", now=now + timedelta(seconds=3))
+    game_services.post_chat(game_id, text="still here", agent=1, now=now + timedelta(seconds=4))
+
+    rows = list(event_rows(study, Options(include_excluded=True)))
+    assert [r["seq"] for r in rows] == list(range(1, Game.objects.get(pk=game_id).events.count() + 1))
+    actions = {json.dumps(r["data"]): r for r in rows if r["category"] == "action"}
+    dust = next(r for text, r in actions.items() if "dust" in text)
+    sweep = next(r for text, r in actions.items() if "sweep" in text)
+    assert (dust["participant"], dust["agent"], dust["seat_kind"]) == (a.code, 0, "participant")
+    assert (sweep["participant"], sweep["agent"], sweep["seat_kind"]) == (b.code, 1, "participant")
+    assert dust["episode"] == sweep["episode"] == 1
+    replaced = next(r for r in rows if r["kind"] == "seat_replaced")
+    assert replaced["participant"] == b.code  # the entry says who left ...
+    chat = next(r for r in rows if r["category"] == "chat" and r["agent"] == 1)
+    assert (chat["participant"], chat["seat_kind"]) == ("", "backfill")  # ... what follows is the computer's
+    assert all(r["participant"] == "" for r in rows if r["agent"] == "")  # nobody caused it: nobody named
+    assert {r["condition"] for r in rows} == {"Two people"}
+
+
+def test_the_events_export_marks_seats_the_lobby_gave_to_the_backfill(shared_study):
+    study = shared_study(lobby_timeout_seconds=30, backfill_kind="random")
+    alone, episode = arrive(study, "LONELY")
+    services.start_episode(alone, episode)
+    services.lobby.poll(alone, now=timezone.now() + timedelta(seconds=31))
+    episode.refresh_from_db()
+    game_services.apply_action(episode.game_id, agent=1, action="do sweep")
+    rows = list(event_rows(study, Options(include_excluded=True)))
+    sweep = next(r for r in rows if r["category"] == "action")
+    assert (sweep["agent"], sweep["seat_kind"]) == (1, "backfill")
+    assert {r["participant"] for r in rows} == {alone.code}  # played alone: every entry is their game's
