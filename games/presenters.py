@@ -142,7 +142,12 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "board": extras,
         "legal": set(state["legal_actions"]),
         "timeline": gantt,
-        "chart": progress_chart(game.progress_points, gantt.span, float(state["time"])),
+        "chart": progress_chart(
+            game.progress_points,
+            gantt.span,
+            float(state["time"]),
+            final=metrics.headline(game.domain, game.result) if game.is_finished and game.result else None,
+        ),
         "log": log,
         "speed_text": speed_text(game.speed, state["time_unit"]),
         "scenario_count": len(game.scenario_ids or [1]),
@@ -242,16 +247,23 @@ def clock_attrs(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def progress_chart(points: list[list[float]], span: float, now: float) -> dict[str, Any]:
-    """An SVG polyline (viewBox 0..100 x 0..100) of the headline score over game time."""
-    span = max(span, now, 1.0)
+def progress_chart(points: list[list[float]], span: float, now: float, *, final: float | None = None) -> dict[str, Any]:
+    """An SVG polyline (viewBox 0..100 x 0..100) of the headline score over game time.
+
+    The x axis covers every point (a score reached at a time past ``now`` is drawn, not cut off);
+    ``final``, a finished game's stored headline, is where the line ends (the result panel's
+    number), whatever the points say."""
+    points = [[float(t), float(value)] for t, value in points]
+    if final is not None and (not points or points[-1][1] != final):
+        points.append([max(now, points[-1][0]) if points else now, float(final)])
+    span = max(span, now, 1.0, *(t for t, _ in points))
     coords = []
     last = 0.0
     for t, value in points:
         coords.append((100.0 * t / span, 100.0 - min(max(value, 0.0), 100.0)))
         last = value
-    if coords:
-        coords.append((100.0 * min(now, span) / span, 100.0 - min(max(last, 0.0), 100.0)))
+    if coords:  # the last score holds until now (never drawn back to before its own time)
+        coords.append((max(100.0 * min(now, span) / span, coords[-1][0]), 100.0 - min(max(last, 0.0), 100.0)))
     # a step line: the score holds until it changes
     path = []
     for i, (x, y) in enumerate(coords):

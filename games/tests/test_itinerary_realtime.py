@@ -88,3 +88,24 @@ def test_a_finished_games_chart_ends_on_its_stored_headline(django_user_model):
     assert chart["last"] == final
     last_y = float(chart["points"].split()[-1].split(",")[1])
     assert last_y == pytest.approx(100 - final, abs=0.01)
+
+
+def _xy(chart: dict) -> list[tuple[float, float]]:
+    return [(float(x), float(y)) for x, y in (p.split(",") for p in chart["points"].split())]
+
+
+def test_a_score_reached_past_the_timelines_span_stays_on_the_chart():
+    # the traveller's clock jumped to minute 60 with the score at 65 while the timeline spans 10
+    chart = presenters.progress_chart([[0.0, 0.0], [60.0, 65.0]], 10.0, 8.5)
+    drawn = _xy(chart)
+    assert all(0 <= x <= 100 for x, _ in drawn)
+    assert drawn[-1] == (100.0, 35.0)  # the line ends on 65 %, at the right edge
+    assert [x for x, _ in drawn] == sorted(x for x, _ in drawn)  # never drawn back in time
+
+
+def test_a_finished_chart_ends_on_the_final_headline_given():
+    chart = presenters.progress_chart([[0.0, 0.0], [30.0, 65.0]], 40.0, 40.0, final=70.0)
+    assert chart["last"] == 70.0
+    assert _xy(chart)[-1] == (100.0, 30.0)
+    same = presenters.progress_chart([[0.0, 0.0], [40.0, 70.0]], 40.0, 40.0, final=70.0)
+    assert same["points"] == presenters.progress_chart([[0.0, 0.0], [40.0, 70.0]], 40.0, 40.0)["points"]
