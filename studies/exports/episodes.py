@@ -147,7 +147,8 @@ def event_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
         .annotate(data_text=Cast("data", output_field=TextField()))
         .values_list("game_id", "seq", "category", "kind", "agent", "time", "created_at", "data_text")
     )
-    current, taken_over = None, set()  # participant seats handed to a computer teammate so far in this game
+    current: int | None = None
+    taken_over: set[int] = set()  # participant seats handed to a computer teammate so far in this game
     for game_id, seq, category, kind, agent, time, created_at, data in queryset.iterator(chunk_size=CHUNK):
         if game_id != current:
             current, taken_over = game_id, set()
