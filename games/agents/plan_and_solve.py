@@ -14,6 +14,7 @@ from games.agents.extraction import Command, extract, normalise
 from games.agents.llm_dispatcher import ChatClient, PromptOptions, domain_text, state_text
 from games.agents.prompting import render, section
 from games.agents.turns import CallRecord, Decision, Turn
+from games.engine import registry
 
 
 class PlanAndSolveAgent:
@@ -86,7 +87,7 @@ def plan_steps(domain: str, text: str, agent: int, legal_now: list[str], turn: T
         found = extract(domain, body, [agent], {agent: legal_now}, one_each=False, state=turn.state)
         if found.commands:
             steps += [c.action for c in found.commands]
-        elif domain not in ("kitchen", "itinerary") and looks_like_action(body):
+        elif registry.descriptor(domain).plan_lines_loose and looks_like_action(body):
             steps.append(normalise(body))
     return steps[:200]
 

@@ -85,6 +85,11 @@ class Domain:
     # "module:attribute" of ``judge(rules, state) -> (passed, verdict)``, whether the planner's
     # playtest game counts as won; None: every action done (``completed``) and the game over.
     playtest_judge: str | None = None
+    # A plan-and-solve agent may keep a plan line outside the text grammar that reads like an
+    # action (the rules judge it when its turn comes); False where only the grammar's lines count.
+    plan_lines_loose: bool = True
+    # Benchmark items come with and without the scenario's time constraints (the run form's box).
+    constraint_variants: bool = False
     # The verbs of actions that only let time pass (the one waiting rule: ``is_wait``).
     wait_verbs: tuple[str, ...] = ("wait",)
     # Django side, by path: ``load(log) -> int`` of the bundled content; the module with

@@ -84,6 +84,6 @@ class BenchmarkForm(forms.Form):
         data["team_sizes"] = _numbers(data.get("team") or "2", int, "team sizes", {1, 2, 3, 4})
         if data["agent"] == "tdag" and data["domain"] != TDAG_DOMAIN:
             self.add_error("agent", f"TDAG plans itineraries: choose the {TDAG_DOMAIN} domain or another agent")
-        if data["domain"] == "recipes" and not data.get("constraints"):
+        if registry.descriptor(data["domain"]).constraint_variants and not data.get("constraints"):
             self.add_error("constraints", "tick at least one: with or without time constraints")
         return data

@@ -30,6 +30,7 @@ DOMAIN = Domain(
     rule_sets={"itinerary-v1": "games.domains.itinerary.rules:RULES"},
     llm_title="a travel itinerary (ItineraryBench)",
     wait_verbs=("wait", "stay_in"),
+    plan_lines_loose=False,
     # The traveller's clock jumps to the end of each action, so the pace only matters while a
     # player reads: one trip minute per second keeps a minute of reading from costing an hour.
     default_speed=1.0,

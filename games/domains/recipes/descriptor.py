@@ -42,6 +42,7 @@ DOMAIN = Domain(
     benchmark_metrics="games.npc.stats:RECIPES_METRICS",
     success="games.npc.stats:recipes_success",
     success_meaning="every recipe complete (within its time constraints)",
+    constraint_variants=True,
     measures="studies.measures:RECIPES",
     # People play without the benchmark's revision limits (10 refusals, 3 repeats end an episode).
     extra={"presenter": "games.recipes_view:PRESENTER", "game_options": {"max_rejections": 0, "max_repeats": 0}},

@@ -1,0 +1,24 @@
+"""The benchmark form asks for time-constraint variants only of domains whose items come in both."""
+
+import pytest
+
+from games.npc.forms import BenchmarkForm
+
+
+def _form(domain: str, constraints: list[str]) -> BenchmarkForm:
+    return BenchmarkForm(
+        {"domain": domain, "agent": "random", "max_turns": "50", "tasks": "1", "constraints": constraints}
+    )
+
+
+def test_recipes_needs_at_least_one_constraint_variant() -> None:
+    form = _form("recipes", [])
+    assert not form.is_valid()
+    assert "tick at least one" in " ".join(form.errors["constraints"])
+    assert _form("recipes", ["without"]).is_valid(), _form("recipes", ["without"]).errors
+
+
+@pytest.mark.parametrize("domain", ["tasks", "kitchen", "itinerary"])
+def test_other_domains_ignore_the_constraints_box(domain: str) -> None:
+    form = _form(domain, [])
+    assert form.is_valid(), form.errors
