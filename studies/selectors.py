@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
@@ -116,9 +116,22 @@ def participants_for_monitor(study: Study) -> list[dict[str, Any]]:
                 "total": len(participant.episodes.all()),
                 "order": participant_order_names(participant),
                 "npc_errors": errors.get(participant.pk, 0),
+                "seat_note": seat_note(participant.episodes.all(), now),
             }
         )
     return rows
+
+
+def seat_note(episodes: Any, now: datetime) -> str:
+    """Shared conditions, for the monitor: "in lobby (waiting N s)" while the participant waits for
+    the others, "seat taken over by backfill" (game k) once a computer teammate has their seat."""
+    for episode in episodes:
+        if episode.status == EpisodeStatus.LOBBY and episode.lobby_entered_at is not None:
+            return f"in lobby (waiting {max(int((now - episode.lobby_entered_at).total_seconds()), 0)} s)"
+    taken = [episode for episode in episodes if episode.left_at is not None]
+    if taken:
+        return f"seat taken over by backfill (game {taken[-1].index + 1})"
+    return ""
 
 
 def participant_order_names(participant: Participant) -> list[str]:

@@ -4,9 +4,11 @@ fallback), the clock waiting for everyone, and a participant who leaves mid-game
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from games import presence
@@ -353,3 +355,21 @@ def test_the_events_export_marks_seats_the_lobby_gave_to_the_backfill(shared_stu
     sweep = next(r for r in rows if r["category"] == "action")
     assert (sweep["agent"], sweep["seat_kind"]) == (1, "backfill")
     assert {r["participant"] for r in rows} == {alone.code}  # played alone: every entry is their game's
+
+
+def test_the_monitor_shows_who_waits_in_the_lobby_and_whose_seat_went_to_the_backfill(shared_study, client, researcher):
+    study = shared_study()
+    client.force_login(researcher)
+    monitor = reverse("studies:monitor", args=[study.pk])
+    a, ea = arrive(study, "A")
+    services.start_episode(a, ea)
+    Episode.objects.filter(pk=ea.pk).update(lobby_entered_at=timezone.now() - timedelta(seconds=42))
+    assert re.search(r"in lobby \(waiting 4[23] s\)", client.get(monitor).content.decode())
+
+    b, eb = arrive(study, "B")
+    game_id = services.start_episode(b, eb).game_id
+    page = client.get(monitor).content.decode()
+    assert "in lobby" not in page and "taken over" not in page
+    services.drop_out(b, reason="withdrew")  # their seat goes to the backfill NPC
+    assert "seat taken over by backfill (game 1)" in client.get(monitor).content.decode()
+    assert Seat.objects.get(game_id=game_id, agent=1).kind == "npc"
