@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import datetime
 
 import pytest
 
@@ -102,8 +103,10 @@ def test_itinerary_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots)
             page, errors = new_page(browser)
             sign_in(page, stack.base, game_id)
             expect(page.locator("#game-board .sight").first).to_be_visible()
+            start = board_clock(page)
             deadline = time.monotonic() + 180
             moves = 0
+            clocks: list[tuple[float, float]] = []  # (the board's minute, the header's t) after each move
             while not page.locator("#game-result h2").is_visible() and time.monotonic() < deadline:
                 choice = itinerary_choice(page)
                 if choice is None:
@@ -120,6 +123,9 @@ def test_itinerary_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots)
                     " || document.querySelector('#game-result h2')",
                     timeout=20_000,
                 )
+                if not page.locator("#game-result h2").is_visible():
+                    board = (board_clock(page) - start).total_seconds() / 60
+                    clocks.append((board, float(page.locator("#game-status [data-clock-value]").inner_text())))
             expect(page.locator("#game-result h2")).to_be_visible()
             verdict = page.locator("#game-board .verdict").inner_text()
             page.screenshot(path=str(shots / "realtime-itinerary-end-1366.png"), full_page=True)
@@ -135,3 +141,11 @@ def test_itinerary_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots)
     assert verdict == "Every goal of the brief is met."
     assert float(facts["Total"]) == round(saved["result"]["total"], 2)
     assert speed == 1
+    # the header's clock is the traveller's (the board's), running on from it while the player reads
+    assert clocks and all(board <= header < board + 15 for board, header in clocks), clocks
+
+
+def board_clock(page) -> datetime:
+    """The traveller's clock as the board's Clock card writes it ("2024-05-02 11:42")."""
+    text = page.locator("#game-board .card .big").first.inner_text()
+    return datetime.strptime(text.strip(), "%Y-%m-%d %H:%M")
