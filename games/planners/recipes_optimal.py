@@ -153,6 +153,7 @@ class _Model:
     model: cp_model.CpModel
     steps: dict[Ref, _Step]
     makespan: cp_model.IntVar
+    floor: int  # the static lower bound the model states (in units), valid for every plan
 
 
 def _build(
@@ -221,7 +222,7 @@ def _build(
 
     makespan = model.new_int_var(0, horizon, "makespan")
     model.add_max_equality(makespan, [step.end for step in steps.values()])
-    _bounds(model, kitchen, steps, ancestors, makespan, unit, horizon)
+    static = _bounds(model, kitchen, steps, ancestors, makespan, unit, horizon)
     if floor:
         model.add(makespan >= floor)
     model.minimize(makespan)
@@ -229,7 +230,7 @@ def _build(
     # before the relaxation's slots is what lets it prove that nothing shorter exists).
     starts = [chunk.start for step in steps.values() for chunk in step.chunks]
     model.add_decision_strategy(starts, cp_model.CHOOSE_LOWEST_MIN, cp_model.SELECT_MIN_VALUE)
-    return _Model(model, steps, makespan)
+    return _Model(model, steps, makespan, static)
 
 
 def _starts_outside(
@@ -423,9 +424,8 @@ def _relaxed_bound(
     status = solver.solve(relaxation.model)
     if status == cp_model.INFEASIBLE:
         return below + 1
-    if status == cp_model.MODEL_INVALID:
-        return 0
-    return max(0, min(below, math.ceil(solver.best_objective_bound - 1e-9)))
+    proven = math.ceil(solver.best_objective_bound - 1e-9) if status != cp_model.MODEL_INVALID else 0
+    return max(0, min(below, max(relaxation.floor, proven)))
 
 
 def _gap(value: int, bound: int) -> float:
@@ -457,7 +457,7 @@ def _bounds(
     makespan: cp_model.IntVar,
     unit: int,
     horizon: int,
-) -> None:
+) -> int:
     """Redundant cuts that give CP-SAT a good lower bound early: the cook's work is sequential, so
     everything continuous before a step (after it) adds up before its start (after its end)."""
 
@@ -505,7 +505,8 @@ def _bounds(
         return best
 
     continuous = [ref for ref, step in steps.items() if not step.spec.autonomous]
-    model.add(makespan >= one_machine(continuous, work))
+    floor = max(head(ref) + steps[ref].spec.duration // unit + tail(ref) for ref in steps)  # the longest chain
+    floor = max(floor, one_machine(continuous, work))
     # The same on each appliance, over the steps that never share it (a preheat that could share an
     # identical one of another recipe is left out).
     for appliance, _ in kitchen.appliances:
@@ -517,7 +518,8 @@ def _bounds(
             and not (use.update and any(other == use and r[0] != ref[0] for r, other in uses.items()))
         ]
         if alone:
-            model.add(makespan >= one_machine(alone, lambda refs: sum(steps[r].spec.duration // unit for r in refs)))
+            floor = max(floor, one_machine(alone, lambda refs: sum(steps[r].spec.duration // unit for r in refs)))
+    model.add(makespan >= floor)
     for ref, step in steps.items():
         model.add(step.start >= work(ancestors[ref]))
         model.add(makespan >= step.end + max(work(descendants[ref]), tail(ref)))
@@ -530,6 +532,7 @@ def _bounds(
         earlier = model.new_int_var(0, horizon, "")
         model.add_min_equality(earlier, [steps[a].end, steps[b].end])
         model.add(makespan >= earlier + work(descendants[a]) + work(descendants[b]))
+    return floor
 
 
 def _appliances(
