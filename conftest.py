@@ -108,6 +108,19 @@ def datasets_dir() -> Path:
 
 
 @pytest.fixture
+def fresh_presence(monkeypatch):
+    """This test process is a fresh server ("this-process") with no seats held and a heartbeat due."""
+    from games import presence
+
+    monkeypatch.setattr(presence, "SERVER_ID", "this-process")
+    presence.forget_local()
+    presence._last_beat[0] = 0.0  # the first heartbeat of a test is due
+    yield
+    presence.forget_local()
+    presence._last_beat[0] = 0.0
+
+
+@pytest.fixture
 def researcher(django_user_model):
     from accounts.roles import Role, grant
 

@@ -13,14 +13,7 @@ from games.models import Game, SeatConnection, ServerProcess
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
-@pytest.fixture(autouse=True)
-def fresh_process(monkeypatch):
-    monkeypatch.setattr(presence, "SERVER_ID", "this-process")
-    presence.forget_local()
-    presence._last_beat[0] = 0.0  # the first heartbeat of a test is due
-    yield
-    presence.forget_local()
-    presence._last_beat[0] = 0.0
+pytestmark = pytest.mark.usefixtures("fresh_presence")
 
 
 @pytest.fixture

@@ -7,21 +7,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games import clock, presence, services
+from games import clock, services
 from games.models import Game, GameEvent, Seat
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 BACKFILL = {"backfill": {"dispatcher": "random", "after_seconds": 30}}
 
 
-@pytest.fixture(autouse=True)
-def fresh_process(monkeypatch):
-    monkeypatch.setattr(presence, "SERVER_ID", "this-process")
-    presence.forget_local()
-    presence._last_beat[0] = 0.0  # the first heartbeat of a test is due
-    yield
-    presence.forget_local()
-    presence._last_beat[0] = 0.0
+pytestmark = pytest.mark.usefixtures("fresh_presence")
 
 
 @pytest.fixture

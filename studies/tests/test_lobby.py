@@ -11,7 +11,6 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import presence
 from games import services as game_services
 from games.models import Game, Seat
 from studies import services
@@ -19,17 +18,8 @@ from studies.exports.base import Options
 from studies.exports.episodes import episode_rows, event_rows
 from studies.models import Episode, EpisodeStatus, Lobby, LobbyStatus, PageKind, StudyStatus
 
-pytestmark = pytest.mark.django_db(transaction=True)  # the games' hooks run on commit
-
-
-@pytest.fixture(autouse=True)
-def fresh_process(monkeypatch):
-    monkeypatch.setattr(presence, "SERVER_ID", "this-process")
-    presence.forget_local()
-    presence._last_beat[0] = 0.0  # the first heartbeat of a test is due
-    yield
-    presence.forget_local()
-    presence._last_beat[0] = 0.0
+# the games' hooks run on commit; each test starts as a fresh server process
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_presence")]
 
 
 @pytest.fixture
