@@ -24,6 +24,15 @@ _OWN = "games.engine.values.own_cache"
 OWN_CACHE: Mapping[str, bool] = MappingProxyType({_OWN: True})
 
 
+def own_cache(value: Any, name: str) -> dict[Any, Any]:
+    """The dict kept in ``value``'s ``OWN_CACHE`` field ``name``, made empty on first use."""
+    cache = getattr(value, name)
+    if cache is None:
+        cache = {}
+        object.__setattr__(value, name, cache)
+    return cache
+
+
 def _slot_setters(cls: type, names: list[str]) -> dict[str, Callable[[Any, Any], None]]:
     """``_s_<name>``: the ``__set__`` of each field's slot. Setting a slot through its descriptor
     skips the frozen class's ``__setattr__`` as ``object.__setattr__`` does, without looking the

@@ -41,6 +41,7 @@ from games.domains.recipes.execution import Ahead, advanced_to, check_start, ste
 from games.domains.recipes.state import RecipesState
 from games.domains.recipes.text import PauseAction, StepAction
 from games.engine.durations import format_clock
+from games.engine.values import own_cache
 
 _HINT_MOMENTS = 8
 
@@ -128,11 +129,7 @@ def _verdicts(state: RecipesState) -> dict[Any, Any]:
     """Whether (recipe, step, moment, busy cook or -1) could start, and whether its refusal is
     fatal, and (``"candidates"``) the steps worth trying: worked out once per state for every
     seat's hints."""
-    found = state.hinted
-    if found is None:
-        found = {}
-        object.__setattr__(state, "hinted", found)
-    return found
+    return own_cache(state, "hinted")
 
 
 def next_steps(state: RecipesState, agent: int) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from games.domains.tasks.state import holders_by_object
+from games.engine.values import own_cache
 
 if TYPE_CHECKING:
     from games.domains.tasks.state import TasksState
@@ -68,10 +69,7 @@ def extract_action(reply: str, actions: list[str] | tuple[str, ...]) -> str:
 
 def observation_text(state: TasksState, agent: int, legal: list[str]) -> str:
     """The turn prompt an LLM agent reads: time, tasks, what runs, what is left, what it can do."""
-    cached = state.observed
-    if cached is None:
-        cached = {}
-        object.__setattr__(state, "observed", cached)
+    cached = own_cache(state, "observed")
     shared = cached.get("text")
     if shared is None:
         shared = cached["text"] = _shared_text(state)

@@ -6,15 +6,13 @@ from typing import Any
 
 from games.domains.tasks.feedback import startable
 from games.domains.tasks.state import TasksState, holders_by_object
+from games.engine.values import own_cache
 
 
 def view(state: TasksState, agent: int, legal: list[str]) -> dict[str, Any]:
     """``agent``'s structured view: what every agent sees alike is built once per state (its
     parts are shared between the agents' views: read them, do not change them)."""
-    cached = state.observed
-    if cached is None:
-        cached = {}
-        object.__setattr__(state, "observed", cached)
+    cached = own_cache(state, "observed")
     shared = cached.get("view")
     if shared is None:
         shared = cached["view"] = _shared_view(state)
