@@ -24,10 +24,12 @@ one per core), BENCH_DOMAINS, BENCH_DOMAIN_N (0 skips the per-domain runs), BENC
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import json
 import os
 import random
+import re
 import secrets
 import shutil
 import statistics
@@ -97,6 +99,7 @@ async def client(
 
     rng = random.Random(seed)
     handshakes, go, arrived = gates
+    doing = "connecting"
     try:
         try:
             async with handshakes:  # clients arrive over a moment, not in one instant
@@ -109,10 +112,14 @@ async def client(
             await go.wait()  # measure once everyone is connected
             await asyncio.sleep(rng.uniform(0, THINK))
             while time.monotonic() < stop_at[0] and state["status"] != "finished":
-                if not state["legal_actions"]:  # nothing to do now (a turn elsewhere): look again later
+                if not state["legal_actions"]:  # nothing to do now: let time pass, as a person presses W
+                    doing = f"waiting for a new state after passing at seq {state['seq']}"
                     await asyncio.sleep(THINK)
-                    state = await _next_state(ws) if time.monotonic() < stop_at[0] else state
+                    if time.monotonic() < stop_at[0]:
+                        await ws.send(json.dumps({"type": "wait"}))
+                        state = await _next_state(ws)
                     continue
+                doing = f"waiting for the event after an act at seq {state['seq']}"
                 sent = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "action": pick(state["legal_actions"], rng)}))
                 while True:  # the first event after our act
@@ -123,10 +130,11 @@ async def client(
                     if message["type"] == "error":
                         failures.append(message["message"])
                         break
+                doing = "waiting for the state after an event"
                 state = message if message["type"] == "state" else await _next_state(ws)
                 await asyncio.sleep(THINK * rng.uniform(0.75, 1.25))
     except Exception as error:  # a refused or dropped connection is a figure, not a crash
-        failures.append(f"{type(error).__name__}: {error}")
+        failures.append(f"{type(error).__name__} {doing} (game {seed}): {error}")
 
 
 async def _next_state(ws) -> dict:
@@ -213,7 +221,11 @@ def _report_run(
                     f"ms / {1000 * percentile(mine, 0.99):.1f} ms ({len(mine)} actions)",
                 )
     report(f"{label} actions", len(latencies), f"in {took:.0f} s ({len(latencies) / took:.0f}/s)")
-    report(f"{label} failures", len(failures), f"{failures[0][:60]} (server log: {kept})" if failures else "")
+    report(f"{label} failures", len(failures), f"(server log: {kept})" if failures else "")
+    kinds = collections.Counter(re.sub(r"\d+", "N", failure) for failure in failures)
+    for kind, count in kinds.most_common(5):
+        example = next(f for f in failures if re.sub(r"\d+", "N", f) == kind)
+        print(f"    {count} x {kind[:150]} (e.g. {example[:150]})")
     report(f"{label} connecting all", connect, "s")
 
 

@@ -18,7 +18,7 @@ step 2 finished). ``appliances`` and ``reference_plans`` are optional.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 DEFAULT_APPLIANCES: dict[str, dict[str, Any]] = {"oven": {"temperature": None}, "microwave": {}, "stove": {}}
@@ -77,6 +77,9 @@ class Kitchen:
     recipes: tuple[RecipeSpec, ...]
     appliances: tuple[tuple[str, Props], ...]
     reference_plans: tuple[tuple[str, tuple[tuple[int, str, int, int], ...]], ...] = ()
+    # Answers derived from this kitchen alone (e.g. the reference plan's efficiency over its first n
+    # actions), worked out once per process: not part of the value, never compared or serialised.
+    derived: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False, hash=False)
 
     def recipe_index(self, name: str) -> int | None:
         folded = name.strip().casefold()

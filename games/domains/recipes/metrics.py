@@ -46,15 +46,28 @@ def progress(state: RecipesState) -> float:
 
 
 def reference_efficiency(state: RecipesState, plan: Sequence[tuple[int, str, int, int]], actions: int) -> float | None:
-    """The reference plan's efficiency over its first ``actions`` entries (start order)."""
-    from games.domains.recipes.plan import run_plan
-    from games.domains.recipes.state import initial_state
+    """The reference plan's efficiency over its first ``actions`` entries (start order).
 
-    fresh = initial_state(
-        state.kitchen.to_json(), options={"time_constraints": state.options.time_constraints, "max_rejections": 0}
+    It depends on the kitchen, the plan and ``actions`` only, and every result of a game asks it
+    again (twice per web action), so each answer is kept with the kitchen."""
+    from games.domains.recipes.plan import run_plan
+    from games.domains.recipes.state import Options, RecipesState
+
+    key = ("reference_efficiency", tuple(plan), state.options.time_constraints, max(actions, 0))
+    known = state.kitchen.derived.get(key, _UNKNOWN)
+    if known is not _UNKNOWN:
+        return known
+    fresh = RecipesState(
+        kitchen=state.kitchen,
+        options=Options(time_constraints=state.options.time_constraints, max_rejections=0),
+        appliances=state.kitchen.appliances,
     )
     run = run_plan(fresh, list(plan), limit=max(actions, 0))
-    return timing(run.state)["efficiency"]
+    value = state.kitchen.derived[key] = timing(run.state)["efficiency"]
+    return value
+
+
+_UNKNOWN = object()
 
 
 def ratio(value: float, reference: float | None) -> float | None:
