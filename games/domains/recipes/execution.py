@@ -139,9 +139,35 @@ def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]
             message = f"All recipes are complete at {format_clock(moment)}."
             state = evolve(state, status=SUCCESS, reason=message, ended_at=moment)
             events.append(Event(FINISHED, moment, message, None, {"status": SUCCESS}))
+        elif (message := dead_end(state)) is not None:
+            state = evolve(state, status=FAILED, reason=message, ended_at=moment)
+            events.append(Event(FINISHED, moment, message, None, {"status": FAILED}))
     if until > state.time:
         state = evolve(state, time=until)
     return state, events
+
+
+def dead_end(state: RecipesState) -> str | None:
+    """Why the game can go no further, when nothing is under way and no step left can start.
+
+    With nothing running, nothing changes by itself: prerequisites, appliances and free cooks stay
+    as they are and time-constraint windows only close, so a step that cannot start now never
+    will (an oven preheated for the other dish, say). Such a game ends as failed instead of leaving
+    the players with nothing to do."""
+    if state.over or next_event_time(state) is not None:
+        return None
+    first: str | None = None
+    for recipe_number, recipe in enumerate(state.kitchen.recipes):
+        for spec in recipe.steps:
+            if state.remaining(recipe_number, spec.index) <= 0:
+                continue
+            verdict = check_start(state, 0, StepAction(spec.index, recipe.name))
+            if verdict.feedback is None:
+                return None
+            first = first or verdict.feedback.message
+    if first is None:
+        return None
+    return f"No step left can start at {format_clock(state.time)}, and nothing is under way: {first}"
 
 
 # --- starting a step ----------------------------------------------------------------------------------

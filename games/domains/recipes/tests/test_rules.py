@@ -168,6 +168,38 @@ def test_appliance_state_names_the_step_that_sets_it():
     assert "step 0 of Roast" in t.rejection.message
 
 
+def test_a_dead_end_fails_the_game_instead_of_leaving_nothing_to_do():
+    # Roast preheats to 425, then Muffins preheat to 350 and bake: once the muffins are out, Roast's
+    # step 1 needs 425 and nothing left can heat the oven; nothing runs, so nothing will change.
+    state = start(None, MUFFINS, ROAST)
+    state, _ = do(state, "Step(0, Roast)")
+    state = RULES.advance(state, 600).state
+    state, _ = do(state, "Step(0, Muffins)")
+    state = RULES.advance(state, 1200).state
+    state, t = do(state, "Step(1, Muffins)")
+    assert kind(t) is None and not state.over  # the muffins bake: something is under way
+    transition = RULES.advance(state, 2100)
+    state = transition.state
+    assert state.status == "failed" and RULES.outcome(state).terminated
+    assert state.ended_at == 2100 and RULES.legal_actions(state, 0) == []
+    assert state.reason.startswith("No step left can start at 00:35:00, and nothing is under way")
+    assert "temperature is 350 but step 1 of Roast needs 425" in state.reason
+    assert [e.kind for e in transition.events][-1] == "finished"
+    assert RULES.result(state)["success"] is False
+
+
+def test_no_dead_end_while_a_step_can_still_start():
+    # the same kitchen played in the order that works: nothing is under way between the dishes,
+    # but the muffins' preheat can still start, so the game goes on
+    state = start(None, MUFFINS, ROAST)
+    state, _ = do(state, "Step(0, Roast)")
+    state = RULES.advance(state, 600).state
+    state, _ = do(state, "Step(1, Roast)")
+    state = RULES.advance(state, 1500).state
+    assert not state.over and RULES.next_deadline(state) is None
+    assert "Step(0, Muffins)" in RULES.legal_actions(state, 0)
+
+
 def test_update_takes_effect_at_start():
     state = start(None, BAKE, MUFFINS)
     state, _ = do(state, "Step(0, Bake)")
