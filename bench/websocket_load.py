@@ -154,9 +154,9 @@ def process_tree_cpu(root: int) -> float:
 
 async def drive(
     port: int, token: str, games: list[int], cpu: Callable[[], float], seconds: float
-) -> tuple[dict[int, list[float]], list[str], float, float, float]:
+) -> tuple[dict[int, list[float]], list[str], float, float, float, float]:
     """Play ``games`` for ``seconds``; latencies by game id, failures, seconds taken, seconds to
-    connect everyone, and the server's CPU seconds over the measurement."""
+    connect everyone, and the server's and the clients' CPU seconds over the measurement."""
     latencies: dict[int, list[float]] = {g: [] for g in games}
     failures: list[str] = []
     gates = (asyncio.Semaphore(CONNECTING), asyncio.Event(), [0])
@@ -171,11 +171,12 @@ async def drive(
     while gates[2][0] < len(games) and time.monotonic() - connecting < 180:
         await asyncio.sleep(0.05)
     connect_seconds = time.monotonic() - connecting
-    started, cpu_before = time.monotonic(), cpu()
+    started, cpu_before, client_before = time.monotonic(), cpu(), time.process_time()
     stop_at[0] = started + seconds
     gates[1].set()
     await asyncio.wait_for(asyncio.gather(*tasks), seconds + 90)
-    return latencies, failures, time.monotonic() - started, connect_seconds, cpu() - cpu_before
+    took, server_cpu = time.monotonic() - started, cpu() - cpu_before
+    return latencies, failures, took, connect_seconds, server_cpu, time.process_time() - client_before
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -202,16 +203,21 @@ def reachable(database_url: str, redis_url: str) -> str | None:
 def _report_run(
     report: Callable[..., None],
     label: str,
-    run_: tuple[dict[int, list[float]], list[str], float, float, float],
+    run_: tuple[dict[int, list[float]], list[str], float, float, float, float],
     domain_of: dict[int, str],
     kept: Path,
 ) -> None:
-    by_game, failures, took, connect, cpu = run_
+    by_game, failures, took, connect, cpu, client_cpu = run_
     latencies = [x for found in by_game.values() for x in found]
     if latencies:
         report(f"{label} p50", 1000 * statistics.median(latencies), "ms")
         report(f"{label} p99", 1000 * percentile(latencies, 0.99), "ms")
         report(f"{label} server CPU per action", 1000 * cpu / len(latencies), "ms (all its processes, domain mix)")
+        report(
+            f"{label} clients' CPU per action",
+            1000 * client_cpu / len(latencies),
+            "ms (the load generator, same machine)",
+        )
         for domain in DOMAINS:
             mine = [x for game, found in by_game.items() if domain_of[game] == domain for x in found]
             if mine:
@@ -263,7 +269,7 @@ def run(report: Callable[..., None]) -> None:
                         server = functools.partial(process_tree_cpu, stack.process.pid if stack.process else 0)
                         domain_of: dict[int, str] = dict(setup["games"])
                         mixed = asyncio.run(drive(stack.port, setup["token"], list(domain_of), server, SECONDS))
-                        alone: dict[str, tuple[dict[int, list[float]], list[str], float, float, float]] = {}
+                        alone: dict[str, tuple[dict[int, list[float]], list[str], float, float, float, float]] = {}
                         for domain, games in setup["alone"].items() if DOMAIN_N else ():
                             alone[domain] = asyncio.run(
                                 drive(stack.port, setup["token"], games, server, DOMAIN_SECONDS)
@@ -276,7 +282,7 @@ def run(report: Callable[..., None]) -> None:
                 label = f"ws act->event {name}{f' x{WORKERS}' if name == 'redis' else ''} N={n}"
                 _report_run(report, label, mixed, domain_of, kept)
                 for domain, run_ in alone.items():
-                    by_game, failures, took, _, cpu = run_
+                    by_game, failures, took, _, cpu, _ = run_
                     count = sum(len(found) for found in by_game.values())
                     if count:
                         report(
