@@ -139,9 +139,9 @@ def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]
             message = f"All recipes are complete at {format_clock(moment)}."
             state = evolve(state, status=SUCCESS, reason=message, ended_at=moment)
             events.append(Event(FINISHED, moment, message, None, {"status": SUCCESS}))
-        elif (message := dead_end(state)) is not None:
-            state = evolve(state, status=FAILED, reason=message, ended_at=moment)
-            events.append(Event(FINISHED, moment, message, None, {"status": FAILED}))
+        elif (stuck := dead_end(state)) is not None:
+            state = evolve(state, status=FAILED, reason=stuck, ended_at=moment)
+            events.append(Event(FINISHED, moment, stuck, None, {"status": FAILED}))
     if until > state.time:
         state = evolve(state, time=until)
     return state, events
@@ -313,10 +313,13 @@ def check_start(
             if props.get(key) != wanted:
                 have = props.get(key)
                 current_text = "not set" if have is None else _props_text(have)
-                setter = _setter(ahead, use.appliance, key, wanted)
-                advice = (
-                    f"first do {setter}" if setter else f"first set the {use.appliance} {key} to {_props_text(wanted)}"
-                )
+                setter, done = _setter(ahead, use.appliance, key, wanted)
+                if not setter:
+                    advice = f"first set the {use.appliance} {key} to {_props_text(wanted)}"
+                elif done:  # the step that set it has been used up: nothing can set it again
+                    advice = f"{setter} set it and is done, and no step left sets it again"
+                else:
+                    advice = f"first do {setter}"
                 return _reject(
                     fb.APPLIANCE_STATE,
                     f"The {use.appliance} {key} is {current_text} but {label} needs {_props_text(wanted)}; {advice}.",
@@ -338,13 +341,18 @@ def check_start(
     )
 
 
-def _setter(state: RecipesState, appliance: str, key: str, value: object) -> str:
+def _setter(state: RecipesState, appliance: str, key: str, value: object) -> tuple[str, bool]:
+    """The step that sets ``appliance``'s ``key`` to ``value`` (the first one still to do, else the
+    first one done) and whether it is done; ``("", False)`` when no step sets it."""
+    done = ""
     for recipe_number, recipe in enumerate(state.kitchen.recipes):
         for spec in recipe.steps:
             for use in spec.uses:
                 if use.appliance == appliance and (key, value) in use.update:
-                    return step_name(state, recipe_number, spec.index)
-    return ""
+                    if state.remaining(recipe_number, spec.index) > 0:
+                        return step_name(state, recipe_number, spec.index), False
+                    done = done or step_name(state, recipe_number, spec.index)
+    return done, bool(done)
 
 
 def begin(check: StartCheck, agent: int) -> tuple[RecipesState, Event]:

@@ -165,7 +165,22 @@ def test_appliance_state_names_the_step_that_sets_it():
     _, t = do(state, "Step(1, Roast)")
     assert kind(t) == "appliance_state"
     assert "temperature is 350 but step 1 of Roast needs 425" in t.rejection.message
-    assert "step 0 of Roast" in t.rejection.message
+    assert "step 0 of Roast set it and is done, and no step left sets it again" in t.rejection.message
+
+
+def test_appliance_advice_names_a_step_still_to_do_that_sets_it():
+    state = start(None, BAKE, MUFFINS, ROAST)
+    state, _ = do(state, "Step(0, Bake)")  # oven to 350
+    state, _ = do(state, "Step(1, Bake)")
+    state = RULES.advance(state, 300).state
+    state, _ = do(state, "Step(2, Bake)")
+    state = RULES.advance(state, 600).state
+    state, _ = do(state, "Step(0, Roast)")  # oven to 425
+    state = RULES.advance(state, 1200).state
+    _, t = do(state, "Step(3, Bake)")
+    assert kind(t) == "appliance_state"
+    # Bake's own preheat is done; the muffins' preheat to 350 is still to do
+    assert t.rejection.message.endswith("needs 350; first do step 0 of Muffins.")
 
 
 def test_a_dead_end_fails_the_game_instead_of_leaving_nothing_to_do():
@@ -183,7 +198,7 @@ def test_a_dead_end_fails_the_game_instead_of_leaving_nothing_to_do():
     assert state.status == "failed" and RULES.outcome(state).terminated
     assert state.ended_at == 2100 and RULES.legal_actions(state, 0) == []
     assert state.reason.startswith("No step left can start at 00:35:00, and nothing is under way")
-    assert "temperature is 350 but step 1 of Roast needs 425" in state.reason
+    assert "temperature is 350 but step 1 of Roast needs 425; step 0 of Roast set it and is done" in state.reason
     assert [e.kind for e in transition.events][-1] == "finished"
     assert RULES.result(state)["success"] is False
 
