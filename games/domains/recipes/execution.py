@@ -139,7 +139,7 @@ def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]
             message = f"All recipes are complete at {format_clock(moment)}."
             state = evolve(state, status=SUCCESS, reason=message, ended_at=moment)
             events.append(Event(FINISHED, moment, message, None, {"status": SUCCESS}))
-        elif (stuck := dead_end(state)) is not None:
+        elif (stuck := dead_end(state, spoil)) is not None:
             state = evolve(state, status=FAILED, reason=stuck, ended_at=moment)
             events.append(Event(FINISHED, moment, stuck, None, {"status": FAILED}))
     if until > state.time:
@@ -147,27 +147,43 @@ def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]
     return state, events
 
 
-def dead_end(state: RecipesState) -> str | None:
+def dead_end(state: RecipesState, spoil: Spoil | bool | None = False) -> str | None:
     """Why the game can go no further, when nothing is under way and no step left can start.
 
     With nothing running, nothing changes by itself: prerequisites, appliances and free cooks stay
     as they are and time-constraint windows only close, so a step that cannot start now never
     will (an oven preheated for the other dish, say). Such a game ends as failed instead of leaving
-    the players with nothing to do."""
-    if state.over or next_event_time(state) is not None:
+    the players with nothing to do.
+
+    Asked at every moment time passes, so it is quick: with nothing running and no time window
+    open (no spoil pending), a step whose prerequisites are complete can be refused by
+    ``check_start`` only for an appliance setting it needs (no cook, appliance or prerequisite is
+    busy, and no window applies). So it is a dead end exactly when every such step needs a setting
+    the kitchen does not have; ``check_start`` then words the first one's refusal (and, should it
+    accept that step after all, nothing is declared). ``test_properties`` checks this against
+    ``check_start`` on every step of many random states. ``spoil``: ``next_spoil(state)`` if the
+    caller has it already (it does not depend on the clock)."""
+    if state.over or any(chunk.end > state.time for chunk in state.chunks):
         return None
-    first: str | None = None
+    if (next_spoil(state) if spoil is False else spoil) is not None:
+        return None
+    settings = dict(state.appliances)
+    blocked: StepAction | None = None
     for recipe_number, recipe in enumerate(state.kitchen.recipes):
         for spec in recipe.steps:
             if state.remaining(recipe_number, spec.index) <= 0:
                 continue
-            verdict = check_start(state, 0, StepAction(spec.index, recipe.name))
-            if verdict.feedback is None:
-                return None
-            first = first or verdict.feedback.message
-    if first is None:
+            if not all(state.is_complete(recipe_number, p) for p in spec.prerequisites):
+                continue  # it waits for another remaining step, which is asked about itself
+            if all(dict(settings.get(use.appliance, ())).get(k) == v for use in spec.uses for k, v in use.require):
+                return None  # it can start now
+            blocked = blocked or StepAction(spec.index, recipe.name)
+    if blocked is None:
         return None
-    return f"No step left can start at {format_clock(state.time)}, and nothing is under way: {first}"
+    verdict = check_start(state, 0, blocked)
+    if verdict.feedback is None:
+        return None
+    return f"No step left can start at {format_clock(state.time)}, and nothing is under way: {verdict.feedback.message}"
 
 
 # --- starting a step ----------------------------------------------------------------------------------

@@ -101,3 +101,56 @@ def test_the_chunk_index_answers_as_a_scan_of_the_chunks_would(script):
             assert state.executed(recipe, spec.index) == executed
             expected = max(c.end for c in scanned) if scanned and executed >= spec.duration else None
             assert state.finished_at(recipe, spec.index) == expected
+
+
+def _stuck_by_every_rule(state) -> bool:
+    """The dead end as ``check_start`` sees it: not over, nothing running, no window about to
+    spoil the game, and no step left that any rule lets start now."""
+    from games.domains.recipes.execution import check_start, next_spoil
+    from games.domains.recipes.text import StepAction
+
+    if state.over or any(c.end > state.time for c in state.chunks) or next_spoil(state) is not None:
+        return False
+    return not any(
+        check_start(state, 0, StepAction(spec.index, dish.name)).feedback is None
+        for r, dish in enumerate(state.kitchen.recipes)
+        for spec in dish.steps
+        if state.remaining(r, spec.index) > 0
+    )
+
+
+# Every step of these two dishes uses the oven at 350 or 425: about half of all orders dead-end.
+OVEN_ONLY = kitchen(MUFFINS, ROAST)
+oven_scripts = st.lists(
+    st.tuples(
+        st.integers(0, 1),
+        st.tuples(
+            st.sampled_from([f"Step({n}, {d})" for n in (0, 1) for d in ("Muffins", "Roast")]), st.integers(0, 900)
+        ),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.tuples(st.just(DEFINITION), scripts), st.tuples(st.just(OVEN_ONLY), oven_scripts)), st.booleans())
+def test_a_game_ends_at_a_dead_end_exactly_when_no_rule_lets_a_step_start(played, constraints):
+    # dead_end decides from prerequisites and appliance settings alone; every rule of check_start
+    # must agree, and no game the rules leave running may be stuck
+    from games.domains.recipes.execution import dead_end
+
+    definition, script = played
+    options = {"time_constraints": constraints, "max_rejections": 0, "max_repeats": 0}
+    state = RULES.initial_state(definition, agents=2, options=options)
+    for agent, (action, wait) in script:
+        if state.over:
+            break
+        state = RULES.act(state, agent, action, RULES.now(state)).state
+        assert (dead_end(state) is not None) == _stuck_by_every_rule(state)
+        if state.over:
+            break
+        state = RULES.advance(state, RULES.now(state) + wait).state
+        assert (dead_end(state) is not None) == _stuck_by_every_rule(state)
+        assert not _stuck_by_every_rule(state)  # advance ends a stuck game itself
+        if state.status == "failed" and state.reason.startswith("No step left can start"):
+            assert RULES.legal_actions(state, 0) == [] and RULES.next_deadline(state) is None

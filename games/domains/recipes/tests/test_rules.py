@@ -213,6 +213,13 @@ def test_no_dead_end_while_a_step_can_still_start():
     state = RULES.advance(state, 1500).state
     assert not state.over and RULES.next_deadline(state) is None
     assert "Step(0, Muffins)" in RULES.legal_actions(state, 0)
+    # the muffins' bake is blocked (the roast's preheat left the oven at 425), the roast's is not
+    state = start(None, MUFFINS, ROAST)
+    state, _ = do(state, "Step(0, Muffins)")
+    state = RULES.advance(state, 600).state
+    state, _ = do(state, "Step(0, Roast)")
+    state = RULES.advance(state, 1200).state
+    assert not state.over and RULES.legal_actions(state, 0) == ["Step(1, Roast)"]
 
 
 def test_update_takes_effect_at_start():
