@@ -11,7 +11,7 @@ import time
 import pytest
 
 from games.domains.recipes.tests.kitchens import MUFFINS, ROAST
-from games.tests.browser_helpers import PASSWORD, chromium, need_chromium, new_page, press, sign_in, stored
+from games.tests.browser_helpers import PASSWORD, both_widths, chromium, need_chromium, new_page, press, sign_in, stored
 from games.tests.server import Stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -57,9 +57,7 @@ def test_a_dead_end_ends_the_game_and_says_why(tmp_path, shots):
                     page.keyboard.press("w")
                 page.wait_for_timeout(500)  # the update comes back; a person reads it
             expect(page.locator("#game-result h2")).to_be_visible()
-            page.screenshot(path=str(shots / "recipes-dead-end-1366.png"), full_page=True)
-            page.set_viewport_size({"width": 768, "height": 1024})
-            page.screenshot(path=str(shots / "recipes-dead-end-768.png"), full_page=True)
+            both_widths(page, shots / "recipes-dead-end")
             result_text = page.locator("#game-result").inner_text()
             actions_left = page.locator("#game-actions button.action").count()
         saved = stored(stack, game_id)
