@@ -167,7 +167,7 @@ def dead_end(state: RecipesState, spoil: Spoil | bool | None = False) -> str | N
         return None
     if (next_spoil(state) if spoil is False else spoil) is not None:
         return None
-    settings = dict(state.appliances)
+    settings = {name: dict(props) for name, props in state.appliances}
     blocked: StepAction | None = None
     for recipe_number, recipe in enumerate(state.kitchen.recipes):
         for spec in recipe.steps:
@@ -175,7 +175,7 @@ def dead_end(state: RecipesState, spoil: Spoil | bool | None = False) -> str | N
                 continue
             if not all(state.is_complete(recipe_number, p) for p in spec.prerequisites):
                 continue  # it waits for another remaining step, which is asked about itself
-            if all(dict(settings.get(use.appliance, ())).get(k) == v for use in spec.uses for k, v in use.require):
+            if all(settings.get(use.appliance, {}).get(k) == v for use in spec.uses for k, v in use.require):
                 return None  # it can start now
             blocked = blocked or StepAction(spec.index, recipe.name)
     if blocked is None:
