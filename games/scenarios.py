@@ -7,6 +7,7 @@ used it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -47,3 +48,35 @@ def current_scenario(slug: str) -> Scenario:
         return Scenario.objects.get(slug=slug, is_current=True)
     except Scenario.DoesNotExist:
         raise Scenario.DoesNotExist(f"no scenario named {slug!r}; import it or check the name") from None
+
+
+def prepared(domain: str, definition: dict[str, Any]) -> dict[str, Any]:
+    """``definition`` with what saving derives from it in its domain (the recipes' reference plans
+    for R-Efficiency): its authoring format's ``on_save``, when it has one."""
+    from games.studio import formats
+
+    try:
+        finish = formats.format_of(domain).on_save
+    except LookupError:
+        return definition
+    return finish(definition) if finish is not None else definition
+
+
+def save_generated(domain: str, instances: Iterable[Mapping[str, Any]]) -> list[tuple[str, bool]]:
+    """Store generated instances (``games.generators.family.generate``) as scenarios of source
+    ``generated``, each described by how it was made and its certificate; (slug, changed) each."""
+    from games.generators.family import describe
+
+    saved = []
+    for instance in instances:
+        definition = prepared(domain, instance["definition"])
+        _, changed = save_scenario(
+            domain=domain,
+            slug=instance["slug"],
+            title=definition.get("title") or instance["slug"],
+            source="generated",
+            definition=definition,
+            description=describe(instance),
+        )
+        saved.append((instance["slug"], changed))
+    return saved

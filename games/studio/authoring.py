@@ -16,8 +16,10 @@ itinerary, one brief as in games/content/itinerary/briefs.json, over our own tra
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -173,6 +175,24 @@ def parse_recipes(name: str, text: str) -> dict[str, Any]:
         raise AuthoringError([Problem(line_of(lines, path), field, message)]) from None
 
 
+def _did_you_mean(word: str, known: Iterable[str]) -> str:
+    """ "; did you mean 'x'?" for the closest known name, or "" when none is close."""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.75)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def with_reference_plans(definition: dict[str, Any]) -> dict[str, Any]:
+    """The definition with the heuristic planner's plans as R-Efficiency's reference, computed
+    again on every save (a plan written for other steps would be wrong), as the catalogue does."""
+    from games.catalog.recipes.services import reference_plans
+
+    saved = {k: v for k, v in definition.items() if k != "reference_plans"}
+    plans = reference_plans(saved)
+    if plans:
+        saved["reference_plans"] = plans
+    return saved
+
+
 # -- kitchen ---------------------------------------------------------------------------------------
 @lru_cache(maxsize=1)
 def _recipe_book() -> dict[str, Any]:
@@ -198,7 +218,13 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
         for number, dish in enumerate(raw["dishes"]):
             if dish not in book:
                 raise AuthoringError(
-                    [Problem(line_of(lines, ("dishes", number)), f"dishes[{number}]", f"{dish!r} has no recipe")]
+                    [
+                        Problem(
+                            line_of(lines, ("dishes", number)),
+                            f"dishes[{number}]",
+                            f"{dish!r} has no recipe{_did_you_mean(str(dish), book)}",
+                        )
+                    ]
                 )
         closure = recipe_closure(raw["dishes"], book)
         lacking = unmakeable(raw["dishes"], raw["kitchen"], book)
@@ -276,7 +302,10 @@ def parse_itinerary(name: str, text: str) -> dict[str, Any]:
             raise fail(("cities", city), f"unknown city {city!r}; our world has {', '.join(sorted(cities))}")
     for spot in raw.get("spots") or {}:
         if spot not in spots:
-            raise fail(("spots", spot), f"unknown sight {spot!r} (games/content/itinerary/world.json lists them)")
+            origin = settings["origin_city"]
+            home = sorted(p for p, city, kind, *_ in tables.places if kind == "spot" and city == origin)
+            hint = _did_you_mean(spot, spots) or f"; the sights of {origin}: {', '.join(home)}"
+            raise fail(("spots", spot), f"unknown sight {spot!r}{hint}")
     if not raw.get("cities") and not raw.get("spots"):
         raise fail((), "ask for something: 'cities' ({city: days}) and/or 'spots' ({sight: minutes})")
     try:

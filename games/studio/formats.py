@@ -27,6 +27,8 @@ class Format:
     preview: Callable[[Definition, int, float], dict[str, Any]]  # (definition, agents, max_seconds)
     # The options of a game started from the editor ("play now").
     play_options: Mapping[str, Any] | None = field(default=None)
+    # What saving adds to a valid definition (derived data the text does not hold).
+    on_save: Callable[[Definition], Definition] | None = field(default=None)
 
 
 TASKS = Format(
@@ -45,6 +47,7 @@ RECIPES = Format(
     authoring.export_recipes,
     authoring.starter_recipes,
     preview.preview_recipes,
+    on_save=authoring.with_reference_plans,
 )
 KITCHEN = Format(
     "kitchen level",

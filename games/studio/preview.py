@@ -111,12 +111,15 @@ def preview_kitchen(definition: dict[str, Any], agents: int, max_seconds: float)
     from games.planners.kitchen_dispatcher import heuristic
     from games.planners.kitchen_sweep import sweep
 
-    agents = max(agents, int(definition.get("agents") or 1)) if agents <= 1 else agents
+    own = int(definition.get("agents") or 1)
+    level_agents = agents <= 1 and own > 1  # "1" in the editor's menu previews the level's own number
+    agents = own if level_agents else agents
     found = sweep(definition, heuristic, agents=agents, episodes=1)
     return {
         "kind": "kitchen",
         "cos": found["cos"],
         "agents": agents,
+        "level_agents": level_agents,
         "by_alpha": [{"alpha": alpha, **row} for alpha, row in found["by_alpha"].items()],
         "solve_seconds": found["seconds"],
     }

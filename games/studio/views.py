@@ -20,11 +20,11 @@ from accounts.permissions import researcher_required
 from games import services
 from games.engine import registry
 from games.generators import family
-from games.generators.family import describe, generate
+from games.generators.family import generate
 from games.generators.family import module as generator_module
 from games.generators.knobs import KnobError
 from games.models import Scenario
-from games.scenarios import save_scenario
+from games.scenarios import prepared, save_generated, save_scenario
 from games.studio import formats
 from games.studio.authoring import AuthoringError, Problem
 from games.studio.formats import export, parse, starter
@@ -136,6 +136,7 @@ def save(request: HttpRequest, domain: str) -> HttpResponse:
         return _editor(
             request, domain, name=name, text=text, scenario=None, problems=problems, agents=agents, status=400
         )
+    definition = prepared(domain, definition)
     title = str(definition.get("title") or (scenario.title if scenario else name))
     stored, changed = save_scenario(
         domain=domain,
@@ -213,15 +214,7 @@ def generator(request: HttpRequest) -> HttpResponse:
             context["error"] = str(error)
             return render(request, "studio/generate.html", context, status=400)
         if request.POST.get("action") == "save":
-            for instance in instances:
-                save_scenario(
-                    domain=domain,
-                    slug=instance["slug"],
-                    title=instance["definition"].get("title") or instance["slug"],
-                    source="generated",
-                    definition=instance["definition"],
-                    description=describe(instance),
-                )
+            save_generated(domain, instances)
             messages.success(
                 request,
                 f"Saved {len(instances)} instances as generated/{instances[0]['family']}-*; "

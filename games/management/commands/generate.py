@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.generators.family import describe, domains, generate, module
+from games.generators.family import domains, generate, module
 from games.generators.knobs import KnobError
 
 
@@ -58,16 +58,8 @@ class Command(BaseCommand):
         except KnobError as error:
             raise CommandError(str(error)) from None
         if options["save"]:
-            from games.scenarios import save_scenario
+            from games.scenarios import save_generated
 
-            for instance in instances:
-                _, changed = save_scenario(
-                    domain=options["domain"],
-                    slug=instance["slug"],
-                    title=instance["definition"].get("title") or instance["slug"],
-                    source="generated",
-                    definition=instance["definition"],
-                    description=describe(instance),
-                )
-                log(f"{'saved' if changed else 'unchanged'}: {instance['slug']}")
+            for slug, changed in save_generated(options["domain"], instances):
+                log(f"{'saved' if changed else 'unchanged'}: {slug}")
         self.stdout.write(json.dumps(instances, indent=None if options["json"] else 2))

@@ -3,6 +3,7 @@ page, and who may use them."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -130,3 +131,46 @@ def test_editing_a_bundled_scenario_from_its_page_keeps_its_slug_and_makes_a_new
     # A new studio scenario may not take a name that way: it is always studio/<name>.
     client_r.post("/studio/tasks/save/", {"name": "make-tea", "text": starter("tasks")})
     assert Scenario.objects.get(slug="studio/make-tea").version == 1
+
+
+def test_a_saved_recipe_pair_carries_the_heuristic_plan_so_its_games_report_r_efficiency(client_r):
+    from games.domains.recipes.plan import order
+    from games.domains.recipes.rules import RULES
+    from games.domains.recipes.text import step_text
+    from games.planners.recipes_heuristic import plan_items
+
+    client_r.post("/studio/recipes/save/", {"name": "my-lemonade", "text": starter("recipes")})
+    scenario = Scenario.objects.get(slug="studio/my-lemonade", is_current=True)
+    expected = plan_items(scenario.definition, time_constraints=True)
+    assert scenario.definition["reference_plans"]["with_constraints"] == [list(item) for item in expected]
+    # Played as the heuristic plays it, the game is as good as its reference (it used to say "—" and 0).
+    state = RULES.initial_state(scenario.definition, options={"time_constraints": True})
+    for item in order(state, list(expected)):
+        state = RULES.act(state, 0, step_text(*item), max(item[3], state.time)).state
+    result = RULES.result(RULES.advance(state, 10**6).state)
+    assert result["success"] is True
+    assert result["r_efficiency"] == 100 and result["se"] == 100
+
+    # A definition pasted with someone else's reference plan: saving computes it again.
+    stale = dict(scenario.definition, reference_plans={"with_constraints": [[0, "Lemonade", 60, 0]]})
+    client_r.post("/studio/recipes/save/", {"name": "my-lemonade", "text": json.dumps(stale), "scenario": scenario.pk})
+    again = Scenario.objects.get(slug="studio/my-lemonade", is_current=True)
+    assert again.definition["reference_plans"]["with_constraints"] == [list(item) for item in expected]
+
+
+def test_generated_recipe_pairs_are_saved_with_their_reference_plans(client_r):
+    from django.core.management import call_command
+
+    call_command("generate", "recipes", "--count", "1", "--seed", "3", "--save", "--json", stdout=io.StringIO())
+    saved = Scenario.objects.get(source="generated", is_current=True)
+    assert saved.definition["reference_plans"]["with_constraints"]
+
+
+def test_a_misspelt_name_gets_the_closest_known_one(client_r):
+    kitchen = _check(client_r, "kitchen", starter("kitchen").replace('"salsa"', '"salza"')).content.decode()
+    assert "did you mean &#x27;salsa&#x27;?" in kitchen
+    brief = starter("itinerary")
+    close = _check(client_r, "itinerary", brief.replace('"Old Town Walls"', '"Old Town Wall"')).content.decode()
+    assert "did you mean &#x27;Old Town Walls&#x27;?" in close
+    far = _check(client_r, "itinerary", brief.replace('"Old Town Walls"', '"Eiffel Tower"')).content.decode()
+    assert "the sights of Harbourton: Clifftop Gardens, Fish Market Hall" in far
