@@ -11,9 +11,12 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 
+
+@lru_cache(maxsize=8192)
 def format_clock(seconds: float) -> str:
-    """Seconds -> ``HH:MM:SS``."""
+    """Seconds -> ``HH:MM:SS`` (memoised: the rules write the same few clock times all game)."""
     total = int(seconds)
     return f"{total // 3600:02d}:{total % 3600 // 60:02d}:{total % 60:02d}"
 

@@ -56,20 +56,24 @@ def next_spoil(state: RecipesState) -> Spoil | None:
     """
     if not state.options.time_constraints or state.over:
         return None
+    cached = state.spoil_cache
+    if cached is not None:
+        return cached[0]
     earliest: Spoil | None = None
-    for recipe_number, recipe in enumerate(state.kitchen.recipes):
-        for spec in recipe.steps:
-            if not spec.time_constraints or state.remaining(recipe_number, spec.index) <= 0:
+    for spec in state.kitchen.constrained:
+        recipe_number = spec.recipe
+        if state.remaining(recipe_number, spec.index) <= 0:
+            continue
+        running = [c.end for c in state.index.by_step.get((recipe_number, spec.index), ()) if c.end > state.time]
+        for source, window in spec.time_constraints:
+            finished = state.finished_at(recipe_number, source)
+            if finished is None:
                 continue
-            running = [c.end for c in state.step_chunks(recipe_number, spec.index) if c.end > state.time]
-            for source, window in spec.time_constraints:
-                finished = state.finished_at(recipe_number, source)
-                if finished is None:
-                    continue
-                deadline = finished + window
-                moment = max(deadline + 1, *running) if running else deadline + 1
-                if earliest is None or moment < earliest.time:
-                    earliest = Spoil(moment, recipe_number, spec.index, source, deadline)
+            deadline = finished + window
+            moment = max(deadline + 1, *running) if running else deadline + 1
+            if earliest is None or moment < earliest.time:
+                earliest = Spoil(moment, recipe_number, spec.index, source, deadline)
+    object.__setattr__(state, "spoil_cache", (earliest,))
     return earliest
 
 
@@ -167,7 +171,7 @@ def dead_end(state: RecipesState, spoil: Spoil | bool | None = False) -> str | N
         return None
     if (next_spoil(state) if spoil is False else spoil) is not None:
         return None
-    settings = {name: dict(props) for name, props in state.appliances}
+    settings: dict[str, dict[str, object]] | None = None
     blocked: StepAction | None = None
     for recipe_number, recipe in enumerate(state.kitchen.recipes):
         for spec in recipe.steps:
@@ -175,6 +179,10 @@ def dead_end(state: RecipesState, spoil: Spoil | bool | None = False) -> str | N
                 continue
             if not all(state.is_complete(recipe_number, p) for p in spec.prerequisites):
                 continue  # it waits for another remaining step, which is asked about itself
+            if not any(use.require for use in spec.uses):
+                return None  # it can start now
+            if settings is None:
+                settings = {name: dict(props) for name, props in state.appliances}
             if all(settings.get(use.appliance, {}).get(k) == v for use in spec.uses for k, v in use.require):
                 return None  # it can start now
             blocked = blocked or StepAction(spec.index, recipe.name)
@@ -376,18 +384,21 @@ def begin(check: StartCheck, agent: int) -> tuple[RecipesState, Event]:
     assert check.state is not None and check.feedback is None
     state = check.state
     spec: StepSpec = state.kitchen.step(check.recipe, check.step)
-    appliances = dict(state.appliances)
-    for use in spec.uses:
-        if use.update:
-            props = dict(appliances.get(use.appliance, ()))
-            props.update(dict(use.update))
-            appliances[use.appliance] = tuple(sorted(props.items()))
+    settings = state.appliances
+    if any(use.update for use in spec.uses):
+        appliances = dict(settings)
+        for use in spec.uses:
+            if use.update:
+                props = dict(appliances.get(use.appliance, ()))
+                props.update(dict(use.update))
+                appliances[use.appliance] = tuple(sorted(props.items()))
+        settings = tuple(sorted(appliances.items()))
     chunk = Chunk(check.recipe, check.step, agent, check.start, check.start + check.duration)
     chunks = (*state.chunks, chunk)
     state = evolve(
         state,
         chunks=chunks,
-        appliances=tuple(sorted(appliances.items())),
+        appliances=settings,
         accepted=state.accepted + 1,
         cached_index=state.index.plus(chunk, chunks),
     )

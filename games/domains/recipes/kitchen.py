@@ -88,6 +88,14 @@ class Kitchen:
                 return number
         return None
 
+    @property
+    def constrained(self) -> tuple[StepSpec, ...]:
+        """The steps with a time constraint (what ``next_spoil`` scans), worked out once."""
+        found = self.derived.get("constrained")
+        if found is None:
+            found = self.derived["constrained"] = tuple(s for r in self.recipes for s in r.steps if s.time_constraints)
+        return found
+
     def step(self, recipe: int, index: int) -> StepSpec:
         return self.recipes[recipe].steps[index]
 
