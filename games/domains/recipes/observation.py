@@ -148,8 +148,12 @@ def next_steps(state: RecipesState, agent: int) -> list[dict[str, Any]]:
             for spec in recipe.steps
             if _may_start(state, recipe_number, spec.index)
         ]
+    # Before the cook's own continuous chunk ends nothing can start (check_start refuses it as
+    # busy, or fatally for a window that only gets later), so those moments need no trial run.
+    busy = state.busy_until(agent)
+    mine = [moment for moment in moments if moment >= busy]
     for recipe_number, name, index in candidates:
-        moment = _first_moment(state, agent, recipe_number, index, moments, advanced)
+        moment = _first_moment(state, agent, recipe_number, index, mine, advanced)
         if moment is not None:
             grouped.setdefault(moment, []).append({"recipe": name, "step": index})
     return [{"at": at, "clock": format_clock(at), "steps": grouped[at]} for at in sorted(grouped)]
@@ -217,12 +221,27 @@ def observation_data(state: RecipesState, agent: int) -> dict[str, Any]:
     return {**shared, "agent": agent, "recipes": recipes, "next": hints}
 
 
+def _static_parts(state: RecipesState) -> tuple[dict[tuple[int, int], Any], dict[tuple[int, int], Any]]:
+    """Each step's ``prerequisites`` and ``appliances`` lists as the view writes them: they never
+    change, so they are built once per kitchen and shared by every view (read-only, like the rest
+    of the shared view)."""
+    found = state.kitchen.derived.get("view_static")
+    if found is None:
+        steps = [(r, spec) for r, recipe in enumerate(state.kitchen.recipes) for spec in recipe.steps]
+        found = state.kitchen.derived["view_static"] = (
+            {(r, spec.index): list(spec.prerequisites) for r, spec in steps},
+            {(r, spec.index): [{"name": use.appliance, **use.to_json()} for use in spec.uses] for r, spec in steps},
+        )
+    return found
+
+
 def _shared_data(state: RecipesState) -> dict[str, Any]:
     """The view without the cook's own parts (``agent``, ``next``, each step's ``can_start_at``),
     keys in the view's order."""
     recipes = []
     done_total = total = 0
     index, now = state.index, state.time
+    prerequisites, appliances = _static_parts(state)
     for recipe_number, recipe in enumerate(state.kitchen.recipes):
         steps = []
         done = 0
@@ -257,9 +276,9 @@ def _shared_data(state: RecipesState) -> dict[str, Any]:
                     "remaining": spec.duration - executed,
                     "running_until": current.end if current else None,
                     "finished_at": finished_at,
-                    "prerequisites": list(spec.prerequisites),
+                    "prerequisites": prerequisites[key],
                     "time_constraints": deadlines,
-                    "appliances": [{"name": use.appliance, **use.to_json()} for use in spec.uses],
+                    "appliances": appliances[key],
                     "chunks": [{"start": c.start, "end": c.end, "agent": c.agent} for c in chunks],
                 }
             )

@@ -154,3 +154,44 @@ def test_a_game_ends_at_a_dead_end_exactly_when_no_rule_lets_a_step_start(played
         assert not _stuck_by_every_rule(state)  # advance ends a stuck game itself
         if state.status == "failed" and state.reason.startswith("No step left can start"):
             assert RULES.legal_actions(state, 0) == [] and RULES.next_deadline(state) is None
+
+
+def _hints_by_trying_every_moment(state, agent) -> dict[tuple[str, int], int]:
+    """What the hints must say, worked out the slow way: each step left, tried at every upcoming
+    moment in turn (no candidate filter, no skipped moments, no shared memo), up to a fatal refusal."""
+    from games.domains.recipes.execution import check_start
+    from games.domains.recipes.observation import _moments
+    from games.domains.recipes.text import StepAction
+
+    found = {}
+    for r, dish in enumerate(state.kitchen.recipes):
+        for spec in dish.steps:
+            if state.over or state.remaining(r, spec.index) <= 0:
+                continue
+            for moment in _moments(state):
+                verdict = check_start(state, agent, StepAction(spec.index, dish.name, None, moment))
+                if verdict.feedback is None:
+                    found[(dish.name, spec.index)] = moment
+                    break
+                if verdict.fatal:
+                    break
+    return found
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scripts, st.booleans())
+def test_the_hints_name_the_first_moment_each_step_could_start_for_each_cook(script, constraints):
+    # next_steps skips steps whose prerequisites are not scheduled and moments before the cook is
+    # free, and shares verdicts between cooks; none of that may change what a cook is told
+    from games.domains.recipes.observation import next_steps
+
+    options = {"time_constraints": constraints, "max_rejections": 0, "max_repeats": 0}
+    state = RULES.initial_state(DEFINITION, agents=2, options=options)
+    for agent, (action, wait) in script:
+        if state.over:
+            break
+        state = RULES.act(state, agent, action, RULES.now(state)).state
+        for cook in (0, 1):
+            told = {(s["recipe"], s["step"]): group["at"] for group in next_steps(state, cook) for s in group["steps"]}
+            assert told == _hints_by_trying_every_moment(state, cook)
+        state = RULES.advance(state, RULES.now(state) + wait).state
