@@ -76,6 +76,7 @@ def _web_action(
         1e6 * per_call,
         f"µs (goal < {ACTION_GOAL[domain]})",
     )
+
     # The parts, each on the fresh state an action leaves (an observation of a state seen before
     # is partly cached on it, so observing one state again and again would undersell it).
     def act_and_observe() -> None:
