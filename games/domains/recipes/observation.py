@@ -241,7 +241,7 @@ def _shared_data(state: RecipesState) -> dict[str, Any]:
     recipes = []
     done_total = total = 0
     index, now = state.index, state.time
-    prerequisites, appliances = _static_parts(state)
+    prerequisites, uses = _static_parts(state)
     for recipe_number, recipe in enumerate(state.kitchen.recipes):
         steps = []
         done = 0
@@ -278,7 +278,7 @@ def _shared_data(state: RecipesState) -> dict[str, Any]:
                     "finished_at": finished_at,
                     "prerequisites": prerequisites[key],
                     "time_constraints": deadlines,
-                    "appliances": appliances[key],
+                    "appliances": uses[key],
                     "chunks": [{"start": c.start, "end": c.end, "agent": c.agent} for c in chunks],
                 }
             )
