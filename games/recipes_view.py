@@ -135,6 +135,8 @@ def cook_line(data: Mapping[str, Any], agent: int) -> str:
     cook = next((c for c in data["cooks"] if c["agent"] == agent), None)
     if cook is None:
         return ""
+    if data.get("status", "playing") != "playing":
+        return "done: the game is over"
     if cook["busy"] and cook["doing"]:
         doing = cook["doing"]
         return f"busy with {doing['recipe']} step {doing['step']} until {clock(cook['busy_until'])}"

@@ -217,6 +217,17 @@ def test_the_recipes_board_says_what_blocks_each_step_and_labels_actions_in_word
     assert "None" not in " ".join(a["state"] + a["use"] for a in board["appliances"])
 
 
+def test_when_the_recipes_game_is_over_the_cook_card_says_so_not_start_a_step():
+    from games import recipes_view
+    from games.domains.recipes.rules import RULES as RECIPES
+    from games.domains.recipes.tests.kitchens import SOUP, kitchen
+
+    state = RECIPES.initial_state(kitchen(SOUP))
+    assert recipes_view.board(RECIPES.observe(state, 0).data, [])["cook"] == "free: start a step"
+    state = RECIPES.act(state, 0, "Stop()", 0).state
+    assert recipes_view.board(RECIPES.observe(state, 0).data, [])["cook"] == "done: the game is over"
+
+
 def test_the_itinerary_board_groups_the_menu_and_states_the_verdict():
     from games import itinerary_view
     from games.domains.itinerary.rules import RULES as TRIPS
