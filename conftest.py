@@ -33,6 +33,29 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.services)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _serial_live_server_on_sqlite():
+    """On SQLite the live server's request threads share the test's one in-memory connection, and
+    two requests at once (a game page's websocket retries while the player follows a link) fail
+    with "bad parameter or other API misuse" (seen in CI: studies' keyboard walk-through). There
+    the live server answers one request at a time; Django closes each HTTP connection when its
+    server is not threaded, so a browser's parallel requests just queue. Postgres keeps the
+    threaded server."""
+    from django.core.servers.basehttp import WSGIServer
+    from django.db import connection
+    from django.test.testcases import LiveServerThread
+
+    class SerialWSGIServer(WSGIServer):
+        def __init__(self, *args, connections_override=None, **kwargs):
+            super().__init__(*args, **kwargs)  # the serving thread already uses the overrides
+
+    threaded = LiveServerThread.server_class
+    if connection.vendor == "sqlite":
+        LiveServerThread.server_class = SerialWSGIServer
+    yield
+    LiveServerThread.server_class = threaded
+
+
 @pytest.fixture(autouse=True)
 def toy_domain():
     """The test suite's toy game (``games/tests/toy.py``), registered by its one descriptor."""
