@@ -5,7 +5,10 @@ with its proof, and plays it. Screenshots go to ``screenshots/`` (or ARENA_SCREE
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,10 +47,11 @@ after = ["boil kettel"]
 """
 
 
-def test_a_researcher_authors_a_task_fixes_a_mistake_sees_the_optimum_and_plays_it(tmp_path, shots):
+@contextmanager
+def in_the_studio(tmp_path: Path) -> Iterator[tuple[Stack, Any, list[str]]]:
+    """A live server with a researcher "rita", and a chromium page signed in as her on the studio's
+    index (reached from the menu); yields (stack, page, the page's script errors)."""
     need_chromium()
-    from playwright.sync_api import expect
-
     stack = Stack(tmp_path)
     try:
         stack.manage("migrate", "--noinput", "-v0")
@@ -56,69 +60,75 @@ def test_a_researcher_authors_a_task_fixes_a_mistake_sees_the_optimum_and_plays_
         with chromium() as browser:
             page, errors = new_page(browser, {"width": 1366, "height": 1000})
             sign_in(page, stack.base, username="rita", password=PASSWORD)
-
             page.click("nav >> text=Studio")
-            page.click("text=Write a task")
-            expect(page.locator("h1")).to_contain_text("New task")
-            # The starter example is valid: its optimal plan is shown at once.
-            expect(page.locator(".studio-preview")).to_contain_text("proven optimal")
-
-            page.fill("#studio-name", "toast-and-tea")
-            page.fill("#studio-text", WITH_MISTAKE)
-            problems = page.locator(".studio-problems")
-            expect(problems).to_contain_text("line 17")
-            expect(problems).to_contain_text("actions[2].after")
-            expect(problems).to_contain_text("'boil kettel' is not an action of this task")
-            page.screenshot(path=str(shots / "studio-error.png"), full_page=True)
-
-            # Jump to the line from the error, then fix the typo with the keyboard.
-            page.click(".studio-goto")
-            selected = page.evaluate(
-                "() => { const a = document.getElementById('studio-text');"
-                " return a.value.slice(a.selectionStart, a.selectionEnd); }"
-            )
-            assert selected == 'after = ["boil kettel"]'
-            page.keyboard.type('after = ["boil kettle"]')
-            expect(page.locator(".studio-problems")).to_have_count(0)
-            preview = page.locator(".studio-preview")
-            expect(preview).to_contain_text("proven optimal")
-            # One agent: boil (1 busy minute, runs 3), toast 2, then rinse once the kettle boiled.
-            expect(preview.locator(".studio-makespan")).to_have_text("4")
-            expect(preview.locator(".tl-bar")).to_have_count(3)
-
-            # The small form adds an action without writing TOML.
-            page.click("text=Add an action with a form")
-            page.fill("#add-do", "pour kettle into cup")
-            page.fill("#add-minutes", "1")
-            page.fill("#add-after", "rinse cup")
-            page.keyboard.press("Enter")
-            expect(page.locator("#studio-text")).to_have_value(re.compile(r'do = "pour kettle into cup"'))
-            expect(preview.locator(".studio-makespan")).to_have_text("5")
-            expect(page.locator(".tl-bar")).to_have_count(4)
-            page.screenshot(path=str(shots / "studio-preview.png"), full_page=True)
-
-            page.click("text=Save and play now")
-            page.wait_for_url(re.compile(r"/games/\d+/$"))
-            expect(page.locator("#game-actions [data-key='1']")).to_be_visible()
-            page.wait_for_function("() => window.htmx && document.querySelector('[ws-connect]')")
-            page.wait_for_timeout(500)
-            moves = 0
-            while not page.locator("#game-result h2").is_visible() and moves < 20:
-                key = "1" if page.locator("#game-actions [data-key='1']").count() else "w"
-                page.keyboard.press(key)
-                page.wait_for_timeout(400)
-                moves += 1
-            expect(page.locator("#game-result")).to_contain_text("Progress")
-            assert re.search(r"Progress\s*100", page.locator("#game-result").inner_text())
-            page.screenshot(path=str(shots / "studio-played.png"), full_page=True)
-
-            # The saved scenario opens again in the editor, and export gives the TOML back.
-            page.goto(f"{stack.base}/studio/")
-            expect(page.locator("table")).to_contain_text("studio/toast-and-tea")
-            with page.expect_download() as download:
-                page.click("text=Export")
-            text = Path(download.value.path()).read_text()
-            assert 'do = "pour kettle into cup"' in text and 'after = ["boil kettle"]' in text
-        assert not errors, errors
+            yield stack, page, errors
     finally:
         stack.close()
+
+
+def test_a_researcher_authors_a_task_fixes_a_mistake_sees_the_optimum_and_plays_it(tmp_path, shots):
+    from playwright.sync_api import expect
+
+    with in_the_studio(tmp_path) as (stack, page, errors):
+        page.click("text=Write a task")
+        expect(page.locator("h1")).to_contain_text("New task")
+        # The starter example is valid: its optimal plan is shown at once.
+        expect(page.locator(".studio-preview")).to_contain_text("proven optimal")
+
+        page.fill("#studio-name", "toast-and-tea")
+        page.fill("#studio-text", WITH_MISTAKE)
+        problems = page.locator(".studio-problems")
+        expect(problems).to_contain_text("line 17")
+        expect(problems).to_contain_text("actions[2].after")
+        expect(problems).to_contain_text("'boil kettel' is not an action of this task")
+        page.screenshot(path=str(shots / "studio-error.png"), full_page=True)
+
+        # Jump to the line from the error, then fix the typo with the keyboard.
+        page.click(".studio-goto")
+        selected = page.evaluate(
+            "() => { const a = document.getElementById('studio-text');"
+            " return a.value.slice(a.selectionStart, a.selectionEnd); }"
+        )
+        assert selected == 'after = ["boil kettel"]'
+        page.keyboard.type('after = ["boil kettle"]')
+        expect(page.locator(".studio-problems")).to_have_count(0)
+        preview = page.locator(".studio-preview")
+        expect(preview).to_contain_text("proven optimal")
+        # One agent: boil (1 busy minute, runs 3), toast 2, then rinse once the kettle boiled.
+        expect(preview.locator(".studio-makespan")).to_have_text("4")
+        expect(preview.locator(".tl-bar")).to_have_count(3)
+
+        # The small form adds an action without writing TOML.
+        page.click("text=Add an action with a form")
+        page.fill("#add-do", "pour kettle into cup")
+        page.fill("#add-minutes", "1")
+        page.fill("#add-after", "rinse cup")
+        page.keyboard.press("Enter")
+        expect(page.locator("#studio-text")).to_have_value(re.compile(r'do = "pour kettle into cup"'))
+        expect(preview.locator(".studio-makespan")).to_have_text("5")
+        expect(page.locator(".tl-bar")).to_have_count(4)
+        page.screenshot(path=str(shots / "studio-preview.png"), full_page=True)
+
+        page.click("text=Save and play now")
+        page.wait_for_url(re.compile(r"/games/\d+/$"))
+        expect(page.locator("#game-actions [data-key='1']")).to_be_visible()
+        page.wait_for_function("() => window.htmx && document.querySelector('[ws-connect]')")
+        page.wait_for_timeout(500)
+        moves = 0
+        while not page.locator("#game-result h2").is_visible() and moves < 20:
+            key = "1" if page.locator("#game-actions [data-key='1']").count() else "w"
+            page.keyboard.press(key)
+            page.wait_for_timeout(400)
+            moves += 1
+        expect(page.locator("#game-result")).to_contain_text("Progress")
+        assert re.search(r"Progress\s*100", page.locator("#game-result").inner_text())
+        page.screenshot(path=str(shots / "studio-played.png"), full_page=True)
+
+        # The saved scenario opens again in the editor, and export gives the TOML back.
+        page.goto(f"{stack.base}/studio/")
+        expect(page.locator("table")).to_contain_text("studio/toast-and-tea")
+        with page.expect_download() as download:
+            page.click("text=Export")
+        text = Path(download.value.path()).read_text()
+        assert 'do = "pour kettle into cup"' in text and 'after = ["boil kettle"]' in text
+        assert not errors, errors

@@ -14,21 +14,12 @@ from typing import Any
 
 import pytest
 
-from games.tests.browser_helpers import chromium, need_chromium, new_page, press, shown_facts, sign_in, stored
-from games.tests.server import Stack
+from games.studio.tests.test_browser import in_the_studio
+from games.tests.browser_helpers import press, shown_facts, stored
 from games.tests.test_browser_plans import itinerary_choice
 from games.tests.test_browser_realtime import kitchen_decision
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-PASSWORD = "pw-researcher-1"
-
-SETUP = f"""
-from accounts.roles import Role, grant
-from django.contrib.auth import get_user_model
-user = get_user_model().objects.create_user("rita", password="{PASSWORD}")
-grant(user, Role.RESEARCHER)
-print(user.pk)
-"""
 
 
 @dataclass(frozen=True)
@@ -92,62 +83,51 @@ def decide(domain: str, page: Any) -> str | None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.domain for c in CASES])
 def test_a_researcher_authors_fixes_previews_and_plays(tmp_path, shots, case: Authoring):
-    need_chromium()
     from playwright.sync_api import expect
 
-    stack = Stack(tmp_path)
-    try:
-        stack.manage("migrate", "--noinput", "-v0")
-        stack.python(SETUP)
-        stack.start()
-        with chromium() as browser:
-            page, errors = new_page(browser, {"width": 1366, "height": 1000})
-            sign_in(page, stack.base, username="rita", password=PASSWORD)
-            page.click("nav >> text=Studio")
-            page.click(f"text={case.button}")
-            preview = page.locator(".studio-preview")
-            expect(preview).to_contain_text(case.preview, timeout=20_000)  # the example is valid
+    with in_the_studio(tmp_path) as (stack, page, errors):
+        page.click(f"text={case.button}")
+        preview = page.locator(".studio-preview")
+        expect(preview).to_contain_text(case.preview, timeout=20_000)  # the example is valid
 
-            page.fill("#studio-name", case.name)
-            text = page.input_value("#studio-text")
-            assert case.typo[0] in text
-            page.fill("#studio-text", text.replace(case.typo[0], case.typo[1], 1))
-            problems = page.locator(".studio-problems")
-            expect(problems).to_contain_text(f"line {case.line}")
-            expect(problems).to_contain_text(case.problem[0])
-            expect(problems).to_contain_text(case.problem[1])
-            page.screenshot(path=str(shots / f"studio-{case.domain}-error.png"), full_page=True)
+        page.fill("#studio-name", case.name)
+        text = page.input_value("#studio-text")
+        assert case.typo[0] in text
+        page.fill("#studio-text", text.replace(case.typo[0], case.typo[1], 1))
+        problems = page.locator(".studio-problems")
+        expect(problems).to_contain_text(f"line {case.line}")
+        expect(problems).to_contain_text(case.problem[0])
+        expect(problems).to_contain_text(case.problem[1])
+        page.screenshot(path=str(shots / f"studio-{case.domain}-error.png"), full_page=True)
 
-            page.click(".studio-goto")
-            page.keyboard.type(case.fixed_line)
-            expect(page.locator(".studio-problems")).to_have_count(0, timeout=20_000)
-            expect(preview).to_contain_text(case.preview, timeout=20_000)
-            page.screenshot(path=str(shots / f"studio-{case.domain}-preview.png"), full_page=True)
+        page.click(".studio-goto")
+        page.keyboard.type(case.fixed_line)
+        expect(page.locator(".studio-problems")).to_have_count(0, timeout=20_000)
+        expect(preview).to_contain_text(case.preview, timeout=20_000)
+        page.screenshot(path=str(shots / f"studio-{case.domain}-preview.png"), full_page=True)
 
-            page.click("text=Save and play now")
-            page.wait_for_url(re.compile(r"/games/\d+/$"))
-            game_id = int(re.search(r"/games/(\d+)/$", page.url).group(1))
-            page.wait_for_function("() => window.htmx && document.querySelector('[ws-connect]')")
-            page.wait_for_timeout(500)
-            deadline, moves = time.monotonic() + 240, 0
-            while not page.locator("#game-result h2").is_visible() and time.monotonic() < deadline:
-                choice = decide(case.domain, page)
-                button = page.locator(f"#game-actions button.action[data-action='{choice}']")
-                if choice != "w" and choice and button.count():
-                    press(page, button.first)
-                    moves += 1
-                    if moves == 2:
-                        page.wait_for_timeout(400)
-                        page.screenshot(path=str(shots / f"studio-{case.domain}-playing.png"), full_page=True)
-                elif page.locator("#game-actions button.action[data-key='w']").count():
-                    page.keyboard.press("w")  # nothing worth doing: wait
-                page.wait_for_timeout(500)  # the update comes back; a person reads it
-            expect(page.locator("#game-result h2")).to_be_visible()
-            page.screenshot(path=str(shots / f"studio-{case.domain}-played.png"), full_page=True)
-            facts = shown_facts(page)
+        page.click("text=Save and play now")
+        page.wait_for_url(re.compile(r"/games/\d+/$"))
+        game_id = int(re.search(r"/games/(\d+)/$", page.url).group(1))
+        page.wait_for_function("() => window.htmx && document.querySelector('[ws-connect]')")
+        page.wait_for_timeout(500)
+        deadline, moves = time.monotonic() + 240, 0
+        while not page.locator("#game-result h2").is_visible() and time.monotonic() < deadline:
+            choice = decide(case.domain, page)
+            button = page.locator(f"#game-actions button.action[data-action='{choice}']")
+            if choice != "w" and choice and button.count():
+                press(page, button.first)
+                moves += 1
+                if moves == 2:
+                    page.wait_for_timeout(400)
+                    page.screenshot(path=str(shots / f"studio-{case.domain}-playing.png"), full_page=True)
+            elif page.locator("#game-actions button.action[data-key='w']").count():
+                page.keyboard.press("w")  # nothing worth doing: wait
+            page.wait_for_timeout(500)  # the update comes back; a person reads it
+        expect(page.locator("#game-result h2")).to_be_visible()
+        page.screenshot(path=str(shots / f"studio-{case.domain}-played.png"), full_page=True)
+        facts = shown_facts(page)
         saved = stored(stack, game_id)
-    finally:
-        stack.close()
     assert not errors, errors
     assert saved["status"] == "finished" and moves >= 3, (saved["status"], moves)
     assert facts, "the result panel shows the game's figures"
