@@ -222,14 +222,25 @@ Ahead = tuple[RecipesState, list[Event]]
 
 def advanced_to(state: RecipesState, moment: int, cache: dict[int, Ahead] | None = None) -> Ahead:
     """``state`` advanced to ``moment`` (memoised in ``cache``: the observation asks about the same
-    few moments for every step)."""
+    few moments for every step).
+
+    With a cache, a later moment is reached from the latest earlier one already there: advancing
+    is the same whether time passes in one go or in two (each pass lets exactly the events up to
+    its end happen, in order), so only the events between the two moments are worked out again."""
     if moment <= state.time:
         return state, []
     if cache is None:
         return advance(state, moment)
     found = cache.get(moment)
     if found is None:
-        found = cache[moment] = advance(state, moment)
+        earlier = max((m for m in cache if m < moment), default=None)
+        if earlier is None:
+            found = advance(state, moment)
+        else:
+            base, before = cache[earlier]
+            ahead, after = advance(base, moment)
+            found = (ahead, before + after)
+        cache[moment] = found
     return found
 
 

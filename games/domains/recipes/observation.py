@@ -38,6 +38,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.domains.recipes.execution import Ahead, advanced_to, check_start, step_name
+from games.domains.recipes.kitchen import StepSpec
 from games.domains.recipes.state import RecipesState
 from games.domains.recipes.text import PauseAction, StepAction
 from games.engine.durations import format_clock
@@ -142,12 +143,7 @@ def next_steps(state: RecipesState, agent: int) -> list[dict[str, Any]]:
     memo = _verdicts(state)
     candidates = memo.get("candidates")
     if candidates is None:  # the steps some moment could work for, whichever cook asks
-        candidates = memo["candidates"] = [
-            (recipe_number, recipe.name, spec.index)
-            for recipe_number, recipe in enumerate(state.kitchen.recipes)
-            for spec in recipe.steps
-            if _may_start(state, recipe_number, spec.index)
-        ]
+        candidates = memo["candidates"] = _candidates(state)
     # Before the cook's own continuous chunk ends nothing can start (check_start refuses it as
     # busy, or fatally for a window that only gets later), so those moments need no trial run.
     busy = state.busy_until(agent)
@@ -157,6 +153,22 @@ def next_steps(state: RecipesState, agent: int) -> list[dict[str, Any]]:
         if moment is not None:
             grouped.setdefault(moment, []).append({"recipe": name, "step": index})
     return [{"at": at, "clock": format_clock(at), "steps": grouped[at]} for at in sorted(grouped)]
+
+
+def _candidates(state: RecipesState) -> list[tuple[int, str, int]]:
+    """``_may_start`` for every step at once, read straight off the chunk index: a step with time
+    left whose prerequisites are scheduled in full (durations are at least one second, so "some
+    time scheduled and at least the duration" is "scheduled in full")."""
+    executed = state.index.executed
+    found = []
+    for recipe_number, recipe in enumerate(state.kitchen.recipes):
+        steps = recipe.steps
+        for spec in steps:
+            if executed.get((recipe_number, spec.index), 0) >= spec.duration:
+                continue
+            if all(executed.get((recipe_number, p), 0) >= steps[p].duration for p in spec.prerequisites):
+                found.append((recipe_number, recipe.name, spec.index))
+    return found
 
 
 def legal_actions(state: RecipesState, agent: int) -> list[str]:
@@ -221,18 +233,65 @@ def observation_data(state: RecipesState, agent: int) -> dict[str, Any]:
     return {**shared, "agent": agent, "recipes": recipes, "next": hints}
 
 
-def _static_parts(state: RecipesState) -> tuple[dict[tuple[int, int], Any], dict[tuple[int, int], Any]]:
-    """Each step's ``prerequisites`` and ``appliances`` lists as the view writes them: they never
-    change, so they are built once per kitchen and shared by every view (read-only, like the rest
-    of the shared view)."""
+def _static_parts(
+    state: RecipesState,
+) -> tuple[dict[tuple[int, int], Any], dict[tuple[int, int], Any], dict[tuple[int, int], Any]]:
+    """Each step's ``prerequisites`` and ``appliances`` lists as the view writes them, and its
+    whole view before anything is scheduled: they never change, so they are built once per kitchen
+    and shared by every view (read-only, like the rest of the shared view)."""
     found = state.kitchen.derived.get("view_static")
     if found is None:
         steps = [(r, spec) for r, recipe in enumerate(state.kitchen.recipes) for spec in recipe.steps]
-        found = state.kitchen.derived["view_static"] = (
-            {(r, spec.index): list(spec.prerequisites) for r, spec in steps},
-            {(r, spec.index): [{"name": use.appliance, **use.to_json()} for use in spec.uses] for r, spec in steps},
-        )
+        prerequisites = {(r, spec.index): list(spec.prerequisites) for r, spec in steps}
+        uses = {(r, spec.index): [{"name": use.appliance, **use.to_json()} for use in spec.uses] for r, spec in steps}
+        blank = RecipesState(kitchen=state.kitchen, options=state.options)
+        untouched = {(r, spec.index): _step_view(blank, r, spec, prerequisites, uses) for r, spec in steps}
+        found = state.kitchen.derived["view_static"] = (prerequisites, uses, untouched)
     return found
+
+
+def _step_view(
+    state: RecipesState,
+    recipe_number: int,
+    spec: StepSpec,
+    prerequisites: dict[tuple[int, int], Any],
+    uses: dict[tuple[int, int], Any],
+) -> dict[str, Any]:
+    """One step of the shared view (without ``can_start_at``)."""
+    index, now = state.index, state.time
+    key = (recipe_number, spec.index)
+    chunks = index.by_step.get(key, ())
+    executed = index.executed.get(key, 0)
+    finished_at = index.last_end[key] if executed >= spec.duration else None
+    current = next((c for c in chunks if c.start <= now < c.end), None)
+    if finished_at is not None and finished_at <= now:
+        status = "done"
+    elif current is not None:
+        status = "running"
+    else:
+        status = "paused" if executed else "todo"
+    deadlines = []
+    for source, window in spec.time_constraints:
+        finished = state.finished_at(recipe_number, source)
+        deadlines.append(
+            {"after": source, "within": window, "deadline": None if finished is None else finished + window}
+        )
+    return {
+        "index": spec.index,
+        "text": spec.text,
+        "duration": spec.duration,
+        "autonomous": spec.autonomous,
+        "interruptible": spec.interruptible,
+        "status": status,
+        "executed": executed,
+        "remaining": spec.duration - executed,
+        "running_until": current.end if current else None,
+        "finished_at": finished_at,
+        "prerequisites": prerequisites[key],
+        "time_constraints": deadlines,
+        "appliances": uses[key],
+        "chunks": [{"start": c.start, "end": c.end, "agent": c.agent} for c in chunks],
+    }
 
 
 def _shared_data(state: RecipesState) -> dict[str, Any]:
@@ -240,48 +299,22 @@ def _shared_data(state: RecipesState) -> dict[str, Any]:
     keys in the view's order."""
     recipes = []
     done_total = total = 0
-    index, now = state.index, state.time
-    prerequisites, uses = _static_parts(state)
+    index = state.index
+    prerequisites, uses, untouched = _static_parts(state)
     for recipe_number, recipe in enumerate(state.kitchen.recipes):
         steps = []
         done = 0
         for spec in recipe.steps:
             key = (recipe_number, spec.index)
-            chunks = index.by_step.get(key, ())
-            executed = index.executed.get(key, 0)
-            finished_at = index.last_end[key] if executed >= spec.duration else None
-            current = next((c for c in chunks if c.start <= now < c.end), None)
-            if finished_at is not None and finished_at <= now:
-                status = "done"
-            elif current is not None:
-                status = "running"
-            else:
-                status = "paused" if executed else "todo"
-            done += status == "done"
-            deadlines = []
-            for source, window in spec.time_constraints:
-                finished = state.finished_at(recipe_number, source)
-                deadlines.append(
-                    {"after": source, "within": window, "deadline": None if finished is None else finished + window}
-                )
-            steps.append(
-                {
-                    "index": spec.index,
-                    "text": spec.text,
-                    "duration": spec.duration,
-                    "autonomous": spec.autonomous,
-                    "interruptible": spec.interruptible,
-                    "status": status,
-                    "executed": executed,
-                    "remaining": spec.duration - executed,
-                    "running_until": current.end if current else None,
-                    "finished_at": finished_at,
-                    "prerequisites": prerequisites[key],
-                    "time_constraints": deadlines,
-                    "appliances": uses[key],
-                    "chunks": [{"start": c.start, "end": c.end, "agent": c.agent} for c in chunks],
-                }
-            )
+            if key not in index.by_step and not any(
+                (recipe_number, source) in index.executed for source, _ in spec.time_constraints
+            ):
+                # Nothing of it scheduled and no window of its opened (no source begun): as at the start.
+                steps.append(untouched[key])
+                continue
+            view = _step_view(state, recipe_number, spec, prerequisites, uses)
+            done += view["status"] == "done"
+            steps.append(view)
         done_total += done
         total += len(recipe.steps)
         recipes.append(
