@@ -6,7 +6,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena_site.settings")
 
 from django.core.asgi import get_asgi_application
 
-from arena_site.startup import check_services_or_exit, load_settings_or_exit, off_the_event_loop
+from arena_site.startup import (
+    check_services_or_exit,
+    freeze_what_start_up_made,
+    load_settings_or_exit,
+    off_the_event_loop,
+)
 
 django_asgi_app = load_settings_or_exit(get_asgi_application)
 
@@ -29,3 +34,5 @@ application = scheduler.EmbeddedSchedulerMiddleware(
         }
     )
 )
+
+freeze_what_start_up_made()
