@@ -17,7 +17,7 @@ step 2 finished). ``appliances`` and ``reference_plans`` are optional.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,13 +88,20 @@ class Kitchen:
                 return number
         return None
 
+    def memo[T](self, key: Hashable, build: Callable[[], T]) -> T:
+        """``build()``, worked out once per kitchen and kept under ``key`` in ``derived`` (for
+        answers that depend on the kitchen alone and are asked again and again)."""
+        derived = self.derived
+        if key in derived:
+            found: T = derived[key]
+            return found
+        value = derived[key] = build()
+        return value
+
     @property
     def constrained(self) -> tuple[StepSpec, ...]:
         """The steps with a time constraint (what ``next_spoil`` scans), worked out once."""
-        found = self.derived.get("constrained")
-        if found is None:
-            found = self.derived["constrained"] = tuple(s for r in self.recipes for s in r.steps if s.time_constraints)
-        return found
+        return self.memo("constrained", lambda: tuple(s for r in self.recipes for s in r.steps if s.time_constraints))
 
     def step(self, recipe: int, index: int) -> StepSpec:
         return self.recipes[recipe].steps[index]

@@ -53,21 +53,17 @@ def reference_efficiency(state: RecipesState, plan: Sequence[tuple[int, str, int
     from games.domains.recipes.plan import run_plan
     from games.domains.recipes.state import Options, RecipesState
 
+    def replay() -> float | None:
+        fresh = RecipesState(
+            kitchen=state.kitchen,
+            options=Options(time_constraints=state.options.time_constraints, max_rejections=0),
+            appliances=state.kitchen.appliances,
+        )
+        run = run_plan(fresh, list(plan), limit=max(actions, 0))
+        return timing(run.state)["efficiency"]
+
     key = ("reference_efficiency", tuple(plan), state.options.time_constraints, max(actions, 0))
-    known = state.kitchen.derived.get(key, _UNKNOWN)
-    if known is not _UNKNOWN:
-        return known
-    fresh = RecipesState(
-        kitchen=state.kitchen,
-        options=Options(time_constraints=state.options.time_constraints, max_rejections=0),
-        appliances=state.kitchen.appliances,
-    )
-    run = run_plan(fresh, list(plan), limit=max(actions, 0))
-    value = state.kitchen.derived[key] = timing(run.state)["efficiency"]
-    return value
-
-
-_UNKNOWN = object()
+    return state.kitchen.memo(key, replay)
 
 
 def ratio(value: float, reference: float | None) -> float | None:

@@ -239,15 +239,16 @@ def _static_parts(
     """Each step's ``prerequisites`` and ``appliances`` lists as the view writes them, and its
     whole view before anything is scheduled: they never change, so they are built once per kitchen
     and shared by every view (read-only, like the rest of the shared view)."""
-    found = state.kitchen.derived.get("view_static")
-    if found is None:
+
+    def build() -> tuple[dict[tuple[int, int], Any], dict[tuple[int, int], Any], dict[tuple[int, int], Any]]:
         steps = [(r, spec) for r, recipe in enumerate(state.kitchen.recipes) for spec in recipe.steps]
         prerequisites = {(r, spec.index): list(spec.prerequisites) for r, spec in steps}
         uses = {(r, spec.index): [{"name": use.appliance, **use.to_json()} for use in spec.uses] for r, spec in steps}
         blank = RecipesState(kitchen=state.kitchen, options=state.options)
         untouched = {(r, spec.index): _step_view(blank, r, spec, prerequisites, uses) for r, spec in steps}
-        found = state.kitchen.derived["view_static"] = (prerequisites, uses, untouched)
-    return found
+        return prerequisites, uses, untouched
+
+    return state.kitchen.memo("view_static", build)
 
 
 def _step_view(
