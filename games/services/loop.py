@@ -23,6 +23,7 @@ from games.models import (
     GameStatus,
     SeatKind,
 )
+from games.services import rows
 from games.services.errors import GameError
 
 # The Game fields a change may write (the rest are set once, at creation).
@@ -115,13 +116,11 @@ class _Context:
 
 
 def _load(game_id: int, now: datetime | None, *, skip_locked: bool = False) -> Any:
-    query = Game.objects.select_for_update(skip_locked=skip_locked)
-    try:
-        game = query.get(pk=game_id)
-    except Game.DoesNotExist:
+    game = rows.lock_game(game_id, skip_locked=skip_locked)
+    if game is None:
         if skip_locked:
             return None
-        raise GameError(f"there is no game {game_id}") from None
+        raise GameError(f"there is no game {game_id}")
     rules = registry.get(game.rule_set_id)
     state = state_store.state_at(rules, game, game.last_seq)
     loaded = {name: copy(getattr(game, name)) for name in CHANGEABLE}
@@ -229,8 +228,8 @@ def _save(ctx: _Context) -> None:
         deadline = ctx.rules.next_deadline(ctx.state)
         game.next_deadline_at = clock.wall_time_at(game, deadline) if deadline is not None else None
     changed = {name: getattr(game, name) for name in CHANGEABLE if ctx.loaded.get(name, _UNREAD) != getattr(game, name)}
-    Game.objects.filter(pk=game.pk).update(**changed)  # only what changed: the row has JSON lists
-    GameEvent.objects.bulk_create(ctx.entries)
+    rows.update_game(game, changed)  # only what changed: the row has JSON lists
+    rows.insert_events(ctx.entries)
     state_store.save_snapshot_if_due(
         ctx.rules, game.pk, game.last_seq, ctx.state, since=ctx.loaded_seq, force=game.is_finished
     )

@@ -156,6 +156,24 @@ def test_a_game_ends_at_a_dead_end_exactly_when_no_rule_lets_a_step_start(played
             assert RULES.legal_actions(state, 0) == [] and RULES.next_deadline(state) is None
 
 
+def _two_cooks(constraints: bool):
+    options = {"time_constraints": constraints, "max_rejections": 0, "max_repeats": 0}
+    return RULES.initial_state(DEFINITION, agents=2, options=options)
+
+
+def _played_by_two_cooks(script, constraints: bool, *, waits: bool = True):
+    """The state after each action of ``script`` in a two-cook game (each action's wait passes
+    before the next one when ``waits``), until the game is over."""
+    state = _two_cooks(constraints)
+    for agent, (action, wait) in script:
+        if state.over:
+            return
+        state = RULES.act(state, agent, action, RULES.now(state)).state
+        yield state
+        if waits:
+            state = RULES.advance(state, RULES.now(state) + wait).state
+
+
 def _hints_by_trying_every_moment(state, agent) -> dict[tuple[str, int], int]:
     """What the hints must say, worked out the slow way: each step left, tried at every upcoming
     moment in turn (no candidate filter, no skipped moments, no shared memo), up to a fatal refusal."""
@@ -185,16 +203,10 @@ def test_the_hints_name_the_first_moment_each_step_could_start_for_each_cook(scr
     # free, and shares verdicts between cooks; none of that may change what a cook is told
     from games.domains.recipes.observation import next_steps
 
-    options = {"time_constraints": constraints, "max_rejections": 0, "max_repeats": 0}
-    state = RULES.initial_state(DEFINITION, agents=2, options=options)
-    for agent, (action, wait) in script:
-        if state.over:
-            break
-        state = RULES.act(state, agent, action, RULES.now(state)).state
+    for state in _played_by_two_cooks(script, constraints):
         for cook in (0, 1):
             told = {(s["recipe"], s["step"]): group["at"] for group in next_steps(state, cook) for s in group["steps"]}
             assert told == _hints_by_trying_every_moment(state, cook)
-        state = RULES.advance(state, RULES.now(state) + wait).state
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -204,12 +216,9 @@ def test_advancing_in_steps_through_the_memo_equals_advancing_in_one_go(script, 
     # the events must be those of letting the time pass at once, whatever order moments are asked in
     from games.domains.recipes.execution import advance, advanced_to
 
-    options = {"time_constraints": constraints, "max_rejections": 0, "max_repeats": 0}
-    state = RULES.initial_state(DEFINITION, agents=2, options=options)
-    for agent, (action, _) in script:
-        if state.over:
-            break
-        state = RULES.act(state, agent, action, RULES.now(state)).state
+    state = _two_cooks(constraints)
+    for state in _played_by_two_cooks(script, constraints, waits=False):  # noqa: B007 -- the last one
+        pass
     moments = [state.time + gap for gap in gaps]
     memo: dict = {}
     for moment in moments:
@@ -226,12 +235,7 @@ def test_the_shared_view_shows_every_step_as_built_from_the_state(script, constr
     # it must read exactly as the step built afresh from the state would
     from games.domains.recipes.observation import _shared_data, _static_parts, _step_view
 
-    options = {"time_constraints": constraints, "max_rejections": 0, "max_repeats": 0}
-    state = RULES.initial_state(DEFINITION, agents=2, options=options)
-    for agent, (action, wait) in script:
-        if state.over:
-            break
-        state = RULES.act(state, agent, action, RULES.now(state)).state
+    for state in _played_by_two_cooks(script, constraints):
         prerequisites, uses, _ = _static_parts(state)
         shown = [step for recipe in _shared_data(state)["recipes"] for step in recipe["steps"]]
         built = [
@@ -240,4 +244,3 @@ def test_the_shared_view_shows_every_step_as_built_from_the_state(script, constr
             for spec in recipe.steps
         ]
         assert shown == built
-        state = RULES.advance(state, RULES.now(state) + wait).state
