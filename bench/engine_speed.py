@@ -92,6 +92,16 @@ def _web_action(
         ("dump_state", max(0.0, per_call - acting - observing)),
     ):
         report(f"{domain}:   of which {label}", 1e6 * value, "µs")
+
+    # Not in the goal's sum, but on the same path: the loop asks whether each free seat has
+    # anything to do, and each seat's frame lists its legal actions.
+    def act_and_list() -> None:
+        after = rules.act(state, agent, action, rules.now(state)).state
+        for seat in seats:
+            rules.legal_actions(after, seat)
+
+    listing = max(0.0, _cpu(act_and_list, at_least=0.2)[0] - acting)
+    report(f"{domain}: legal_actions x{len(seats)} (frames; not in the sum)", 1e6 * listing, "µs")
     text = json.dumps(rules.dump_state(state))
     copies = [json.loads(text) for _ in range(50)]
     position = [0]

@@ -128,8 +128,8 @@ def _advances(state: RecipesState) -> dict[int, Ahead]:
 
 def _verdicts(state: RecipesState) -> dict[Any, Any]:
     """Whether (recipe, step, moment, busy cook or -1) could start, and whether its refusal is
-    fatal, and (``"candidates"``) the steps worth trying: worked out once per state for every
-    seat's hints."""
+    fatal, (``"candidates"``) the steps worth trying and (``("legal", agent)``) each cook's legal
+    actions: worked out once per state for every seat's hints and frames."""
     return own_cache(state, "hinted")
 
 
@@ -176,22 +176,32 @@ def legal_actions(state: RecipesState, agent: int) -> list[str]:
 
     In the form that means "now" (``Step(k, Recipe)``: all that is left, starting when the server
     takes it), so an action chosen from this list a few seconds later is still accepted unless the
-    kitchen changed meanwhile. The fully timed form stays accepted for planning agents."""
+    kitchen changed meanwhile. The fully timed form stays accepted for planning agents.
+
+    Worked out once per state and agent (the game loop asks whether a cook has anything to do,
+    then each seat's frame lists them); only the hint candidates are tried, since ``check_start``
+    refuses a step whose prerequisites are not all scheduled in full.
+    """
     if state.over or not 0 <= agent < state.agents:
         return []
+    memo = _verdicts(state)
+    found: list[str] | None = memo.get(("legal", agent))
+    if found is not None:
+        return list(found)
+    candidates = memo.get("candidates")
+    if candidates is None:
+        candidates = memo["candidates"] = _candidates(state)
     actions: list[str] = []
-    for recipe_number, recipe in enumerate(state.kitchen.recipes):
-        for spec in recipe.steps:
-            if state.remaining(recipe_number, spec.index) <= 0:
-                continue
-            action = StepAction(spec.index, recipe.name)
-            if check_start(state, agent, action).feedback is None:
-                actions.append(action.text())
+    for _, name, index in candidates:
+        action = StepAction(index, name)
+        if check_start(state, agent, action).feedback is None:
+            actions.append(action.text())
     for chunk in state.chunks:
         spec = state.spec(chunk)
         if chunk.agent == agent and chunk.start <= state.time < chunk.end and spec.interruptible:
             actions.append(PauseAction(chunk.step, state.kitchen.recipes[chunk.recipe].name).text())
-    return actions
+    memo[("legal", agent)] = actions
+    return list(actions)
 
 
 def _deadlines(state: RecipesState) -> list[dict[str, Any]]:

@@ -244,3 +244,30 @@ def test_the_shared_view_shows_every_step_as_built_from_the_state(script, constr
             for spec in recipe.steps
         ]
         assert shown == built
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scripts, st.booleans())
+def test_the_legal_actions_are_every_step_the_rules_would_start_now_then_the_pauses(script, constraints):
+    # legal_actions tries only the hint candidates and remembers its answer per state and cook; it
+    # must still list every step check_start accepts now, in kitchen order, then the cook's pauses
+    from games.domains.recipes.execution import check_start
+    from games.domains.recipes.text import PauseAction, StepAction
+
+    for state in _played_by_two_cooks(script, constraints):
+        for cook in (0, 1):
+            expected = [
+                StepAction(spec.index, dish.name).text()
+                for r, dish in enumerate(state.kitchen.recipes)
+                for spec in dish.steps
+                if state.remaining(r, spec.index) > 0
+                and check_start(state, cook, StepAction(spec.index, dish.name)).feedback is None
+            ] + [
+                PauseAction(c.step, state.kitchen.recipes[c.recipe].name).text()
+                for c in state.chunks
+                if c.agent == cook and c.start <= state.time < c.end and state.spec(c).interruptible
+            ]
+            if state.over:
+                expected = []
+            assert RULES.legal_actions(state, cook) == expected
+            assert RULES.legal_actions(state, cook) == expected  # asked again: the same answer
