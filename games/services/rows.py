@@ -22,6 +22,9 @@ from games.models import Game, GameEvent
 
 # The columns an appended entry writes (``id`` comes back from the insert).
 EVENT_FIELDS = ("game", "seq", "category", "kind", "agent", "time", "created_at", "data")
+# Entries per INSERT: a long lockstep jump appends thousands at once, and one statement takes at
+# most 65,535 parameters (8 per entry).
+BATCH = 500
 
 
 def _fast() -> bool:
@@ -86,11 +89,12 @@ def insert_events(entries: Sequence[GameEvent]) -> None:
         GameEvent.objects.bulk_create(entries)
         return
     fields = [_field(GameEvent, name) for name in EVENT_FIELDS]
-    values = [field.get_db_prep_save(field.pre_save(entry, True), connection) for entry in entries for field in fields]
     with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(len(entries)), values)
-        ids = [row[0] for row in cursor.fetchall()]
-    for entry, pk in zip(entries, ids, strict=True):
-        entry.pk = pk
-        entry._state.adding = False
-        entry._state.db = connection.alias
+        for first in range(0, len(entries), BATCH):
+            batch = entries[first : first + BATCH]
+            values = [field.get_db_prep_save(field.pre_save(e, True), connection) for e in batch for field in fields]
+            cursor.execute(_insert_sql(len(batch)), values)
+            for entry, (pk,) in zip(batch, cursor.fetchall(), strict=True):
+                entry.pk = pk
+                entry._state.adding = False
+                entry._state.db = connection.alias

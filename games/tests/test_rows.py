@@ -108,3 +108,19 @@ def test_an_action_on_postgres_goes_through_the_written_out_statements(two_games
     services.apply_action(game.pk, agent=0, action="sweep", by=participant, now=T0)
     assert GameEvent.objects.filter(game=game).count() > before
     assert Game.objects.get(pk=game.pk).last_seq == GameEvent.objects.filter(game=game).order_by("-seq").first().seq
+
+
+def test_a_long_jumps_thousands_of_entries_are_all_appended(two_games):
+    # one INSERT takes at most 65,535 parameters: the entries go in batches
+    game = two_games[0]
+    many = [
+        GameEvent(
+            game=game, seq=1000 + n, category="clock", kind="advance", time=float(n), created_at=T0, data={"n": n}
+        )
+        for n in range(2 * rows.BATCH + 201)
+    ]
+    with transaction.atomic():
+        rows.insert_events(many)
+    stored = list(GameEvent.objects.filter(game=game, seq__gte=1000).order_by("seq").values_list("pk", "seq", "data"))
+    assert [(seq, data) for _, seq, data in stored] == [(e.seq, e.data) for e in many]
+    assert [pk for pk, _, _ in stored] == [e.pk for e in many]
