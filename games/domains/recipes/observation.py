@@ -51,34 +51,6 @@ def _moments(state: RecipesState) -> list[int]:
     return sorted({state.time, *(c.end for c in state.chunks if c.end > state.time)})[:_HINT_MOMENTS]
 
 
-def startable_at(
-    state: RecipesState,
-    agent: int,
-    recipe: int,
-    step: int,
-    moments: list[int] | None = None,
-    advanced: dict[int, Ahead] | None = None,
-) -> int | None:
-    """The earliest of now and the upcoming chunk ends at which the step could start in full (or
-    its next chunk), or None if none of those moments works. ``moments`` and ``advanced`` let a
-    caller asking about every step compute the moments and the advanced states once."""
-    if not _may_start(state, recipe, step):
-        return None
-    return _first_moment(state, agent, recipe, step, _moments(state) if moments is None else moments, advanced)
-
-
-def _may_start(state: RecipesState, recipe: int, step: int) -> bool:
-    """Whether some moment could work for the step (whoever asks)."""
-    if state.over or state.remaining(recipe, step) <= 0:
-        return False
-    # A prerequisite not yet scheduled in full stays so while time passes: no moment can work
-    # (check_start would refuse every one of them), so spare the trial runs.
-    return all(
-        state.finished_at(recipe, before) is not None
-        for before in state.kitchen.recipes[recipe].steps[step].prerequisites
-    )
-
-
 def _first_moment(
     state: RecipesState, agent: int, recipe: int, step: int, moments: list[int], advanced: dict[int, Ahead] | None
 ) -> int | None:
@@ -156,9 +128,11 @@ def next_steps(state: RecipesState, agent: int) -> list[dict[str, Any]]:
 
 
 def _candidates(state: RecipesState) -> list[tuple[int, str, int]]:
-    """``_may_start`` for every step at once, read straight off the chunk index: a step with time
-    left whose prerequisites are scheduled in full (durations are at least one second, so "some
-    time scheduled and at least the duration" is "scheduled in full")."""
+    """The steps some moment could work for, whoever asks: time left, and every prerequisite
+    scheduled in full. A prerequisite not yet scheduled in full stays so while time passes, so
+    ``check_start`` would refuse the step at every moment: no trial run is spent on it. Read off
+    the chunk index (durations are at least one second, so "at least the duration scheduled" is
+    "scheduled in full")."""
     executed = state.index.executed
     found = []
     for recipe_number, recipe in enumerate(state.kitchen.recipes):

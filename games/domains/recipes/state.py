@@ -109,7 +109,7 @@ class RecipesState:
     cached_advances: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
     # What every cook's observation shares (``observation.observation_data``), built once per state.
     observed: dict[str, Any] | None = field(default=None, init=False, compare=False, repr=False, metadata=OWN_CACHE)
-    # The hints' verdicts per step, moment and busy cook (``observation.startable_at``), per state.
+    # The hints' verdicts per step, moment and busy cook (``observation.next_steps``), per state.
     hinted: dict[Any, Any] | None = field(default=None, init=False, compare=False, repr=False, metadata=OWN_CACHE)
     # ``execution.next_spoil`` of this state, in a 1-tuple (its answer may be None), per state.
     spoil_cache: tuple[Any] | None = field(default=None, init=False, compare=False, repr=False, metadata=OWN_CACHE)
