@@ -52,24 +52,22 @@ def _moments(state: RecipesState) -> list[int]:
 
 
 def _first_moment(
-    state: RecipesState, agent: int, recipe: int, step: int, moments: list[int], advanced: dict[int, Ahead] | None
+    state: RecipesState, agent: int, recipe: int, step: int, moments: list[int], advanced: dict[int, Ahead]
 ) -> int | None:
+    """The first of ``moments`` at which ``agent`` could start the step, or None (also after a
+    fatal refusal: a closed time window only gets later)."""
     name = state.kitchen.recipes[recipe].name
-    verdicts = _verdicts(state) if advanced is not None else None
+    verdicts = _verdicts(state)
     for moment in moments:
-        if verdicts is None:
+        # check_start reads the cook only to ask whether it is busy at the start: for every cook
+        # free then, the verdict is the same, so the other seats' observations reuse it.
+        ahead = advanced_to(state, moment, advanced)[0]
+        key = (recipe, step, moment, agent if ahead.busy_until(agent) > moment else -1)
+        found = verdicts.get(key)
+        if found is None:
             verdict = check_start(state, agent, StepAction(step, name, None, moment), advanced)
-            works, fatal = verdict.feedback is None, verdict.fatal
-        else:
-            # check_start reads the cook only to ask whether it is busy at the start: for every cook
-            # free then, the verdict is the same, so the other seats' observations reuse it.
-            ahead = advanced_to(state, moment, advanced)[0]
-            key = (recipe, step, moment, agent if ahead.busy_until(agent) > moment else -1)
-            found = verdicts.get(key)
-            if found is None:
-                verdict = check_start(state, agent, StepAction(step, name, None, moment), advanced)
-                found = verdicts[key] = (verdict.feedback is None, verdict.fatal)
-            works, fatal = found
+            found = verdicts[key] = (verdict.feedback is None, verdict.fatal)
+        works, fatal = found
         if works:
             return moment
         if fatal:
