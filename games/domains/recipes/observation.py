@@ -110,15 +110,11 @@ def next_steps(state: RecipesState, agent: int) -> list[dict[str, Any]]:
         return []
     moments = _moments(state)
     advanced = _advances(state)
-    memo = _verdicts(state)
-    candidates = memo.get("candidates")
-    if candidates is None:  # the steps some moment could work for, whichever cook asks
-        candidates = memo["candidates"] = _candidates(state)
     # Before the cook's own continuous chunk ends nothing can start (check_start refuses it as
     # busy, or fatally for a window that only gets later), so those moments need no trial run.
     busy = state.busy_until(agent)
     mine = [moment for moment in moments if moment >= busy]
-    for recipe_number, name, index in candidates:
+    for recipe_number, name, index in _candidates(state):
         moment = _first_moment(state, agent, recipe_number, index, mine, advanced)
         if moment is not None:
             grouped.setdefault(moment, []).append({"recipe": name, "step": index})
@@ -130,7 +126,11 @@ def _candidates(state: RecipesState) -> list[tuple[int, str, int]]:
     scheduled in full. A prerequisite not yet scheduled in full stays so while time passes, so
     ``check_start`` would refuse the step at every moment: no trial run is spent on it. Read off
     the chunk index (durations are at least one second, so "at least the duration scheduled" is
-    "scheduled in full")."""
+    "scheduled in full"). Worked out once per state, for every seat's hints and legal actions."""
+    memo = _verdicts(state)
+    known: list[tuple[int, str, int]] | None = memo.get("candidates")
+    if known is not None:
+        return known
     executed = state.index.executed
     found = []
     for recipe_number, recipe in enumerate(state.kitchen.recipes):
@@ -140,6 +140,7 @@ def _candidates(state: RecipesState) -> list[tuple[int, str, int]]:
                 continue
             if all(executed.get((recipe_number, p), 0) >= steps[p].duration for p in spec.prerequisites):
                 found.append((recipe_number, recipe.name, spec.index))
+    memo["candidates"] = found
     return found
 
 
@@ -160,11 +161,8 @@ def legal_actions(state: RecipesState, agent: int) -> list[str]:
     found: list[str] | None = memo.get(("legal", agent))
     if found is not None:
         return list(found)
-    candidates = memo.get("candidates")
-    if candidates is None:
-        candidates = memo["candidates"] = _candidates(state)
     actions: list[str] = []
-    for _, name, index in candidates:
+    for _, name, index in _candidates(state):
         action = StepAction(index, name)
         if check_start(state, agent, action).feedback is None:
             actions.append(action.text())
