@@ -68,6 +68,16 @@ def toy_domain():
 
 
 @pytest.fixture(autouse=True)
+def no_background_scheduler(monkeypatch):
+    """No embedded scheduler thread in in-process tests (the live servers of browser tests run
+    their own): tests drive it explicitly (``services.advance_due`` with a chosen ``now``). Left
+    on, the first websocket connection started it in a thread of its own, whose writes to the
+    in-memory SQLite database made a test's next act fail with "database table is locked"
+    (studies' blinding test in a CI dry run)."""
+    monkeypatch.setenv("GAMES_SCHEDULER", "off")
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Tests create many users; the production hasher costs about a second per user here."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

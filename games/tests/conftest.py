@@ -14,12 +14,6 @@ def npc_turns_inline(settings):
     settings.BACKGROUND_INLINE = True
 
 
-@pytest.fixture(autouse=True)
-def no_background_scheduler(monkeypatch):
-    # tests drive the scheduler explicitly (services.advance_due with a chosen ``now``)
-    monkeypatch.setenv("GAMES_SCHEDULER", "off")
-
-
 @pytest.fixture
 def toy_scenario(db):
     from games.scenarios import save_scenario

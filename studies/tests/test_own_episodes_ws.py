@@ -29,12 +29,8 @@ def join_and_start(study, pid: str) -> tuple[int, str]:
     return game_id, client.cookies["sessionid"].value
 
 
-async def test_a_participant_acts_only_in_their_own_episode(make_study, settings, monkeypatch):
+async def test_a_participant_acts_only_in_their_own_episode(make_study, settings):
     from games.tests.wsclient import Client
-
-    # No embedded scheduler thread either (the consumer starts one on connect): its presence
-    # heartbeat wrote at the same moment and the in-memory SQLite database said "table is locked".
-    monkeypatch.setenv("GAMES_SCHEDULER", "off")
 
     # A participant may be assigned the random-NPC condition: its turns run in the acting thread,
     # since the in-memory SQLite test database fails ("table is locked") instead of waiting when
