@@ -6,7 +6,8 @@ An instance is the JSON object ``manage.py generate --json`` prints: ``slug``, `
 ``optimal_makespan`` (the domain's optimum: minutes for tasks, seconds for recipes, the heuristic's
 CoS for kitchen, the planner's score for itinerary), ``optimal`` (proven), ``lower_bound``,
 ``greedy_makespan`` (the reference heuristic's value), ``solve_seconds``, ``stats`` and ``plan``.
-Only ``solve_seconds`` depends on the machine.
+Only ``solve_seconds`` depends on the machine: the solvers stop by deterministic work, not by the
+clock (``games.planners.budget``): the answers depend on ``max_seconds``, not on the machine.
 """
 
 from __future__ import annotations

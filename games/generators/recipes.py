@@ -22,7 +22,7 @@ from typing import Any
 
 from games.domains.recipes.kitchen import DEFAULT_APPLIANCES, load_kitchen
 from games.generators.knobs import Knob
-from games.planners import recipes_heuristic, recipes_optimal
+from games.planners import budget, recipes_heuristic, recipes_optimal
 
 KNOBS = (
     Knob("steps", 8, 3, 30, "steps per recipe"),
@@ -134,7 +134,14 @@ def _recipe(rng: random.Random, knobs: dict[str, Any], name: str) -> dict[str, A
 
 def evaluate(definition: dict[str, Any], knobs: dict[str, Any], max_seconds: float) -> dict[str, Any]:
     heuristic = recipes_heuristic.plan(definition, time_constraints=True)
-    best = recipes_optimal.solve(definition, time_constraints=True, time_limit=max_seconds, heuristic=heuristic)
+    # Stopped by deterministic work, so the optimum, bound and proof are the same on every machine.
+    best = recipes_optimal.solve(
+        definition,
+        time_constraints=True,
+        time_limit=budget.GUARD * max_seconds,
+        work_limit=budget.work_for(max_seconds),
+        heuristic=heuristic,
+    )
     steps = [step for recipe in definition["recipes"] for step in recipe["steps"]]
     total = sum(step["duration"] for step in steps)
     cook = [step for step in steps if not step["autonomous"]]

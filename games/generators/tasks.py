@@ -27,7 +27,7 @@ from games.domains.tasks.definition import FORMAT, compile_definition
 from games.domains.tasks.rules import RULES
 from games.engine.episode import play
 from games.generators.knobs import Knob
-from games.planners import tasks_optimal
+from games.planners import budget, tasks_optimal
 from games.planners.tasks_npc import npc_policy
 
 KNOBS = (
@@ -191,8 +191,14 @@ def heuristic(definition: dict[str, Any], knobs: dict[str, Any]) -> tuple[int | 
 def evaluate(definition: dict[str, Any], knobs: dict[str, Any], max_seconds: float) -> dict[str, Any]:
     scenario = compile_definition(definition, constrained=knobs["constrained"])
     greedy, starts = heuristic(definition, knobs)
+    # Stopped by deterministic work, so the optimum, bound and proof are the same on every machine.
     best = tasks_optimal.plan(
-        scenario, agents=knobs["agents"], max_seconds=max_seconds, hint=starts or None, upper_bound=greedy
+        scenario,
+        agents=knobs["agents"],
+        max_seconds=budget.GUARD * max_seconds,
+        work_limit=budget.work_for(max_seconds),
+        hint=starts or None,
+        upper_bound=greedy,
     )
     actions = scenario.actions
     total = sum(a.minutes for a in actions)

@@ -47,6 +47,7 @@ from games.domains.recipes.kitchen import Kitchen, StepSpec, load_kitchen
 from games.domains.recipes.plan import PlanItem, order
 from games.domains.recipes.state import initial_state
 from games.planners import recipes_heuristic
+from games.planners.budget import Budget
 
 Ref = tuple[int, int]
 # How ``solve`` spends its time limit: the restricted model gets at most RESTRICTED_SHARE of it (it
@@ -54,6 +55,9 @@ Ref = tuple[int, int]
 # plans with more chunks), and the relaxation keeps LP_SHARE for its second try (see _relaxed_bound).
 RESTRICTED_SHARE = 0.4
 LP_SHARE = 0.22
+# With a work budget (``work_limit``) the LP search keeps less: it does little deterministic work per
+# second (0.07 deterministic s in the 1.0 s that refutes s4-002's 165 minutes).
+LP_WORK_SHARE = 0.06
 
 
 @dataclass
@@ -324,14 +328,6 @@ def _heads_tails(kitchen: Kitchen, unit: int) -> tuple[dict[Ref, int], dict[Ref,
     return heads, tails
 
 
-def _solver(seconds: float, workers: int, seed: int) -> cp_model.CpSolver:
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.05, float(seconds))
-    solver.parameters.num_workers = max(1, int(workers))
-    solver.parameters.random_seed = int(seed)
-    return solver
-
-
 def solve(
     definition: Mapping[str, Any],
     *,
@@ -341,14 +337,18 @@ def solve(
     workers: int = 1,
     seed: int = 0,
     heuristic: recipes_heuristic.HeuristicResult | None = None,
+    work_limit: float | None = None,
 ) -> OptimalResult:
     """``heuristic``: the heuristic's result when the caller already has it (else it is computed).
+    ``work_limit``: stop by CP-SAT's deterministic time instead (the same answer on every machine;
+    ``time_limit`` then only guards, see ``games.planners.budget``).
 
     The restricted model finds the best plan it can (at most ``chunks`` chunks per interruptible
-    step; at most RESTRICTED_SHARE of ``time_limit`` unless it proves its optimum sooner), then the
-    relaxation looks for anything shorter with the time left. ``optimal`` is true when the relaxation proves
-    there is nothing shorter: optimal over all plans, with any number of chunks on whole units."""
-    began = time.perf_counter()
+    step; at most RESTRICTED_SHARE of the budget unless it proves its optimum sooner), then the
+    relaxation looks for anything shorter with the rest. ``optimal`` is true when the relaxation
+    proves there is nothing shorter: optimal over all plans, with any number of chunks on whole
+    units."""
+    budget = Budget(time_limit, work_limit)
     kitchen = load_kitchen(definition)
     unit = _scale(kitchen)
     if heuristic is None:
@@ -360,8 +360,8 @@ def solve(
     restricted = _build(kitchen, unit, horizon, time_constraints=time_constraints, chunks=chunks, relaxed=False)
     if heuristic.plan is not None:
         _hint(restricted.model, restricted.steps, kitchen, heuristic.plan, unit)
-    solver = _solver(RESTRICTED_SHARE * time_limit, workers, seed)
-    status = solver.solve(restricted.model)
+    solver = budget.solver(RESTRICTED_SHARE, workers=workers, seed=seed)
+    status = budget.solve(solver, restricted.model)
     name = solver.status_name(status)
     found = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
     best = int(solver.objective_value) if found else horizon + 1
@@ -376,11 +376,8 @@ def solve(
                         items.append((ref[1], kitchen.recipes[ref[0]].name, size * unit, start))
 
     # Is there anything shorter than the best plan, with any number of chunks?
-    left = time_limit - (time.perf_counter() - began)
-    floor = _relaxed_bound(
-        kitchen, unit, best - 1, time_constraints, left, workers, seed, lp_seconds=min(LP_SHARE * time_limit, left / 2)
-    )
-    elapsed = time.perf_counter() - began
+    floor = _relaxed_bound(kitchen, unit, best - 1, time_constraints, budget, workers, seed)
+    elapsed = time.perf_counter() - budget.began
     bound = floor * unit
     if not found:
         notes = [f"CP-SAT ended with {name}"]
@@ -418,14 +415,13 @@ def _relaxed_bound(
     unit: int,
     below: int,
     time_constraints: bool,
-    seconds: float,
+    budget: Budget,
     workers: int,
     seed: int,
-    lp_seconds: float = 0.0,
 ) -> int:
     """A lower bound (in units) of every plan's makespan: ``below + 1`` when the relaxation has no
-    schedule of makespan ``below`` or less, else the best bound the relaxation proves in time
-    (``seconds`` in all, the last ``lp_seconds`` of them for the second try)."""
+    schedule of makespan ``below`` or less, else the best bound the relaxation proves with what is
+    left of ``budget``."""
     heads, tails = _heads_tails(kitchen, unit)
     chain = max(
         heads[(s.recipe, s.index)] + s.duration // unit + tails[(s.recipe, s.index)] for s in kitchen.all_steps()
@@ -434,20 +430,19 @@ def _relaxed_bound(
         return below + 1  # the longest chain of steps alone is longer
     relaxation = _build(kitchen, unit, below, time_constraints=time_constraints, chunks=1, relaxed=True)
     # Two tries, as different instances yield to different searches: the model's decision strategy
-    # (earliest starts first) until ``lp_seconds`` before the end, then CP-SAT's own search over the
-    # full linear relaxation (on 30-step pairs each proves some that the other does not in 10 s).
-    ends = time.perf_counter() + seconds
+    # (earliest starts first) with all but the LP reserve, then CP-SAT's own search over the full
+    # linear relaxation (on 30-step pairs each proves some that the other does not in 10 s).
+    reserve = LP_SHARE if budget.work is None else LP_WORK_SHARE
     proven = 0
     for full_lp in (False, True):
-        left = ends - time.perf_counter() - (0 if full_lp else lp_seconds)
-        if left <= 0.05:
-            continue
-        solver = _solver(left, workers, seed)
+        if budget.exhausted():
+            break
+        solver = budget.solver(1.0, reserve=0.0 if full_lp else reserve, workers=workers, seed=seed)
         if full_lp:
             solver.parameters.linearization_level = 2
         else:
             solver.parameters.search_branching = cp_model.FIXED_SEARCH
-        status = solver.solve(relaxation.model)
+        status = budget.solve(solver, relaxation.model)
         if status == cp_model.INFEASIBLE:
             return below + 1
         if status != cp_model.MODEL_INVALID:

@@ -25,7 +25,13 @@ class Command(BaseCommand):
             sub = subparsers.add_parser(domain, help=f"generate {domain} instances")
             sub.add_argument("--count", type=int, default=5, help="instances (default 5)")
             sub.add_argument("--seed", type=int, default=0, help="the same seed and knobs give the same instances")
-            sub.add_argument("--max-seconds", type=float, default=10.0, help="solver limit per instance (default 10)")
+            sub.add_argument(
+                "--max-seconds",
+                type=float,
+                default=10.0,
+                help="solver budget per instance: the deterministic work of about that many seconds on the "
+                "reference machine, so the answer is the same on every machine (default 10)",
+            )
             sub.add_argument("--json", action="store_true", help="print one JSON list")
             sub.add_argument("--save", action="store_true", help="store the instances as scenarios")
             for knob in generator.KNOBS:
