@@ -192,6 +192,7 @@ def generator(request: HttpRequest) -> HttpResponse:
         "count": request.POST.get("count", "3"),
         "seed": request.POST.get("seed", "0"),
         "max_count": PAGE_COUNT,
+        "page_seconds": f"{PAGE_SECONDS:g}",
     }
     if request.method == "POST":
         try:
@@ -227,8 +228,15 @@ def generator(request: HttpRequest) -> HttpResponse:
 
 
 def _command(domain: str, count: int, seed: int, knobs: dict[str, Any]) -> str:
-    """The same run on the command line."""
-    parts = ["python manage.py generate", domain, f"--count {count}", f"--seed {seed}"]
+    """The same run on the command line, with this page's solver budget, so it prints the same
+    instances, optimum and proof included (the budget is deterministic work, not seconds)."""
+    parts = [
+        "python manage.py generate",
+        domain,
+        f"--count {count}",
+        f"--seed {seed}",
+        f"--max-seconds {PAGE_SECONDS:g}",
+    ]
     for name, value in knobs.items():
         flag = "--" + name.replace("_", "-")
         if value is True:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 
@@ -94,12 +95,29 @@ def test_the_generator_page_shows_instances_with_their_optimum_and_saves_a_famil
     page = client_r.post("/studio/generate/", {"domain": "tasks", "count": "2", "seed": "3", "actions": "8"})
     html = page.content.decode()
     assert page.status_code == 200 and "generated/tasks-s3-" in html and "proven" not in html.split("<table")[0]
-    assert "python manage.py generate tasks --count 2 --seed 3 --actions 8 --json" in html
+    assert "python manage.py generate tasks --count 2 --seed 3 --max-seconds 3 --actions 8 --json" in html
     assert not Scenario.objects.exists()
     client_r.post("/studio/generate/", {"domain": "tasks", "count": "2", "seed": "3", "actions": "8", "action": "save"})
     assert Scenario.objects.filter(source="generated").count() == 2
     bad = client_r.post("/studio/generate/", {"domain": "tasks", "count": "2", "seed": "3", "actions": "900"})
     assert bad.status_code == 400 and "actions: must be from 5 to 100" in bad.content.decode()
+
+
+def test_the_pages_command_line_prints_what_the_page_showed_even_where_the_budget_ends_the_search(client_r):
+    # 30-step recipe pairs, seed 2: the first is proven with the command's default budget but not
+    # with the page's, so the command line must carry the page's budget to reproduce it.
+    page = client_r.post("/studio/generate/", {"domain": "recipes", "count": "1", "seed": "2", "steps": "30"})
+    shown = page.context["instances"]
+    assert not shown[0]["optimal"], "the page's budget should end this search before the proof"
+    command = re.search(r"python manage.py generate (.*?)</code>", page.content.decode()).group(1)
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("generate", *command.split(), stdout=out)
+    printed = json.loads(out.getvalue())
+    for instance in (*shown, *printed):
+        instance.pop("solve_seconds")
+    assert json.loads(json.dumps(shown)) == printed
 
 
 def test_a_generated_instance_opens_in_the_editor_as_json(client_r):
