@@ -29,7 +29,8 @@ optimal over all such plans (``optimal``), whatever their number of chunks. ``bo
 relaxation's lower bound otherwise. (Whole units: durations and windows are multiples of the unit,
 so chunks cut off the unit are not considered; for generated recipes the unit is one minute.)
 
-Single-threaded by default so that, given a seed, the answer does not depend on thread timing.
+Single-threaded by default so that, given a seed, the answer does not depend on thread timing; with
+``work_limit`` (generated instances) it does not depend on the machine's speed either.
 """
 
 from __future__ import annotations
