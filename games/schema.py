@@ -208,7 +208,7 @@ def frame(raw: str | bytes | None) -> dict[str, Any]:
     """A client's websocket frame, checked; other keys (htmx sends ``HEADERS``) are kept as they are."""
     message = parse(raw, max_bytes=MAX_FRAME_BYTES, what="a frame", example=FRAME_EXAMPLE)
     kind = message.get("type")
-    if kind not in FRAMES:
+    if not isinstance(kind, str) or kind not in FRAMES:  # a list or an object cannot even be looked up
         raise SchemaError(f'"type" must be one of {", ".join(FRAMES)}')
     return check(message, FRAMES[kind], what=f'a "{kind}" frame', extra=True)
 

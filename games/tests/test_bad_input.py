@@ -32,6 +32,9 @@ BAD_FRAMES = [
     ({"type": "sync", "since": 1.5}, "whole number"),
     ('{"type": "wait", "agent": NaN}', "finite number"),
     ({"type": "dance"}, '"type" must be one of'),
+    ({"type": ["act"]}, '"type" must be one of'),  # unhashable: found by the frame fuzzer in CI
+    ({"type": {"act": 1}}, '"type" must be one of'),
+    ({"type": None, "action": "do sweep"}, '"type" must be one of'),
     (" ", "empty"),
     ("x" * 9000, "longer than"),
     ("[1, 2]", "JSON object"),
