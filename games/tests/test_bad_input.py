@@ -8,10 +8,12 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client as HttpClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from accounts.roles import Role, grant
 from accounts.tokens import create_token
-from games import services
+from games import schema, services
 from games.models import Game, GameEvent
 from games.tests.wsclient import Client
 
@@ -124,3 +126,28 @@ def test_every_bad_body_is_a_400_saying_what_to_fix(toy_scenario, participant, b
     status, answer = post(create_token(participant), body)
     assert status == 400 and problem in answer["error"], answer
     assert Game.objects.count() == 0
+
+
+_leaf = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10)
+_any_json = st.recursive(
+    _leaf,
+    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=6), kids, max_size=3),
+    max_leaves=10,
+)
+_frame_objects = st.builds(
+    lambda kind, rest: {"type": kind, **rest},
+    st.sampled_from(sorted(schema.FRAMES)) | _any_json,
+    st.dictionaries(st.sampled_from(["agent", "action", "text", "since", "HEADERS"]) | st.text(max_size=5), _any_json),
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(message=_frame_objects)
+def test_a_frame_of_any_shape_is_checked_or_refused_never_a_crash(message):
+    # Each known frame type with fields of every JSON type, and types that are lists, objects or
+    # numbers (a list "type" once crashed the consumer: unhashable).
+    try:
+        checked = schema.frame(json.dumps(message))
+    except schema.SchemaError:
+        return
+    assert checked["type"] in schema.FRAMES
