@@ -43,9 +43,19 @@ class Budget:
     def seconds_left(self) -> float:
         return self.seconds - (time.perf_counter() - self.began)
 
-    def solver(self, share: float, *, reserve: float = 0.0, workers: int = 1, seed: int = 0) -> cp_model.CpSolver:
+    def solver(
+        self,
+        share: float,
+        *,
+        reserve: float = 0.0,
+        workers: int = 1,
+        seed: int = 0,
+        rate: float = WORK_PER_SECOND,
+    ) -> cp_model.CpSolver:
         """A solver for a phase that may use ``share`` of the whole budget (at most what is left,
-        less ``reserve`` of the whole budget kept for later phases)."""
+        less ``reserve`` of the whole budget kept for later phases). ``rate``: the phase's own
+        deterministic seconds per second on the reference machine, for a model that counts its work
+        far faster or slower than the average (pass the same to ``solve``)."""
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = max(1, int(workers))
         solver.parameters.random_seed = int(seed)
@@ -54,14 +64,17 @@ class Budget:
             solver.parameters.max_time_in_seconds = max(0.05, limit)
         else:
             left = self.work - self.worked
-            solver.parameters.max_deterministic_time = max(0.01, min(share * self.work, left - reserve * self.work))
+            allowed = min(share * self.work, left - reserve * self.work) * rate / WORK_PER_SECOND
+            solver.parameters.max_deterministic_time = max(0.01, allowed)
             solver.parameters.max_time_in_seconds = max(0.05, self.seconds_left())
         return solver
 
-    def solve(self, solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_model.CpSolverStatus:
-        """Run ``solver`` on ``model``, counting its work."""
+    def solve(
+        self, solver: cp_model.CpSolver, model: cp_model.CpModel, *, rate: float = WORK_PER_SECOND
+    ) -> cp_model.CpSolverStatus:
+        """Run ``solver`` on ``model``, counting its work (at the phase's ``rate``)."""
         status = solver.solve(model)
-        self.worked += solver.deterministic_time
+        self.worked += solver.deterministic_time * WORK_PER_SECOND / rate
         return status
 
     def exhausted(self) -> bool:

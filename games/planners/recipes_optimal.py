@@ -26,8 +26,11 @@ interruptible steps are left off the appliances, no state rule, autonomous steps
 interruptible chunks. Every plan whose times are whole units is a schedule of the relaxation, so
 when the relaxation has no schedule shorter than the restricted model's best plan, that plan is
 optimal over all such plans (``optimal``), whatever their number of chunks. ``bound`` is the
-relaxation's lower bound otherwise. (Whole units: durations and windows are multiples of the unit,
-so chunks cut off the unit are not considered; for generated recipes the unit is one minute.)
+relaxation's lower bound otherwise. When the cook would have to be busy all but at most one unit of
+that shorter schedule, the same relaxation is first asked unit by unit (``recipes_time_indexed``),
+whose exact cover of the cook's units refutes such packings where the interval model cannot.
+(Whole units: durations and windows are multiples of the unit, so chunks cut off the unit are not
+considered; for generated recipes the unit is one minute.)
 
 Single-threaded by default so that, given a seed, the answer does not depend on thread timing; with
 ``work_limit`` (generated instances) it does not depend on the machine's speed either.
@@ -47,7 +50,7 @@ from ortools.sat.python import cp_model
 from games.domains.recipes.kitchen import Kitchen, StepSpec, load_kitchen
 from games.domains.recipes.plan import PlanItem, order
 from games.domains.recipes.state import initial_state
-from games.planners import recipes_heuristic
+from games.planners import recipes_heuristic, recipes_time_indexed
 from games.planners.budget import Budget
 
 Ref = tuple[int, int]
@@ -59,6 +62,11 @@ LP_SHARE = 0.22
 # With a work budget (``work_limit``) the LP search keeps less: it does little deterministic work per
 # second (0.07 deterministic s in the 1.0 s that refutes s4-002's 165 minutes).
 LP_WORK_SHARE = 0.06
+# When the cook would have to be busy (almost) all the time, the relaxation's time-indexed twin
+# (recipes_time_indexed) tries first, with up to TIME_INDEXED_SHARE of the budget; it counts about 3
+# deterministic seconds per second (s5-004's refutation: 5.9 in 2 s).
+TIME_INDEXED_SHARE = 0.5
+TIME_INDEXED_WORK_PER_SECOND = 3.0
 
 
 @dataclass
@@ -429,6 +437,14 @@ def _relaxed_bound(
     )
     if chain > below:
         return below + 1  # the longest chain of steps alone is longer
+    packed = recipes_time_indexed.model(
+        kitchen, unit, below, time_constraints=time_constraints, heads=heads, tails=tails
+    )
+    if packed is not None:
+        rate = TIME_INDEXED_WORK_PER_SECOND
+        solver = budget.solver(TIME_INDEXED_SHARE, workers=workers, seed=seed, rate=rate)
+        if budget.solve(solver, packed, rate=rate) == cp_model.INFEASIBLE:
+            return below + 1
     relaxation = _build(kitchen, unit, below, time_constraints=time_constraints, chunks=1, relaxed=True)
     # Two tries, as different instances yield to different searches: the model's decision strategy
     # (earliest starts first) with all but the LP reserve, then CP-SAT's own search over the full

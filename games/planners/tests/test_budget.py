@@ -7,6 +7,7 @@ import time
 from dataclasses import asdict
 
 import pytest
+from ortools.sat.python import cp_model
 
 from games.domains.tasks.definition import compile_definition
 from games.generators import tasks as task_generator
@@ -68,3 +69,14 @@ def test_with_a_work_budget_phases_share_the_work_and_the_seconds_only_guard():
     guard = Budget(0.01, work=2.5)
     time.sleep(0.02)
     assert guard.exhausted(), "the wall-clock guard ends a search that the work would not"
+
+
+def test_a_phase_with_its_own_rate_gets_and_is_charged_work_at_that_rate():
+    plan = Budget(30.0, work=2.5)
+    fast = plan.solver(0.4, rate=3.0)  # a model that counts 12 times the average work per second
+    assert fast.parameters.max_deterministic_time == pytest.approx(0.4 * 2.5 * 12)
+    model = cp_model.CpModel()
+    x = model.new_int_var(0, 10**6, "x")
+    model.add(x * 7 == 7 * 123457)
+    plan.solve(fast, model, rate=3.0)
+    assert plan.worked == pytest.approx(fast.deterministic_time / 12)

@@ -1,0 +1,84 @@
+"""The time-indexed relaxation: it admits every real plan it is asked about, and refutes what the
+interval model could not (the 30-step pair s5-004, whose cook must never be idle for 164 minutes)."""
+
+from __future__ import annotations
+
+import pytest
+from ortools.sat.python import cp_model
+
+from games.domains.recipes.kitchen import load_kitchen
+from games.domains.recipes.plan import execute_plan
+from games.generators.family import build, module, resolve
+from games.planners import recipes_optimal, recipes_time_indexed
+from games.planners.budget import GUARD, work_for
+
+
+def _verdict(definition: dict, below: int) -> str | None:
+    kitchen = load_kitchen(definition)
+    unit = recipes_optimal._scale(kitchen)
+    heads, tails = recipes_optimal._heads_tails(kitchen, unit)
+    model = recipes_time_indexed.model(kitchen, unit, below, time_constraints=True, heads=heads, tails=tails)
+    if model is None:
+        return None
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = 30
+    return solver.status_name(solver.solve(model))
+
+
+def _cook_work(definition: dict) -> tuple[int, int]:
+    kitchen = load_kitchen(definition)
+    unit = recipes_optimal._scale(kitchen)
+    return sum(s.duration for s in kitchen.all_steps() if not s.autonomous) // unit, unit
+
+
+def test_it_has_a_schedule_as_short_as_every_proven_optimum_it_is_asked_about():
+    checked = 0
+    for autonomous in (0.0, 0.1, 0.2):
+        for seed in range(3):
+            knobs = resolve(module("recipes").KNOBS, {"steps": 6, "autonomous": autonomous, "constraints": 0.5})
+            definition = build("recipes", seed, knobs, 0)
+            solved = recipes_optimal.solve(definition, time_limit=20)
+            work, unit = _cook_work(definition)
+            assert solved.optimal
+            optimum = solved.makespan // unit
+            if optimum - work > recipes_time_indexed.SLACK:
+                continue
+            checked += 1
+            assert _verdict(definition, optimum) in ("OPTIMAL", "FEASIBLE"), (autonomous, seed)
+            assert _verdict(definition, optimum - 1) in (None, "INFEASIBLE"), (autonomous, seed)
+    assert checked >= 5, "the cook-bound kitchens must be asked about"
+
+
+def test_it_is_not_built_with_more_slack_than_it_propagates_well_or_too_many_cells():
+    definition = build("recipes", 5, resolve(module("recipes").KNOBS, {"steps": 30}), 3)
+    work, _ = _cook_work(definition)
+    assert _verdict(definition, work + recipes_time_indexed.SLACK + 1) is None
+    assert _verdict(definition, work - 1) is None, "less than the cook's work is refuted without it"
+    kitchen = load_kitchen(definition)
+    cells = len(kitchen.all_steps()) * work
+    assert cells < recipes_time_indexed.CELLS
+    heads, tails = recipes_optimal._heads_tails(kitchen, 60)
+    saved = recipes_time_indexed.CELLS
+    try:
+        recipes_time_indexed.CELLS = cells - 1
+        assert recipes_time_indexed.model(kitchen, 60, work, time_constraints=True, heads=heads, tails=tails) is None
+    finally:
+        recipes_time_indexed.CELLS = saved
+
+
+@pytest.mark.parametrize("below, verdict", [(164, "INFEASIBLE"), (165, "OPTIMAL")])
+def test_a_cook_who_must_never_be_idle_is_refuted_in_seconds(below, verdict):
+    # s5-004: 164 minutes of the cook's work; a plan of 165 exists, none of 164 (an autonomous step
+    # cannot start inside a step the cook is busy with, so some minute is always idle).
+    definition = build("recipes", 5, resolve(module("recipes").KNOBS, {"steps": 30}), 3)
+    assert _cook_work(definition)[0] == 164
+    assert _verdict(definition, below) == verdict
+
+
+def test_the_thirty_step_pair_that_needed_it_is_proven_optimal_within_the_generator_budget():
+    definition = build("recipes", 5, resolve(module("recipes").KNOBS, {"steps": 30}), 3)
+    solved = recipes_optimal.solve(definition, time_limit=GUARD * 10, work_limit=work_for(10))
+    assert solved.optimal and solved.makespan == solved.bound == 165 * 60
+    run = execute_plan(definition, solved.plan, time_constraints=True)
+    assert run.feasible and run.state.status == "success", run.error
