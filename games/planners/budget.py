@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-# Deterministic seconds per wall-clock second of one CP-SAT thread, as measured on the 2-core
-# reference machine (stop 26, 30-step recipe pairs: 0.07-0.33 depending on the phase, about 0.25
-# over a whole solve). Used to turn a "seconds" knob into work: ``work_for(10)`` lasts roughly 10 s
-# there.
-WORK_PER_SECOND = 0.25
+# Deterministic seconds per CPU second of one CP-SAT thread on the 2-core reference machine, for a
+# search of the usual kind (stop 27: the recipes restricted model, 0.48 over 64 thirty-step pairs;
+# stop 26 had taken 0.25 from wall-clock seconds on a loaded machine, so "10 s" lasted 5).
+# Used to turn a "seconds" knob into work: ``work_for(10)`` lasts roughly 10 s there. A phase
+# whose model counts its work much faster or slower says so with ``rate``.
+WORK_PER_SECOND = 0.48
 # With a work budget, the wall-clock guard: this many times the seconds the work stands for.
 GUARD = 3.0
 

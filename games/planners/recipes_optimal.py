@@ -59,14 +59,17 @@ Ref = tuple[int, int]
 # plans with more chunks), and the relaxation keeps LP_SHARE for its second try (see _relaxed_bound).
 RESTRICTED_SHARE = 0.4
 LP_SHARE = 0.22
-# With a work budget (``work_limit``) the LP search keeps less: it does little deterministic work per
-# second (0.07 deterministic s in the 1.0 s that refutes s4-002's 165 minutes).
-LP_WORK_SHARE = 0.06
 # When the cook would have to be busy (almost) all the time, the relaxation's time-indexed twin
-# (recipes_time_indexed) tries first, with up to TIME_INDEXED_SHARE of the budget; it counts about 3
-# deterministic seconds per second (s5-004's refutation: 5.9 in 2 s).
+# (recipes_time_indexed) tries first, with up to TIME_INDEXED_SHARE of the budget.
 TIME_INDEXED_SHARE = 0.5
-TIME_INDEXED_WORK_PER_SECOND = 3.0
+# With a work budget (``work_limit``), the deterministic seconds each phase counts per second of
+# one CPU on the reference machine (stop 27, the 64 thirty-step pairs of seeds 0-15, summed over the
+# searches each phase ran: restricted model 0.48, relaxation's fixed search 0.33, its LP search
+# 0.18, time-indexed model 2.85), so that a phase's share of the budget lasts that share of its
+# seconds. The restricted model runs at budget.WORK_PER_SECOND.
+FIXED_SEARCH_RATE = 0.33
+LP_SEARCH_RATE = 0.18
+TIME_INDEXED_RATE = 2.85
 
 
 @dataclass
@@ -441,25 +444,24 @@ def _relaxed_bound(
         kitchen, unit, below, time_constraints=time_constraints, heads=heads, tails=tails
     )
     if packed is not None:
-        rate = TIME_INDEXED_WORK_PER_SECOND
-        solver = budget.solver(TIME_INDEXED_SHARE, workers=workers, seed=seed, rate=rate)
-        if budget.solve(solver, packed, rate=rate) == cp_model.INFEASIBLE:
+        solver = budget.solver(TIME_INDEXED_SHARE, workers=workers, seed=seed, rate=TIME_INDEXED_RATE)
+        if budget.solve(solver, packed, rate=TIME_INDEXED_RATE) == cp_model.INFEASIBLE:
             return below + 1
     relaxation = _build(kitchen, unit, below, time_constraints=time_constraints, chunks=1, relaxed=True)
     # Two tries, as different instances yield to different searches: the model's decision strategy
     # (earliest starts first) with all but the LP reserve, then CP-SAT's own search over the full
     # linear relaxation (on 30-step pairs each proves some that the other does not in 10 s).
-    reserve = LP_SHARE if budget.work is None else LP_WORK_SHARE
     proven = 0
     for full_lp in (False, True):
         if budget.exhausted():
             break
-        solver = budget.solver(1.0, reserve=0.0 if full_lp else reserve, workers=workers, seed=seed)
+        rate = LP_SEARCH_RATE if full_lp else FIXED_SEARCH_RATE
+        solver = budget.solver(1.0, reserve=0.0 if full_lp else LP_SHARE, workers=workers, seed=seed, rate=rate)
         if full_lp:
             solver.parameters.linearization_level = 2
         else:
             solver.parameters.search_branching = cp_model.FIXED_SEARCH
-        status = budget.solve(solver, relaxation.model)
+        status = budget.solve(solver, relaxation.model, rate=rate)
         if status == cp_model.INFEASIBLE:
             return below + 1
         if status != cp_model.MODEL_INVALID:

@@ -13,7 +13,7 @@ from games.domains.tasks.definition import compile_definition
 from games.generators import tasks as task_generator
 from games.generators.family import build, module, resolve
 from games.planners import recipes_optimal, tasks_optimal
-from games.planners.budget import Budget
+from games.planners.budget import WORK_PER_SECOND, Budget
 
 
 def _without_time(result: object) -> dict:
@@ -73,10 +73,11 @@ def test_with_a_work_budget_phases_share_the_work_and_the_seconds_only_guard():
 
 def test_a_phase_with_its_own_rate_gets_and_is_charged_work_at_that_rate():
     plan = Budget(30.0, work=2.5)
-    fast = plan.solver(0.4, rate=3.0)  # a model that counts 12 times the average work per second
-    assert fast.parameters.max_deterministic_time == pytest.approx(0.4 * 2.5 * 12)
+    times = 3.0 / WORK_PER_SECOND  # a model that counts this many times the usual work per second
+    fast = plan.solver(0.4, rate=3.0)
+    assert fast.parameters.max_deterministic_time == pytest.approx(0.4 * 2.5 * times)
     model = cp_model.CpModel()
     x = model.new_int_var(0, 10**6, "x")
     model.add(x * 7 == 7 * 123457)
     plan.solve(fast, model, rate=3.0)
-    assert plan.worked == pytest.approx(fast.deterministic_time / 12)
+    assert plan.worked == pytest.approx(fast.deterministic_time / times)
