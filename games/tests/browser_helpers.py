@@ -114,6 +114,13 @@ def sign_in(
         page.wait_for_function("() => window.htmx && document.querySelector('[ws-connect]')")
 
 
+def htmx_ready(page: Any) -> None:
+    """Wait until the page's deferred scripts have run and htmx has bound its triggers: a page's
+    heading shows before that, and text typed in that moment fires no request (a busy machine
+    made the studio's check miss the whole edit)."""
+    page.wait_for_function("() => window.htmx && document.readyState === 'complete'")
+
+
 def press(page: Any, button: Any) -> None:
     """A button with a key by its key, any other by a click (both are what a player does)."""
     key = button.get_attribute("data-key")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games.tests.browser_helpers import chromium, need_chromium, new_page, sign_in
+from games.tests.browser_helpers import chromium, htmx_ready, need_chromium, new_page, sign_in
 from games.tests.server import Stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -72,6 +72,7 @@ def test_a_researcher_authors_a_task_fixes_a_mistake_sees_the_optimum_and_plays_
     with in_the_studio(tmp_path) as (stack, page, errors):
         page.click("text=Write a task")
         expect(page.locator("h1")).to_contain_text("New task")
+        htmx_ready(page)
         # The starter example is valid: its optimal plan is shown at once.
         expect(page.locator(".studio-preview")).to_contain_text("proven optimal")
 
@@ -140,6 +141,7 @@ def test_a_researcher_generates_a_family_sees_what_is_proven_and_saves_it(tmp_pa
     with in_the_studio(tmp_path) as (_stack, page, errors):
         page.click("text=Open the generator")
         expect(page.locator("h1")).to_have_text("Generate instances")
+        htmx_ready(page)
         with page.expect_navigation():  # choosing a domain shows its knobs
             page.select_option("#gen-domain", "recipes")
         page.fill("#gen-count", "2")
