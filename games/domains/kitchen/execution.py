@@ -408,10 +408,24 @@ def legal_commands(state: KitchenState, agent_id: int) -> list[Command]:
     here = state.tools[level.positions[agent.location]]
     if here.name != agent.location:  # a state whose tools are not in the level's order
         here = next(tool for tool in state.tools if tool.name == agent.location)
-    tools = {here.name: here}  # every command tried here is about this location
-    for command in level.tries[here.name, agent.holding is not None]:
-        if refusal(state, state.agents, tools, state.orders, agent_id, command) is None:
-            legal.append(command)
+    # What may be tried here depends only on what ``refusal`` reads of a free agent at its own
+    # location: what it holds, the tool's contents and whether it is busy or ready, and, for a dish
+    # brought to the serving table, whether it is ordered. The level remembers the answer.
+    holding = agent.holding
+    ordered = holding is not None and here.kind == SERVING_TABLE and any(o.dish == holding for o in state.orders)
+    key = (here.name, holding, here.contents, here.busy(state.step), here.pickable, ordered)
+    allowed = level.allowed.get(key)
+    if allowed is None:
+        tools = {here.name: here}  # every command tried here is about this location
+        allowed = tuple(
+            command
+            for command in level.tries[here.name, holding is not None]
+            if refusal(state, state.agents, tools, state.orders, agent_id, command) is None
+        )
+        if len(level.allowed) >= _PARSED_LIMIT:
+            level.allowed.clear()
+        level.allowed[key] = allowed
+    legal.extend(allowed)
     return legal
 
 

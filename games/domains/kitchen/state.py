@@ -63,6 +63,9 @@ class Level:
     # (location, hands full) -> what may be tried there (at storage: the gets, or the put).
     gotos: Mapping[str, tuple[Command, ...]] = field(init=False, compare=False, repr=False)
     tries: Mapping[tuple[str, bool], tuple[Command, ...]] = field(init=False, compare=False, repr=False)
+    # What of ``tries`` a free agent may run, by everything the rules read to decide it: a memo (see
+    # execution.legal_commands), not part of the value.
+    allowed: dict[tuple[Any, ...], tuple[Command, ...]] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         by_tool: dict[str, list[Recipe]] = {}
@@ -87,6 +90,7 @@ class Level:
         object.__setattr__(self, "kinds", dict(self.locations))
         object.__setattr__(self, "recipes_by_tool", {tool: tuple(found) for tool, found in by_tool.items()})
         object.__setattr__(self, "parsed", {})
+        object.__setattr__(self, "allowed", {})
         object.__setattr__(self, "positions", {name: index for index, name in enumerate(names)})
         object.__setattr__(self, "partial_recipes", {tool: frozenset(found) for tool, found in partial.items()})
         object.__setattr__(

@@ -9,6 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.bundled import CONTENT_DIR
+from games.domains.kitchen.commands import Command
+from games.domains.kitchen.execution import legal_commands, refusal
 from games.domains.kitchen.levels import read_levels
 from games.domains.kitchen.rules import RULES
 from games.domains.kitchen.state import KitchenState
@@ -97,3 +99,39 @@ def test_states_round_trip_through_json_at_any_point(name, seed, steps):
             state = RULES.act(state, agent, command, state.step).state
         assert RULES.load_state(RULES.dump_state(state)) == state
         state = RULES.advance(state, state.step + 1).state
+
+
+def _every_command_refusal_allows(state: KitchenState, agent: int) -> list:
+    """legal_commands by its definition: every command that could be meant here, checked one by one."""
+    level = state.level
+    if state.step >= level.max_steps:
+        return []
+    location = state.agents[agent].location
+    candidates = [Command("noop"), *level.gotos[location], *level.tries[location, False], *level.tries[location, True]]
+    tools = {tool.name: tool for tool in state.tools}
+    unique = list(dict.fromkeys(candidates))
+    return [c for c in unique if refusal(state, state.agents, tools, state.orders, agent, c) is None]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), name=st.sampled_from(sorted(LEVELS)), agents=st.integers(1, 4), seed=st.integers(0, 50))
+def test_the_level_remembers_legal_commands_exactly_as_the_rules_decide_them(data, name, agents, seed):
+    # legal_commands answers from a per-level memo keyed by what the rules read; every answer,
+    # remembered or not, must be what checking each command against the current state gives.
+    state = RULES.initial_state(LEVELS[name], seed=seed, agents=agents, options={"max_steps": 30})
+    for _ in range(30):
+        for agent in data.draw(st.permutations(range(agents))):
+            legal = legal_commands(state, agent)
+            if state.agents[agent].busy_until > state.step:
+                assert legal == [Command("noop")]
+            else:
+                assert sorted(map(str, legal)) == sorted(map(str, _every_command_refusal_allows(state, agent)))
+            texts = [command.text() for command in legal]
+            if texts and data.draw(st.integers(0, 3)) > 0:
+                action = data.draw(st.sampled_from(texts))
+            else:
+                action = data.draw(any_command(state))
+            state = RULES.act(state, agent, action, state.step).state
+        state = RULES.advance(state, state.step + 1).state
+        if state.step >= state.level.max_steps:
+            break

@@ -213,6 +213,17 @@ def test_a_dish_cannot_be_served_before_it_is_ordered():
     assert after.completed == 0 and after.agents[0].holding == "salmonSushi"
 
 
+def test_serving_is_offered_while_the_dish_is_ordered_and_not_once_the_order_is_gone():
+    # The same agent, place and dish on the same level, once with an order and once without: the
+    # level's memo of legal commands must tell them apart.
+    ordered = _serve_state("salmonSushi", (Order(1, "salmonSushi", 0, 13),))
+    assert "put servingtable0" in RULES.legal_actions(ordered, 0)
+    unordered = _serve_state("salmonSushi", ())
+    assert unordered.level is ordered.level
+    assert "put servingtable0" not in RULES.legal_actions(unordered, 0)
+    assert "put servingtable0" in RULES.legal_actions(ordered, 0)
+
+
 def test_orders_arrive_every_task_interval_at_most_six_and_fail_once_each():
     state = fresh(alpha=1.0, max_steps=60)
     interval = state.level.task_interval
