@@ -26,9 +26,9 @@ interruptible steps are left off the appliances, no state rule, autonomous steps
 interruptible chunks. Every plan whose times are whole units is a schedule of the relaxation, so
 when the relaxation has no schedule shorter than the restricted model's best plan, that plan is
 optimal over all such plans (``optimal``), whatever their number of chunks. ``bound`` is the
-relaxation's lower bound otherwise. When the cook would have to be busy all but at most one unit of
-that shorter schedule, the same relaxation is first asked unit by unit (``recipes_time_indexed``),
-whose exact cover of the cook's units refutes such packings where the interval model cannot.
+relaxation's lower bound otherwise. The same relaxation is also asked unit by unit
+(``recipes_time_indexed``), whose exact cover of the cook's units refutes packings the interval
+model cannot: first when the cook could be idle at most one unit, else after the fixed search.
 (Whole units: durations and windows are multiples of the unit, so chunks cut off the unit are not
 considered; for generated recipes the unit is one minute.)
 
@@ -59,9 +59,11 @@ Ref = tuple[int, int]
 # plans with more chunks), and the relaxation keeps LP_SHARE for its second try (see _relaxed_bound).
 RESTRICTED_SHARE = 0.4
 LP_SHARE = 0.22
-# When the cook would have to be busy (almost) all the time, the relaxation's time-indexed twin
-# (recipes_time_indexed) tries first, with up to TIME_INDEXED_SHARE of the budget.
+# The relaxation's time-indexed twin (recipes_time_indexed) tries first, with up to
+# TIME_INDEXED_SHARE of the budget, when the cook would have to be busy (almost) all the time;
+# otherwise it comes after the fixed search, which keeps TIME_INDEXED_LATE_SHARE of the budget for it.
 TIME_INDEXED_SHARE = 0.5
+TIME_INDEXED_LATE_SHARE = 0.25
 # With a work budget (``work_limit``), the deterministic seconds each phase counts per second of
 # one CPU on the reference machine (stop 27, the 64 thirty-step pairs of seeds 0-15, summed over the
 # searches each phase ran: restricted model 0.48, relaxation's fixed search 0.33, its LP search
@@ -443,29 +445,41 @@ def _relaxed_bound(
     packed = recipes_time_indexed.model(
         kitchen, unit, below, time_constraints=time_constraints, heads=heads, tails=tails
     )
-    if packed is not None:
+    # The time-indexed twin goes first when the cook could be idle at most SLACK units (its exact
+    # covers settle such packings at once), else after the fixed search and before the LP search.
+    work = sum(s.duration // unit for s in kitchen.all_steps() if not s.autonomous)
+    first = packed is not None and below - work <= recipes_time_indexed.SLACK
+    if packed is not None and first:
         solver = budget.solver(TIME_INDEXED_SHARE, workers=workers, seed=seed, rate=TIME_INDEXED_RATE)
         if budget.solve(solver, packed, rate=TIME_INDEXED_RATE) == cp_model.INFEASIBLE:
             return below + 1
     relaxation = _build(kitchen, unit, below, time_constraints=time_constraints, chunks=1, relaxed=True)
-    # Two tries, as different instances yield to different searches: the model's decision strategy
-    # (earliest starts first) with all but the LP reserve, then CP-SAT's own search over the full
-    # linear relaxation (on 30-step pairs each proves some that the other does not in 10 s).
+    late = TIME_INDEXED_LATE_SHARE if packed is not None and not first else 0.0
     proven = 0
-    for full_lp in (False, True):
-        if budget.exhausted():
-            break
-        rate = LP_SEARCH_RATE if full_lp else FIXED_SEARCH_RATE
-        solver = budget.solver(1.0, reserve=0.0 if full_lp else LP_SHARE, workers=workers, seed=seed, rate=rate)
-        if full_lp:
-            solver.parameters.linearization_level = 2
-        else:
-            solver.parameters.search_branching = cp_model.FIXED_SEARCH
-        status = budget.solve(solver, relaxation.model, rate=rate)
-        if status == cp_model.INFEASIBLE:
-            return below + 1
-        if status != cp_model.MODEL_INVALID:
+
+    def refutes(solver: cp_model.CpSolver, model: cp_model.CpModel, rate: float) -> bool:
+        nonlocal proven
+        status = budget.solve(solver, model, rate=rate)
+        if status not in (cp_model.INFEASIBLE, cp_model.MODEL_INVALID) and model is relaxation.model:
             proven = max(proven, math.ceil(solver.best_objective_bound - 1e-9))
+        return status == cp_model.INFEASIBLE
+
+    # Different instances yield to different searches: the model's decision strategy (earliest
+    # starts first) with all but the reserves, then the time-indexed twin, then CP-SAT's own search
+    # over the full linear relaxation (on 30-step pairs each proves some that the others do not).
+    solver = budget.solver(1.0, reserve=LP_SHARE + late, workers=workers, seed=seed, rate=FIXED_SEARCH_RATE)
+    solver.parameters.search_branching = cp_model.FIXED_SEARCH
+    if refutes(solver, relaxation.model, FIXED_SEARCH_RATE):
+        return below + 1
+    if packed is not None and late and not budget.exhausted():
+        solver = budget.solver(1.0, reserve=LP_SHARE, workers=workers, seed=seed, rate=TIME_INDEXED_RATE)
+        if refutes(solver, packed, TIME_INDEXED_RATE):
+            return below + 1
+    if not budget.exhausted():
+        solver = budget.solver(1.0, workers=workers, seed=seed, rate=LP_SEARCH_RATE)
+        solver.parameters.linearization_level = 2
+        if refutes(solver, relaxation.model, LP_SEARCH_RATE):
+            return below + 1
     return max(0, min(below, max(relaxation.floor, proven)))
 
 
