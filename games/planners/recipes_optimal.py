@@ -445,41 +445,37 @@ def _relaxed_bound(
     packed = recipes_time_indexed.model(
         kitchen, unit, below, time_constraints=time_constraints, heads=heads, tails=tails
     )
-    # The time-indexed twin goes first when the cook could be idle at most SLACK units (its exact
-    # covers settle such packings at once), else after the fixed search and before the LP search.
-    work = sum(s.duration // unit for s in kitchen.all_steps() if not s.autonomous)
-    first = packed is not None and below - work <= recipes_time_indexed.SLACK
-    if packed is not None and first:
-        solver = budget.solver(TIME_INDEXED_SHARE, workers=workers, seed=seed, rate=TIME_INDEXED_RATE)
-        if budget.solve(solver, packed, rate=TIME_INDEXED_RATE) == cp_model.INFEASIBLE:
-            return below + 1
-    relaxation = _build(kitchen, unit, below, time_constraints=time_constraints, chunks=1, relaxed=True)
-    late = TIME_INDEXED_LATE_SHARE if packed is not None and not first else 0.0
     proven = 0
 
-    def refutes(solver: cp_model.CpSolver, model: cp_model.CpModel, rate: float) -> bool:
+    def refutes(model: cp_model.CpModel, rate: float, share: float = 1.0, reserve: float = 0.0, **search: Any) -> bool:
+        """One search for a schedule of makespan ``below`` (at the phase's ``rate``, with CP-SAT
+        ``search`` parameters): True when there is none. The relaxation's proven bound is kept."""
         nonlocal proven
+        solver = budget.solver(share, reserve=reserve, workers=workers, seed=seed, rate=rate)
+        for name, value in search.items():
+            setattr(solver.parameters, name, value)
         status = budget.solve(solver, model, rate=rate)
-        if status not in (cp_model.INFEASIBLE, cp_model.MODEL_INVALID) and model is relaxation.model:
+        if status not in (cp_model.INFEASIBLE, cp_model.MODEL_INVALID) and model is not packed:
             proven = max(proven, math.ceil(solver.best_objective_bound - 1e-9))
         return status == cp_model.INFEASIBLE
 
-    # Different instances yield to different searches: the model's decision strategy (earliest
-    # starts first) with all but the reserves, then the time-indexed twin, then CP-SAT's own search
-    # over the full linear relaxation (on 30-step pairs each proves some that the others do not).
-    solver = budget.solver(1.0, reserve=LP_SHARE + late, workers=workers, seed=seed, rate=FIXED_SEARCH_RATE)
-    solver.parameters.search_branching = cp_model.FIXED_SEARCH
-    if refutes(solver, relaxation.model, FIXED_SEARCH_RATE):
+    # Different instances yield to different searches. The time-indexed twin goes first when the
+    # cook could be idle at most SLACK units (its exact covers settle such packings at once);
+    # otherwise the model's decision strategy (earliest starts first) has all but the reserves, then
+    # the twin, then CP-SAT's own search over the full linear relaxation (on 30-step pairs each
+    # proves some that the others do not).
+    work = sum(s.duration // unit for s in kitchen.all_steps() if not s.autonomous)
+    first = below - work <= recipes_time_indexed.SLACK
+    if packed is not None and first and refutes(packed, TIME_INDEXED_RATE, share=TIME_INDEXED_SHARE):
         return below + 1
-    if packed is not None and late and not budget.exhausted():
-        solver = budget.solver(1.0, reserve=LP_SHARE, workers=workers, seed=seed, rate=TIME_INDEXED_RATE)
-        if refutes(solver, packed, TIME_INDEXED_RATE):
-            return below + 1
-    if not budget.exhausted():
-        solver = budget.solver(1.0, workers=workers, seed=seed, rate=LP_SEARCH_RATE)
-        solver.parameters.linearization_level = 2
-        if refutes(solver, relaxation.model, LP_SEARCH_RATE):
-            return below + 1
+    relaxation = _build(kitchen, unit, below, time_constraints=time_constraints, chunks=1, relaxed=True)
+    late = TIME_INDEXED_LATE_SHARE if packed is not None and not first else 0.0
+    if refutes(relaxation.model, FIXED_SEARCH_RATE, reserve=LP_SHARE + late, search_branching=cp_model.FIXED_SEARCH):
+        return below + 1
+    if packed is not None and late and not budget.exhausted() and refutes(packed, TIME_INDEXED_RATE, reserve=LP_SHARE):
+        return below + 1
+    if not budget.exhausted() and refutes(relaxation.model, LP_SEARCH_RATE, linearization_level=2):
+        return below + 1
     return max(0, min(below, max(relaxation.floor, proven)))
 
 

@@ -60,18 +60,20 @@ def any_command(level_state: KitchenState):
     )
 
 
+def mostly_legal(data, state: KitchenState, legal: list[str]) -> str:
+    """Mostly a legal command (so recipes really get cooked), sometimes anything at all."""
+    if legal and data.draw(st.integers(0, 3)) > 0:
+        return data.draw(st.sampled_from(legal))
+    return data.draw(any_command(state))
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), name=st.sampled_from(sorted(LEVELS)), agents=st.integers(1, 4), seed=st.integers(0, 50))
 def test_items_are_conserved_and_capacities_hold(data, name, agents, seed):
     state = RULES.initial_state(LEVELS[name], seed=seed, agents=agents, options={"max_steps": 30})
     for _ in range(30):
         for agent in data.draw(st.permutations(range(agents))):
-            legal = RULES.legal_actions(state, agent)
-            # Mostly legal commands (so recipes really get cooked), sometimes anything at all.
-            if legal and data.draw(st.integers(0, 3)) > 0:
-                command = data.draw(st.sampled_from(legal))
-            else:
-                command = data.draw(any_command(state))
+            command = mostly_legal(data, state, RULES.legal_actions(state, agent))
             state = RULES.act(state, agent, command, state.step).state
         before = world_items(state)
         transition = RULES.advance(state, state.step + 1)
@@ -126,11 +128,7 @@ def test_the_level_remembers_legal_commands_exactly_as_the_rules_decide_them(dat
                 assert legal == [Command("noop")]
             else:
                 assert sorted(map(str, legal)) == sorted(map(str, _every_command_refusal_allows(state, agent)))
-            texts = [command.text() for command in legal]
-            if texts and data.draw(st.integers(0, 3)) > 0:
-                action = data.draw(st.sampled_from(texts))
-            else:
-                action = data.draw(any_command(state))
+            action = mostly_legal(data, state, [command.text() for command in legal])
             state = RULES.act(state, agent, action, state.step).state
         state = RULES.advance(state, state.step + 1).state
         if state.step >= state.level.max_steps:
