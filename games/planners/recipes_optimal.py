@@ -464,8 +464,7 @@ def _relaxed_bound(
     # otherwise the model's decision strategy (earliest starts first) has all but the reserves, then
     # the twin, then CP-SAT's own search over the full linear relaxation (on 30-step pairs each
     # proves some that the others do not).
-    work = sum(s.duration // unit for s in kitchen.all_steps() if not s.autonomous)
-    first = below - work <= recipes_time_indexed.SLACK
+    first = below - recipes_time_indexed.cook_work(kitchen, unit) <= recipes_time_indexed.SLACK
     if packed is not None and first and refutes(packed, TIME_INDEXED_RATE, share=TIME_INDEXED_SHARE):
         return below + 1
     relaxation = _build(kitchen, unit, below, time_constraints=time_constraints, chunks=1, relaxed=True)

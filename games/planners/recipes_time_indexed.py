@@ -40,6 +40,11 @@ CELLS = 40_000
 SLACK = 1
 
 
+def cook_work(kitchen: Kitchen, unit: int) -> int:
+    """The units of work the cook must do (every step that does not run by itself)."""
+    return sum(s.duration // unit for s in kitchen.all_steps() if not s.autonomous)
+
+
 def model(
     kitchen: Kitchen,
     unit: int,
@@ -53,8 +58,7 @@ def model(
     be too large or ``below`` is less than the cook's work (``heads``/``tails``: each step's longest
     chain of durations before and after it, in units)."""
     steps = kitchen.all_steps()
-    work = sum(s.duration // unit for s in steps if not s.autonomous)
-    idle = below - work
+    idle = below - cook_work(kitchen, unit)
     if idle < 0 or len(steps) * below > CELLS:
         return None
     m = cp_model.CpModel()

@@ -58,7 +58,8 @@ class Work:
         )
 
 
-_PARSED_LIMIT = 4096
+# Largest size of a per-level memo (parsed commands, allowed commands) before it starts again.
+_MEMO_LIMIT = 4096
 
 
 def command_of(level: Level, text: str, agent: int) -> Command:
@@ -69,7 +70,7 @@ def command_of(level: Level, text: str, agent: int) -> Command:
     found = memo.get((text, agent))
     if found is None:
         found = parse(text, agent, level.kinds)
-        if len(memo) >= _PARSED_LIMIT:  # odd spellings from players must not grow it without end
+        if len(memo) >= _MEMO_LIMIT:  # odd spellings from players must not grow it without end
             memo.clear()
         memo[(text, agent)] = found
     return found
@@ -422,7 +423,7 @@ def legal_commands(state: KitchenState, agent_id: int) -> list[Command]:
             for command in level.tries[here.name, holding is not None]
             if refusal(state, state.agents, tools, state.orders, agent_id, command) is None
         )
-        if len(level.allowed) >= _PARSED_LIMIT:
+        if len(level.allowed) >= _MEMO_LIMIT:
             level.allowed.clear()
         level.allowed[key] = allowed
     legal.extend(allowed)

@@ -29,7 +29,7 @@ def _verdict(definition: dict, below: int) -> str | None:
 def _cook_work(definition: dict) -> tuple[int, int]:
     kitchen = load_kitchen(definition)
     unit = recipes_optimal._scale(kitchen)
-    return sum(s.duration for s in kitchen.all_steps() if not s.autonomous) // unit, unit
+    return recipes_time_indexed.cook_work(kitchen, unit), unit
 
 
 def test_it_has_a_schedule_as_short_as_every_proven_optimum_it_is_asked_about():
