@@ -14,6 +14,7 @@ from importlib import import_module
 BENCHMARKS = [
     "bench.engine_tasks",
     "bench.engine_speed",
+    "bench.side_by_side",
     "bench.planner_tasks",
     "bench.planner_recipes",
     "bench.kitchen",

@@ -9,7 +9,8 @@ running server), in µs.
 The original code's figures (``REFERENCE``) were measured on this 2-core machine by running the
 public repositories (TimeArena, Recipe2Plan, MindAgent/CuisineWorld, TDAG/ItineraryBench) on the same
 scripted decisions; they are quoted, not re-run here, so the "x original" ratios are only as good as
-the machine's load at both times. CPU time of this process (``time.process_time``) is used, so other
+the machine's load at both times (``bench.side_by_side`` runs the original code beside ours and
+prints the ratio that counts). CPU time of this process (``time.process_time``) is used, so other
 work on a shared machine inflates the figures less. Reads ``settings.DATASETS_DIR`` (skips a domain
 whose published data is absent). ``python -m bench engine_speed``; ``BENCH_ENGINE_DOMAINS=tasks,kitchen``
 measures some domains only.
@@ -127,43 +128,62 @@ def _deadline(rules: Any, state: Any) -> float:
     return float(deadline)
 
 
-def _tasks(report: Report, datasets: Path) -> None:
+def tasks_definition(datasets: Path, names: Iterable[str]) -> dict[str, Any] | None:
+    """The published TimeArena tasks ``names`` played at once, or None if the data is absent."""
     from games.domains.tasks.definition import compose
-    from games.domains.tasks.rules import RULES
     from games.domains.tasks.timearena import read
 
     path = datasets / "timearena" / "dependencygraph.json"
     if not path.exists():
-        print(f"  tasks skipped: {path} is absent")
-        return
+        return None
     definitions, _ = read(json.loads(path.read_text()))
-    definition = compose([definitions["cooking1"], definitions["cooking2"], definitions["cooking3"]])
-    options = {"time_limit": 120}
+    return compose([definitions[name] for name in names])
 
-    def script() -> list[tuple[str, int]]:
-        """A decision at every free minute: start the first action that can start when nothing is
-        running, else wait (one action at a time, so a third of the decisions are waits)."""
-        state, log = RULES.initial_state(definition, options=options), []
-        while not RULES.outcome(state).over:
-            if 0 in RULES.awaiting(state):
-                action = RULES.legal_actions(state, 0)[0] if not state.running else "wait"
-                log.append((action, state.time))
-                state = RULES.act(state, 0, action, state.time).state
-            else:
-                state = RULES.advance(state, _deadline(RULES, state)).state
-        return log
 
-    log = script()
+def tasks_script(definition: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, int]]:
+    """A decision at every free minute: start the first action that can start when nothing is
+    running, else wait (one action at a time, so a third of the decisions are waits)."""
+    from games.domains.tasks.rules import RULES
+
+    state, log = RULES.initial_state(definition, options=options), []
+    while not RULES.outcome(state).over:
+        if 0 in RULES.awaiting(state):
+            action = RULES.legal_actions(state, 0)[0] if not state.running else "wait"
+            log.append((action, state.time))
+            state = RULES.act(state, 0, action, state.time).state
+        else:
+            state = RULES.advance(state, _deadline(RULES, state)).state
+    return log
+
+
+def tasks_episode(
+    definition: dict[str, Any], options: dict[str, Any], log: list[tuple[str, int]], *, observe: bool = False
+) -> Any:
+    """Replay ``log`` (decisions and their minutes) from a new game; the state after the last one."""
+    from games.domains.tasks.rules import RULES
+
+    state = RULES.initial_state(definition, options=options)
+    for action, at in log:
+        if at > state.time:
+            state = RULES.advance(state, at).state
+        if observe:
+            RULES.observe(state, 0)
+        state = RULES.act(state, 0, action, at).state
+    return state
+
+
+def _tasks(report: Report, datasets: Path) -> None:
+    from games.domains.tasks.rules import RULES
+
+    found = tasks_definition(datasets, ["cooking1", "cooking2", "cooking3"])
+    if found is None:
+        print(f"  tasks skipped: {datasets / 'timearena'} is absent")
+        return
+    definition, options = found, {"time_limit": 120}
+    log = tasks_script(definition, options)
 
     def episode(observe: bool = False) -> Any:
-        state = RULES.initial_state(definition, options=options)
-        for action, at in log:
-            if at > state.time:
-                state = RULES.advance(state, at).state
-            if observe:
-                RULES.observe(state, 0)
-            state = RULES.act(state, 0, action, at).state
-        return state
+        return tasks_episode(definition, options, log, observe=observe)
 
     waits = sum(action == "wait" for action, _ in log)
     print(f"  tasks: cooking1+2+3, 1 agent, {len(log)} decisions ({waits} waits), 120-minute limit")
@@ -192,7 +212,15 @@ def _tasks(report: Report, datasets: Path) -> None:
 # --- recipes ------------------------------------------------------------------------------------
 
 
-def _recipes(report: Report, datasets: Path) -> None:
+# One recipes game of the bench: definition, options, the Step actions with their times, the plan items.
+RecipesGame = tuple[dict[str, Any], dict[str, Any], list[tuple[str, int]], list[Any]]
+
+
+def recipes_games(datasets: Path) -> list[RecipesGame]:
+    """Each published Recipe2Plan pair, with and without its time constraints, and the heuristic
+    planner's plan for it (the stand-in for the published plans): ``(definition, options, turns,
+    items)``, ``turns`` the Step actions one per turn with their times, ``items`` the plan's
+    ``[step, recipe, duration, start]`` in the same order. Empty if the data is absent."""
     from games.domains.recipes.dataset import read_instances
     from games.domains.recipes.plan import order
     from games.domains.recipes.rules import RULES
@@ -201,38 +229,53 @@ def _recipes(report: Report, datasets: Path) -> None:
 
     path = datasets / "recipe2plan" / "cooking.json"
     if not path.exists():
-        print(f"  recipes skipped: {path} is absent")
-        return
+        return []
     instances = read_instances(json.loads(path.read_text(encoding="utf-8")))
-    # The heuristic planner's plans stand in for the published plans (one per instance and level).
-    games: list[tuple[dict[str, Any], dict[str, Any], list[tuple[str, int]]]] = []
+    games = []
     for definition in instances.values():
         for constraints in (True, False):
             items = plan_items(definition, time_constraints=constraints)
             if not items:
                 continue
             options = {"time_constraints": constraints}
-            state = RULES.initial_state(definition, options=options)
-            turns = [(step_text(*item), item[3]) for item in order(state, items)]
-            games.append((definition, options, turns))
-    steps = sum(len(turns) for _, _, turns in games)
-    print(f"  recipes: {len(games)} plans of {len(instances)} instances, {steps} Step actions, one per turn")
+            ordered = order(RULES.initial_state(definition, options=options), items)
+            games.append((definition, options, [(step_text(*item), item[3]) for item in ordered], ordered))
+    return games
+
+
+def recipes_play(games: list[RecipesGame], *, observe: bool = False) -> Any:
+    """Play every game's turns from a new game, one Step action per turn."""
+    from games.domains.recipes.rules import RULES
+
+    state = None
+    for definition, options, turns, _ in games:
+        state = RULES.initial_state(definition, options=options)
+        for action, at in turns:
+            if observe:
+                RULES.observe(state, 0)
+            state = RULES.act(state, 0, action, max(at, state.time)).state
+    return state
+
+
+def _recipes(report: Report, datasets: Path) -> None:
+    from games.domains.recipes.rules import RULES
+
+    games = recipes_games(datasets)
+    if not games:
+        print(f"  recipes skipped: {datasets / 'recipe2plan' / 'cooking.json'} is absent")
+        return
+    steps = sum(len(turns) for _, _, turns, _ in games)
+    print(f"  recipes: {len(games)} plans of the published pairs, {steps} Step actions, one per turn")
 
     def run_all(observe: bool = False) -> Any:
-        for definition, options, turns in games:
-            state = RULES.initial_state(definition, options=options)
-            for action, at in turns:
-                if observe:
-                    RULES.observe(state, 0)
-                state = RULES.act(state, 0, action, max(at, state.time)).state
-        return state
+        return recipes_play(games, observe=observe)
 
     per_run, _ = _cpu(run_all, at_least=1.0)
     _versus(report, "recipes: Step actions per second", steps / per_run, "recipes", "steps/s")
     per_run, _ = _cpu(lambda: run_all(observe=True), at_least=1.0)
     _versus(report, "recipes: Step actions per second with observe()", steps / per_run, "recipes+observe", "steps/s")
 
-    definition, options, turns = max(games, key=lambda game: len(game[2]))
+    definition, options, turns, _ = max(games, key=lambda game: len(game[2]))
     state = RULES.initial_state(definition, agents=2, options=options)
     middle = len(turns) // 2
     for action, at in turns[:middle]:
@@ -243,34 +286,51 @@ def _recipes(report: Report, datasets: Path) -> None:
 # --- kitchen ------------------------------------------------------------------------------------
 
 
-def _kitchen(report: Report, datasets: Path) -> None:
+def kitchen_level(datasets: Path) -> dict[str, Any] | None:
+    """CuisineWorld's level_3, or None if the data is absent or does not load."""
     from games.domains.kitchen.cuisineworld_format import read_cuisineworld
-    from games.domains.kitchen.rules import RULES
-    from games.planners.kitchen_dispatcher import random_dispatcher
 
     folder = datasets / "cuisineworld"
     if not folder.is_dir():
-        print(f"  kitchen skipped: {folder} is absent")
+        return None
+    definition, _ = read_cuisineworld(folder)["level_3"]
+    return definition
+
+
+def kitchen_episode(
+    definition: dict[str, Any], seed: int, agents: int, log: list[list[tuple[int, str]]] | None = None
+) -> int:
+    """One episode to the level's last step, the random dispatcher choosing every agent's command
+    among the legal ones; the number of steps (the commands go to ``log`` if given)."""
+    from games.domains.kitchen.rules import RULES
+    from games.planners.kitchen_dispatcher import random_dispatcher
+
+    state = RULES.initial_state(definition, seed=seed, agents=agents)
+    steps = 0
+    while state.step < state.level.max_steps:
+        commands = list(random_dispatcher(state, range(agents)).items())
+        if log is not None:
+            log.append(commands)
+        for agent, command in commands:
+            state = RULES.act(state, agent, command, state.step).state
+        state = RULES.advance(state, state.step + 1).state
+        steps += 1
+    return steps
+
+
+def _kitchen(report: Report, datasets: Path) -> None:
+    from games.domains.kitchen.rules import RULES
+    from games.planners.kitchen_dispatcher import random_dispatcher
+
+    found = kitchen_level(datasets)
+    if found is None:
+        print(f"  kitchen skipped: {datasets / 'cuisineworld'} is absent or its level_3 does not load")
         return
-    definition, problems = read_cuisineworld(folder)["level_3"]
-    if definition is None:
-        print(f"  kitchen skipped: level_3 does not load ({'; '.join(problems)})")
-        return
-    agents, seeds = 4, range(10)
+    definition, agents, seeds = found, 4, range(10)
     print(f"  kitchen: CuisineWorld level_3, {agents} agents, {definition['max_steps']} steps, random dispatcher")
 
     def episode(seed: int, log: list[list[tuple[int, str]]] | None = None) -> int:
-        state = RULES.initial_state(definition, seed=seed, agents=agents)
-        steps = 0
-        while state.step < state.level.max_steps:
-            commands = list(random_dispatcher(state, range(agents)).items())
-            if log is not None:
-                log.append(commands)
-            for agent, command in commands:
-                state = RULES.act(state, agent, command, state.step).state
-            state = RULES.advance(state, state.step + 1).state
-            steps += 1
-        return steps
+        return kitchen_episode(definition, seed, agents, log)
 
     steps = sum(episode(seed) for seed in seeds)
     per_run, _ = _cpu(lambda: [episode(seed) for seed in seeds], at_least=1.0)
@@ -304,38 +364,47 @@ def _kitchen(report: Report, datasets: Path) -> None:
 # --- itinerary ----------------------------------------------------------------------------------
 
 
-def _itinerary(report: Report, datasets: Path) -> None:
-    from games.domains.itinerary.rules import RULES
+def itinerary_plans(datasets: Path) -> list[tuple[dict[str, Any], list[str], dict[str, Any]]]:
+    """Our planner's plan of each published ItineraryBench sample it finds one for (the stand-in for
+    the plans TDAG's evaluator scores): ``(definition, action lines, the published sample)``."""
     from games.domains.itinerary.samples import definition_from_sample
-    from games.domains.itinerary.tools import check_plan
     from games.importers.itinerarybench_files import read_published
     from games.planners.itinerary_search import plan
 
     folder = datasets / "itinerarybench"
     if not folder.is_dir():
-        print(f"  itinerary skipped: {folder} is absent")
-        return
+        return []
     published = read_published(folder)
-    # Our planner's plans of the published samples stand in for the plans scored by TDAG's evaluator.
-    plans: list[tuple[dict[str, Any], list[str]]] = []
+    plans = []
     for kind, samples in sorted(published.samples.items()):
         for index, sample in enumerate(samples):
             definition = definition_from_sample(kind, index, sample, published.tables)
             found = plan(definition)
             if found.feasible:
-                plans.append((definition, found.actions))
-    actions = sum(len(lines) for _, lines in plans)
+                plans.append((definition, list(found.actions), sample))
+    return plans
+
+
+def _itinerary(report: Report, datasets: Path) -> None:
+    from games.domains.itinerary.rules import RULES
+    from games.domains.itinerary.tools import check_plan
+
+    plans = itinerary_plans(datasets)
+    if not plans:
+        print(f"  itinerary skipped: {datasets / 'itinerarybench'} is absent")
+        return
+    actions = sum(len(lines) for _, lines, _ in plans)
     print(f"  itinerary: {len(plans)} published samples with a plan, {actions} actions; score each plan")
 
     def score_all() -> None:
-        for definition, lines in plans:
+        for definition, lines, _ in plans:
             check_plan(definition, lines)
 
     per_run, _ = _cpu(score_all, at_least=1.0)
     report("itinerary: score one plan (new game, play, score)", 1e3 * per_run / len(plans), "ms")
     _versus(report, "itinerary: plans scored per second", len(plans) / per_run, "itinerary", "plans/s")
 
-    definition, lines = max(plans, key=lambda item: len(item[1]))
+    definition, lines, _ = max(plans, key=lambda item: len(item[1]))
     state = RULES.initial_state(definition)
     middle = len(lines) // 2
     for line in lines[:middle]:
