@@ -10,7 +10,7 @@ from games.domains.recipes.kitchen import load_kitchen
 from games.domains.recipes.plan import execute_plan
 from games.generators.family import build, module, resolve
 from games.planners import recipes_optimal, recipes_time_indexed
-from games.planners.budget import GUARD, work_for
+from games.planners.budget import GUARD, Budget, work_for
 
 
 def _verdict(definition: dict, below: int) -> str | None:
@@ -89,3 +89,17 @@ def test_the_thirty_step_pair_that_needed_it_is_proven_optimal_within_the_genera
     assert solved.optimal and solved.makespan == solved.bound == 165 * 60
     run = execute_plan(definition, solved.plan, time_constraints=True)
     assert run.feasible and run.state.status == "success", run.error
+
+
+def test_after_the_fixed_search_it_searches_with_its_linear_relaxation(monkeypatch):
+    # s9-004: a 30-step pair whose plan is 181 minutes, 164 of them the cook's work. CP-SAT's search
+    # over the twin's full linear relaxation refutes 180 in about 5 s; its default search, like the
+    # interval relaxation's, leaves it open after 60 s. Here the late phase gets most of the budget.
+    definition = build("recipes", 9, resolve(module("recipes").KNOBS, {"steps": 30}), 3)
+    kitchen = load_kitchen(definition)
+    unit = recipes_optimal._scale(kitchen)
+    assert 180 - recipes_time_indexed.cook_work(kitchen, unit) > recipes_time_indexed.SLACK, "not asked first"
+    monkeypatch.setattr(recipes_optimal, "LP_SHARE", 0.05)
+    monkeypatch.setattr(recipes_optimal, "TIME_INDEXED_LATE_SHARE", 0.9)
+    budget = Budget(GUARD * 12, work_for(12))
+    assert recipes_optimal._relaxed_bound(kitchen, unit, 180, True, budget, 1, 0) == 181
