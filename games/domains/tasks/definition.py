@@ -43,6 +43,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.domains.tasks.vocabulary import state_sentences
+
 FORMAT = "tasks-v1"
 MAX_MINUTES = 120
 
@@ -102,12 +104,21 @@ class Compiled:
         object.__setattr__(
             self, "requires_text", tuple(tuple(self.actions[r].text for r in a.requires) for a in self.actions)
         )
+        object.__setattr__(
+            self,
+            "completed_messages",
+            tuple(
+                f"{a.text} is complete: {state_sentences(a.verb, a.objects, a.prep, a.text)[0]}." for a in self.actions
+            ),
+        )
 
     object_index: dict[str, Object] = field(init=False, repr=False, compare=False)
     by_text: dict[str, Action] = field(init=False, repr=False, compare=False)
     total_minutes: int = field(init=False, repr=False, compare=False)
     verbs: frozenset[str] = field(init=False, repr=False, compare=False)
     requires_text: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)  # by action index
+    # What the completion event of each action says (by action index).
+    completed_messages: tuple[str, ...] = field(init=False, repr=False, compare=False)
     # Action texts that parse to their own action, found on first use (``rules._exact_actions``).
     exact_actions: dict[str, Action] | None = field(default=None, init=False, repr=False, compare=False)
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Any
 
 from games.domains.tasks import state as st
@@ -61,7 +62,6 @@ from games.domains.tasks.scoring import episode_result
 from games.domains.tasks.state import Agent, Counts, Options, Run, TasksState, evolve
 from games.domains.tasks.text import WAIT, WAIT_NEXT, observation_text, parse
 from games.domains.tasks.view import view
-from games.domains.tasks.vocabulary import state_sentences
 from games.engine.types import (
     COMPLETED,
     FINISHED,
@@ -183,30 +183,29 @@ class TasksRules:
             return Transition(evolve(state, time=stop))  # nothing completes: only the clock moves
         events: list[Event] = []
         scenario = state.scenario
-        running = list(state.running)
-        finished = list(state.finished)
-        done = set(state.done)
+        running = state.running  # sorted by end: what completes is a prefix
+        done_count = len(state.done)
         done_minutes = state.done_minutes
         progress_time = state.progress_time
         ended, ended_at = "", None
-        while running and running[0].end <= stop:
-            run = running.pop(0)
+        completed = 0
+        while completed < len(running) and running[completed].end <= stop:
+            run = running[completed]
+            completed += 1
             action = scenario.actions[run.action]
-            finished.append(run)
-            done.add(run.action)
+            done_count += run.action not in state.done
             done_minutes += action.minutes
             progress_time = run.end
-            sentence = state_sentences(action.verb, action.objects, action.prep, action.text)[0]
             events.append(
                 Event(
                     COMPLETED,
                     run.end,
-                    f"{action.text} is complete: {sentence}.",
+                    scenario.completed_messages[run.action],
                     agent=run.agent,
                     data={"action": action.text, "task": action.task, "start": run.start, "end": run.end},
                 )
             )
-            if len(done) == len(scenario.actions):
+            if done_count == len(scenario.actions):
                 ended, ended_at = st.ALL_DONE, run.end
                 break
         if not ended and target >= limit:
@@ -215,9 +214,9 @@ class TasksRules:
         new = evolve(
             state,
             time=new_time,
-            running=tuple(running),
-            finished=tuple(finished),
-            done=frozenset(done),
+            running=running[completed:],
+            finished=state.finished + running[:completed],
+            done=state.done.union(run.action for run in running[:completed]),
             done_minutes=done_minutes,
             progress_time=progress_time,
             ended=ended,
@@ -247,6 +246,8 @@ class TasksRules:
             )
             return Transition(state, (*prior, rejected(state.time, agent, action, feedback)))
 
+        if action == WAIT:  # the commonest text, and never one of the scenario's actions
+            return _with_prior(prior, _wait(state, agent))
         exact = _exact_actions(state.scenario).get(action)
         if exact is not None:  # the text of an action as offered: what parsing it would find
             problem = cannot_start(state, exact)
@@ -276,6 +277,7 @@ class TasksRules:
 
 
 RULES = TasksRules()
+_RUN_ORDER = attrgetter("end", "action")  # how ``running`` is sorted
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -362,7 +364,7 @@ def _start(state: TasksState, agent: int, action: Action) -> Transition[TasksSta
     counts[agent] = counts[agent].bump("valid")
     run = Run(action.index, agent, state.time, end)
     running = list(state.running)
-    bisect.insort(running, run, key=lambda r: (r.end, r.action))
+    bisect.insort(running, run, key=_RUN_ORDER)
     if action.background:
         message = (
             f"You started {action.text}; it runs by itself for {_minutes(action.minutes)} (done at t={end}) "
