@@ -43,7 +43,7 @@ ACTION_GOAL = {"tasks": 200, "kitchen": 200, "recipes": 500, "itinerary": 500}
 LOAD_GOAL = 200
 
 
-def _cpu(work: Callable[[], Any], *, at_least: float = 0.5) -> tuple[float, int]:
+def cpu_per_call(work: Callable[[], Any], *, at_least: float = 0.5) -> tuple[float, int]:
     """CPU seconds per call of ``work`` (repeated for at least ``at_least`` seconds)."""
     calls, started = 0, time.process_time()
     while True:
@@ -71,7 +71,7 @@ def _web_action(
             rules.observe(after, seat)
         rules.dump_state(after)
 
-    per_call, _ = _cpu(action_work)
+    per_call, _ = cpu_per_call(action_work)
     report(
         f"{domain}: web action (act + observe x{len(seats)} + dump)",
         1e6 * per_call,
@@ -85,8 +85,8 @@ def _web_action(
         for seat in seats:
             rules.observe(after, seat)
 
-    acting = _cpu(lambda: rules.act(state, agent, action, rules.now(state)), at_least=0.2)[0]
-    observing = max(0.0, _cpu(act_and_observe, at_least=0.2)[0] - acting)
+    acting = cpu_per_call(lambda: rules.act(state, agent, action, rules.now(state)), at_least=0.2)[0]
+    observing = max(0.0, cpu_per_call(act_and_observe, at_least=0.2)[0] - acting)
     for label, value in (
         ("act", acting),
         (f"observe x{len(seats)}", observing),
@@ -101,7 +101,7 @@ def _web_action(
         for seat in seats:
             rules.legal_actions(after, seat)
 
-    listing = max(0.0, _cpu(act_and_list, at_least=0.2)[0] - acting)
+    listing = max(0.0, cpu_per_call(act_and_list, at_least=0.2)[0] - acting)
     report(f"{domain}: legal_actions x{len(seats)} (frames; not in the sum)", 1e6 * listing, "µs")
     text = json.dumps(rules.dump_state(state))
     copies = [json.loads(text) for _ in range(50)]
@@ -113,14 +113,16 @@ def _web_action(
 
     rules.load_state(json.loads(text))  # the scenario is compiled once per process
     report(
-        f"{domain}: cold load_state ({len(text) // 1024} KB of JSON)", 1e6 * _cpu(load)[0], f"µs (goal < {LOAD_GOAL})"
+        f"{domain}: cold load_state ({len(text) // 1024} KB of JSON)",
+        1e6 * cpu_per_call(load)[0],
+        f"µs (goal < {LOAD_GOAL})",
     )
 
 
 # --- tasks --------------------------------------------------------------------------------------
 
 
-def _deadline(rules: Any, state: Any) -> float:
+def next_deadline(rules: Any, state: Any) -> float:
     """When the next running action ends (nobody is free, so one is running)."""
     deadline = rules.next_deadline(state)
     if deadline is None:
@@ -152,7 +154,7 @@ def tasks_script(definition: dict[str, Any], options: dict[str, Any]) -> list[tu
             log.append((action, state.time))
             state = RULES.act(state, 0, action, state.time).state
         else:
-            state = RULES.advance(state, _deadline(RULES, state)).state
+            state = RULES.advance(state, next_deadline(RULES, state)).state
     return log
 
 
@@ -187,13 +189,13 @@ def _tasks(report: Report, datasets: Path) -> None:
 
     waits = sum(action == "wait" for action, _ in log)
     print(f"  tasks: cooking1+2+3, 1 agent, {len(log)} decisions ({waits} waits), 120-minute limit")
-    per_episode, _ = _cpu(episode)
+    per_episode, _ = cpu_per_call(episode)
     report("tasks: one scripted episode", 1e3 * per_episode, "ms")
     _versus(report, "tasks: decisions per second", len(log) / per_episode, "tasks", "decisions/s")
     # Our script reaches the end in fewer decisions than theirs (time passes by itself while the one
     # agent is busy; the original measurement counted 99), so both ratios are printed.
     _versus(report, "tasks: episodes per second", 1 / per_episode, "tasks episodes", "episodes/s")
-    per_episode, _ = _cpu(lambda: episode(observe=True))
+    per_episode, _ = cpu_per_call(lambda: episode(observe=True))
     report("tasks: one scripted episode, observe() per decision", 1e3 * per_episode, "ms")
     _versus(
         report, "tasks: decisions per second with observe()", len(log) / per_episode, "tasks+observe", "decisions/s"
@@ -204,7 +206,7 @@ def _tasks(report: Report, datasets: Path) -> None:
     for action, at in log[: len(log) // 2]:
         state = RULES.advance(state, at).state if at > state.time else state
         state = RULES.act(state, 0, action, at).state
-    state = RULES.advance(state, _deadline(RULES, state)).state
+    state = RULES.advance(state, next_deadline(RULES, state)).state
     free = min(RULES.awaiting(state))
     _web_action(report, "tasks", RULES, state, free, RULES.legal_actions(state, free)[0], range(3))
 
@@ -270,9 +272,9 @@ def _recipes(report: Report, datasets: Path) -> None:
     def run_all(observe: bool = False) -> Any:
         return recipes_play(games, observe=observe)
 
-    per_run, _ = _cpu(run_all, at_least=1.0)
+    per_run, _ = cpu_per_call(run_all, at_least=1.0)
     _versus(report, "recipes: Step actions per second", steps / per_run, "recipes", "steps/s")
-    per_run, _ = _cpu(lambda: run_all(observe=True), at_least=1.0)
+    per_run, _ = cpu_per_call(lambda: run_all(observe=True), at_least=1.0)
     _versus(report, "recipes: Step actions per second with observe()", steps / per_run, "recipes+observe", "steps/s")
 
     definition, options, turns, _ = max(games, key=lambda game: len(game[2]))
@@ -333,7 +335,7 @@ def _kitchen(report: Report, datasets: Path) -> None:
         return kitchen_episode(definition, seed, agents, log)
 
     steps = sum(episode(seed) for seed in seeds)
-    per_run, _ = _cpu(lambda: [episode(seed) for seed in seeds], at_least=1.0)
+    per_run, _ = cpu_per_call(lambda: [episode(seed) for seed in seeds], at_least=1.0)
     _versus(report, "kitchen: steps per second (dispatcher + rules)", steps / per_run, "kitchen", "steps/s")
 
     logs: list[list[list[tuple[int, str]]]] = []
@@ -349,7 +351,7 @@ def _kitchen(report: Report, datasets: Path) -> None:
                     state = RULES.act(state, agent, command, state.step).state
                 state = RULES.advance(state, state.step + 1).state
 
-    per_run, _ = _cpu(replay_all, at_least=1.0)
+    per_run, _ = cpu_per_call(replay_all, at_least=1.0)
     _versus(report, "kitchen: steps per second, rules only (replay)", steps / per_run, "kitchen rules", "steps/s")
 
     state = RULES.initial_state(definition, seed=0, agents=agents)
@@ -400,7 +402,7 @@ def _itinerary(report: Report, datasets: Path) -> None:
         for definition, lines, _ in plans:
             check_plan(definition, lines)
 
-    per_run, _ = _cpu(score_all, at_least=1.0)
+    per_run, _ = cpu_per_call(score_all, at_least=1.0)
     report("itinerary: score one plan (new game, play, score)", 1e3 * per_run / len(plans), "ms")
     _versus(report, "itinerary: plans scored per second", len(plans) / per_run, "itinerary", "plans/s")
 

@@ -56,11 +56,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.engine_speed import (
-    _cpu,
-    _deadline,
+    cpu_per_call,
     itinerary_plans,
     kitchen_episode,
     kitchen_level,
+    next_deadline,
     recipes_games,
     recipes_play,
     tasks_definition,
@@ -113,8 +113,8 @@ def _side_by_side(
     ours()  # warm: scenarios compiled, caches filled, as in the middle of a run
     theirs()
     for _ in range(ROUNDS):
-        our_seconds, _ = _cpu(ours)
-        their_seconds, _ = _cpu(theirs)
+        our_seconds, _ = cpu_per_call(ours)
+        their_seconds, _ = cpu_per_call(theirs)
         our_speeds.append(work / our_seconds)
         their_speeds.append(work / their_seconds)
         ratios.append(their_seconds / our_seconds)
@@ -142,7 +142,7 @@ def _tasks(report: Report, datasets: Path, folder: Path) -> None:
     def ours() -> Any:
         state = tasks_episode(definition, options, log)
         while not state.ended:  # the last action's minutes: both sides play to the game's end
-            state = RULES.advance(state, _deadline(RULES, state)).state
+            state = RULES.advance(state, next_deadline(RULES, state)).state
         return state
 
     # The original package imports its LLM clients (openai, langchain) at the top; not used here.
