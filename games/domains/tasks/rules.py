@@ -211,12 +211,13 @@ class TasksRules:
         if not ended and target >= limit:
             ended, ended_at = st.TIME_UP, limit
         new_time = ended_at if ended == st.ALL_DONE and ended_at is not None else stop
+        now_finished = running[:completed]
         new = evolve(
             state,
             time=new_time,
             running=running[completed:],
-            finished=state.finished + running[:completed],
-            done=state.done.union(run.action for run in running[:completed]),
+            finished=state.finished + now_finished,
+            done=state.done.union(run.action for run in now_finished),
             done_minutes=done_minutes,
             progress_time=progress_time,
             ended=ended,
@@ -277,10 +278,11 @@ class TasksRules:
 
 
 RULES = TasksRules()
-_RUN_ORDER = attrgetter("end", "action")  # how ``running`` is sorted
 
 
 # -- helpers -----------------------------------------------------------------------------------
+
+_RUN_ORDER = attrgetter("end", "action")  # how ``TasksState.running`` is sorted
 
 
 def _exact_actions(scenario: Compiled) -> dict[str, Action]:
