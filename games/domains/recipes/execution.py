@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 from games.domains.recipes import feedback as fb
 from games.domains.recipes.kitchen import StepSpec
-from games.domains.recipes.state import FAILED, SUCCESS, Chunk, RecipesState
+from games.domains.recipes.state import FAILED, SUCCESS, Chunk, RecipesState, evolve_state
 from games.domains.recipes.text import StepAction
 from games.engine.durations import describe_amount, format_clock
 from games.engine.types import COMPLETED, FINISHED, PAUSED, STARTED, Event, Feedback
-from games.engine.values import evolve
+from games.engine.values import evolve, quick_init
 
 SPOILED = "spoiled"
 CHUNK_ENDED = "chunk_ended"
@@ -38,6 +38,7 @@ def _props_text(value: object) -> str:
 # --- time passing -----------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Spoil:
     time: int
@@ -99,59 +100,92 @@ def next_event_time(state: RecipesState, spoil: Spoil | bool | None = False) -> 
 
 
 def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]:
-    """Let time pass to ``until``: chunks end, steps complete, constraints spoil, the game ends."""
+    """Let time pass to ``until``: chunks end, steps complete, constraints spoil, the game ends.
+
+    Time passing changes no chunk and no appliance, so the moments things happen are read off once:
+    the distinct ends of the chunks still running, in order, and the spoil moment (which does not
+    move while time passes: a running chunk that would push it later ends after it, see
+    ``next_spoil``). The game is over, or moves on, in one copy of the state at the end; only a
+    moment after which nothing runs any more needs the state at that moment (to ask for a dead end).
+    """
+    now = state.time
+    if state.over:
+        return (evolve_state(state, time=until) if until > now else state), []
+    spoil = next_spoil(state)
+    chunks = state.chunks
+    pending = sorted({chunk.end for chunk in chunks if chunk.end > now})
+    last = len(pending)
     events: list[Event] = []
-    while not state.over:
-        spoil = next_spoil(state)
-        moment = next_event_time(state, spoil)
+    ended: tuple[str, str, int] | None = None
+    position = 0
+    while True:
+        moment = pending[position] if position < last else None
+        if spoil is not None and (moment is None or spoil.time < moment):
+            moment = spoil.time
         if moment is None or moment > until:
             break
-        state = evolve(state, time=moment)
-        for chunk in state.chunks:
-            if chunk.end != moment:
-                continue
-            if state.is_complete(chunk.recipe, chunk.step):
-                events.append(
-                    Event(
-                        COMPLETED,
-                        moment,
-                        f"{step_name(state, chunk.recipe, chunk.step).capitalize()} is complete.",
-                        chunk.agent,
-                        _step_data(state, chunk.recipe, chunk.step),
-                    )
-                )
-            else:
-                left = state.remaining(chunk.recipe, chunk.step)
-                events.append(
-                    Event(
-                        CHUNK_ENDED,
-                        moment,
-                        f"{step_name(state, chunk.recipe, chunk.step).capitalize()} stopped with "
-                        f"{format_clock(left)} left; continue it with another Step(...).",
-                        chunk.agent,
-                        _step_data(state, chunk.recipe, chunk.step, remaining=left),
-                    )
-                )
+        if position < last and pending[position] == moment:
+            position += 1
+            _chunk_events(state, moment, events)
         if spoil is not None and spoil.time == moment:
             message = spoil_message(state, spoil)
             data = _step_data(state, spoil.recipe, spoil.step, source=spoil.source, deadline=spoil.deadline)
             events.append(Event(SPOILED, moment, message, None, data))
-            state = evolve(state, status=FAILED, reason=message, ended_at=moment)
             events.append(Event(FINISHED, moment, message, None, {"status": FAILED}))
+            ended = (FAILED, message, moment)
             break
-        if state.all_complete():
-            message = f"All recipes are complete at {format_clock(moment)}."
-            state = evolve(state, status=SUCCESS, reason=message, ended_at=moment)
-            events.append(Event(FINISHED, moment, message, None, {"status": SUCCESS}))
-        elif (stuck := dead_end(state, spoil)) is not None:
-            state = evolve(state, status=FAILED, reason=stuck, ended_at=moment)
-            events.append(Event(FINISHED, moment, stuck, None, {"status": FAILED}))
-    if until > state.time:
-        state = evolve(state, time=until)
-    return state, events
+        if position == last:  # nothing runs after this moment
+            if state.index.scheduled == state.kitchen.step_count:  # and every chunk has ended
+                message = f"All recipes are complete at {format_clock(moment)}."
+                events.append(Event(FINISHED, moment, message, None, {"status": SUCCESS}))
+                ended = (SUCCESS, message, moment)
+                break
+            stuck = dead_end(state, spoil, moment)
+            if stuck is not None:
+                events.append(Event(FINISHED, moment, stuck, None, {"status": FAILED}))
+                ended = (FAILED, stuck, moment)
+                break
+    time = until if until > now else now
+    if ended is not None:
+        status, reason, moment = ended
+        return evolve_state(state, time=max(time, moment), status=status, reason=reason, ended_at=moment), events
+    return (evolve_state(state, time=time) if time != now else state), events
 
 
-def dead_end(state: RecipesState, spoil: Spoil | bool | None = False) -> str | None:
+def _chunk_events(state: RecipesState, moment: int, events: list[Event]) -> None:
+    """The events of the chunks ending at ``moment``: a step complete, or a chunk of it done."""
+    index = state.index
+    kitchen = state.kitchen
+    for chunk in state.chunks:
+        if chunk.end != moment:
+            continue
+        key = (chunk.recipe, chunk.step)
+        duration = kitchen.recipes[chunk.recipe].steps[chunk.step].duration
+        left = duration - index.executed[key]
+        if left <= 0 and index.last_end[key] <= moment:
+            events.append(
+                Event(
+                    COMPLETED,
+                    moment,
+                    f"{step_name(state, chunk.recipe, chunk.step).capitalize()} is complete.",
+                    chunk.agent,
+                    _step_data(state, chunk.recipe, chunk.step),
+                )
+            )
+        else:
+            events.append(
+                Event(
+                    CHUNK_ENDED,
+                    moment,
+                    f"{step_name(state, chunk.recipe, chunk.step).capitalize()} stopped with "
+                    f"{format_clock(left)} left; continue it with another Step(...).",
+                    chunk.agent,
+                    _step_data(state, chunk.recipe, chunk.step, remaining=left),
+                )
+            )
+
+
+def dead_end(state: RecipesState, spoil: Spoil | bool | None = False, moment: int | None = None) -> str | None:
     """Why the game can go no further, when nothing is under way and no step left can start.
 
     With nothing running, nothing changes by itself: prerequisites, appliances and free cooks stay
@@ -166,20 +200,25 @@ def dead_end(state: RecipesState, spoil: Spoil | bool | None = False) -> str | N
     the kitchen does not have; ``check_start`` then words the first one's refusal (and, should it
     accept that step after all, nothing is declared). ``test_properties`` checks this against
     ``check_start`` on every step of many random states. ``spoil``: ``next_spoil(state)`` if the
-    caller has it already (it does not depend on the clock)."""
-    if state.over or any(chunk.end > state.time for chunk in state.chunks):
+    caller has it already (it does not depend on the clock); ``moment``: ask about the state as it
+    is at that moment (its chunks and appliances as they are), not at its own clock."""
+    now = state.time if moment is None else moment
+    if state.over or any(end > now for end in state.index.last_end.values()):
         return None
     if (next_spoil(state) if spoil is False else spoil) is not None:
         return None
     settings: dict[str, dict[str, object]] | None = None
     blocked: StepAction | None = None
+    executed = state.index.executed
     for recipe_number, recipe in enumerate(state.kitchen.recipes):
-        for spec in recipe.steps:
-            if state.remaining(recipe_number, spec.index) <= 0:
+        steps = recipe.steps
+        for spec in steps:
+            if executed.get((recipe_number, spec.index), 0) >= spec.duration:
                 continue
-            if not all(state.is_complete(recipe_number, p) for p in spec.prerequisites):
+            # With nothing running, a step is complete exactly when its whole duration is scheduled.
+            if not all(executed.get((recipe_number, p), 0) >= steps[p].duration for p in spec.prerequisites):
                 continue  # it waits for another remaining step, which is asked about itself
-            if not any(use.require for use in spec.uses):
+            if not spec.uses or not any(use.require for use in spec.uses):
                 return None  # it can start now
             if settings is None:
                 settings = {name: dict(props) for name, props in state.appliances}
@@ -188,15 +227,16 @@ def dead_end(state: RecipesState, spoil: Spoil | bool | None = False) -> str | N
             blocked = blocked or StepAction(spec.index, recipe.name)
     if blocked is None:
         return None
-    verdict = check_start(state, 0, blocked)
+    verdict = check_start(state if now == state.time else evolve_state(state, time=now), 0, blocked)
     if verdict.feedback is None:
         return None
-    return f"No step left can start at {format_clock(state.time)}, and nothing is under way: {verdict.feedback.message}"
+    return f"No step left can start at {format_clock(now)}, and nothing is under way: {verdict.feedback.message}"
 
 
 # --- starting a step ----------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class StartCheck:
     """The verdict on a Step action: either ``feedback`` (``fatal`` for a time constraint) or the
@@ -248,42 +288,82 @@ def check_start(
     state: RecipesState, agent: int, action: StepAction, advanced: dict[int, Ahead] | None = None
 ) -> StartCheck:
     """All the rules of SPEC section 3 for starting (a chunk of) a step, in the order a player would
-    want to hear about them. ``advanced`` memoises the state advanced to each start asked about."""
-    recipe = state.kitchen.recipe_index(action.recipe)
+    want to hear about them. ``advanced`` memoises the state advanced to each start asked about.
+
+    Asked for every action and, by the observation, for every step at a few moments: the questions
+    go to the chunk index (``RecipesState.index``) and messages are written only for a refusal."""
+    kitchen = state.kitchen
+    recipe = kitchen.recipe_index(action.recipe)
     if recipe is None:
-        names = ", ".join(r.name for r in state.kitchen.recipes)
+        names = ", ".join(r.name for r in kitchen.recipes)
         return _reject(fb.UNKNOWN_RECIPE, f"There is no recipe {action.recipe!r} in this game; choose one of: {names}.")
-    steps = state.kitchen.recipes[recipe].steps
-    name = state.kitchen.recipes[recipe].name
-    if not 0 <= action.step < len(steps):
-        return _reject(fb.UNKNOWN_STEP, f"{name} has no step {action.step}; choose a step from 0 to {len(steps) - 1}.")
-    label = step_name(state, recipe, action.step)
+    steps = kitchen.recipes[recipe].steps
+    step = action.step
+    if not 0 <= step < len(steps):
+        name = kitchen.recipes[recipe].name
+        return _reject(fb.UNKNOWN_STEP, f"{name} has no step {step}; choose a step from 0 to {len(steps) - 1}.")
     start = state.time if action.start is None else action.start
     if start < state.time:
         return _reject(
             fb.IN_THE_PAST,
-            f"It is already {format_clock(state.time)}; {label} cannot start at {format_clock(start)}. "
-            f"Choose a start at or after {format_clock(state.time)}.",
+            f"It is already {format_clock(state.time)}; {step_name(state, recipe, step)} cannot start at "
+            f"{format_clock(start)}. Choose a start at or after {format_clock(state.time)}.",
         )
-    ahead, events = advanced_to(state, start, advanced)
-    if ahead.status == FAILED:
-        return _reject(fb.TIME_CONSTRAINT, ahead.reason, fatal=True)
+    ahead, events = advanced_to(state, start, advanced)  # ahead.time == start
     if ahead.over:
+        if ahead.status == FAILED:
+            return _reject(fb.TIME_CONSTRAINT, ahead.reason, fatal=True)
         return _reject(fb.GAME_OVER, f"The episode ended at {format_clock(ahead.ended_at or 0)}: {ahead.reason}")
-    spec = steps[action.step]
-    if ahead.is_complete(recipe, action.step):
-        return _reject(
-            fb.ALREADY_DONE, f"{label.capitalize()} is already complete; choose a step that is not done yet."
-        )
-    running = ahead.running_chunk(recipe, action.step)
-    if running is not None:
-        return _reject(
-            fb.ALREADY_RUNNING,
-            f"{label.capitalize()} is under way until {format_clock(running.end)}; choose another step "
-            f"or continue it after {format_clock(running.end)}.",
-        )
-    left = ahead.remaining(recipe, action.step)
+    spec = steps[step]
+    index = ahead.index
+    key = (recipe, step)
+    left = spec.duration - index.executed.get(key, 0)
+    if left < spec.duration:  # some of it is scheduled: done, or under way now?
+        if left <= 0 and index.last_end[key] <= start:
+            return _reject(
+                fb.ALREADY_DONE,
+                f"{step_name(state, recipe, step).capitalize()} is already complete; "
+                "choose a step that is not done yet.",
+            )
+        running = ahead.running_chunk(recipe, step)
+        if running is not None:
+            return _reject(
+                fb.ALREADY_RUNNING,
+                f"{step_name(state, recipe, step).capitalize()} is under way until {format_clock(running.end)}; "
+                f"choose another step or continue it after {format_clock(running.end)}.",
+            )
     duration = left if action.duration is None else action.duration
+    if duration <= 0 or duration > left or (duration < left and not spec.interruptible):
+        return _reject_duration(state, recipe, step, duration, left, spec.interruptible)
+    for prerequisite in spec.prerequisites:
+        if not ahead.is_complete(recipe, prerequisite):
+            return _reject_prerequisite(ahead, recipe, step, prerequisite)
+    busy = ahead.busy_until(agent)
+    if busy > start:
+        current = next(c for c in ahead.chunks if c.agent == agent and c.end == busy and not ahead.spec(c).autonomous)
+        hint = " or pause it (it is interruptible)" if ahead.spec(current).interruptible else ""
+        return _reject(
+            fb.COOK_BUSY,
+            f"You are busy with {step_name(ahead, current.recipe, current.step)} until {format_clock(busy)}; "
+            f"start {step_name(state, recipe, step)} at or after {format_clock(busy)}{hint}.",
+        )
+    if spec.uses:
+        refusal = _appliance_refusal(ahead, recipe, step, spec, start, start + duration)
+        if refusal is not None:
+            return refusal
+    if spec.time_constraints and ahead.options.time_constraints:
+        for source, window in spec.time_constraints:
+            finished = ahead.finished_at(recipe, source)
+            if finished is not None and finished <= start and start > finished + window:
+                spoil = Spoil(start, recipe, step, source, finished + window)
+                return _reject(fb.TIME_CONSTRAINT, spoil_message(ahead, spoil), fatal=True)
+    return StartCheck(None, False, ahead, tuple(events), recipe, step, duration, start)
+
+
+def _reject_duration(
+    state: RecipesState, recipe: int, step: int, duration: int, left: int, interruptible: bool
+) -> StartCheck:
+    label = step_name(state, recipe, step)
     if duration <= 0:
         return _reject(
             fb.DURATION, f"A step must run for at least 00:00:01; give {label} a duration up to {format_clock(left)}."
@@ -293,43 +373,42 @@ def check_start(
             fb.DURATION,
             f"Only {format_clock(left)} of {label} is left; give a duration of at most {format_clock(left)}.",
         )
-    if duration < left and not spec.interruptible:
+    assert not interruptible
+    return _reject(
+        fb.NOT_INTERRUPTIBLE,
+        f"{label.capitalize()} cannot be interrupted; run it for all of {format_clock(left)} in one go.",
+    )
+
+
+def _reject_prerequisite(ahead: RecipesState, recipe: int, step: int, prerequisite: int) -> StartCheck:
+    label = step_name(ahead, recipe, step)
+    name = ahead.kitchen.recipes[recipe].name
+    finished = ahead.finished_at(recipe, prerequisite)
+    if finished is not None:
         return _reject(
-            fb.NOT_INTERRUPTIBLE,
-            f"{label.capitalize()} cannot be interrupted; run it for all of {format_clock(left)} in one go.",
+            fb.PREREQUISITE_RUNNING,
+            f"{label.capitalize()} needs step {prerequisite} of {name}, which finishes at "
+            f"{format_clock(finished)}; start it at or after {format_clock(finished)}.",
         )
-    for prerequisite in spec.prerequisites:
-        if ahead.is_complete(recipe, prerequisite):
-            continue
-        finished = ahead.finished_at(recipe, prerequisite)
-        if finished is not None:
-            return _reject(
-                fb.PREREQUISITE_RUNNING,
-                f"{label.capitalize()} needs step {prerequisite} of {name}, which finishes at "
-                f"{format_clock(finished)}; start it at or after {format_clock(finished)}.",
-            )
-        return _reject(
-            fb.PREREQUISITE_MISSING,
-            f"{label.capitalize()} needs step {prerequisite} of {name} first; do step {prerequisite} "
-            f"(and whatever it needs) before it.",
-        )
-    busy = ahead.busy_until(agent)
-    if busy > start:
-        current = next(c for c in ahead.chunks if c.agent == agent and c.end == busy and not ahead.spec(c).autonomous)
-        hint = " or pause it (it is interruptible)" if ahead.spec(current).interruptible else ""
-        return _reject(
-            fb.COOK_BUSY,
-            f"You are busy with {step_name(ahead, current.recipe, current.step)} until {format_clock(busy)}; "
-            f"start {label} at or after {format_clock(busy)}{hint}.",
-        )
-    end = start + duration
+    return _reject(
+        fb.PREREQUISITE_MISSING,
+        f"{label.capitalize()} needs step {prerequisite} of {name} first; do step {prerequisite} "
+        f"(and whatever it needs) before it.",
+    )
+
+
+def _appliance_refusal(
+    ahead: RecipesState, recipe: int, step: int, spec: StepSpec, start: int, end: int
+) -> StartCheck | None:
+    """Why the step's appliances do not let it run over [start, end), or None: one in use by
+    another chunk then (two recipes' identical settings steps may share it, starting and ending
+    together), or not in the setting the step requires."""
+    by_appliance = ahead.index.by_appliance
     for use in spec.uses:
-        for other in ahead.chunks:
+        for other in by_appliance.get(use.appliance, ()):
             if other.end <= start or other.start >= end:
                 continue
-            other_use = next((u for u in ahead.spec(other).uses if u.appliance == use.appliance), None)
-            if other_use is None:
-                continue
+            other_use = next(u for u in ahead.spec(other).uses if u.appliance == use.appliance)
             shared = (
                 other.start == start
                 and other.end == end
@@ -341,8 +420,11 @@ def check_start(
                 return _reject(
                     fb.APPLIANCE_BUSY,
                     f"The {use.appliance} is in use by {step_name(ahead, other.recipe, other.step)} until "
-                    f"{format_clock(other.end)}; start {label} at or after {format_clock(other.end)}.",
+                    f"{format_clock(other.end)}; start {step_name(ahead, recipe, step)} at or after "
+                    f"{format_clock(other.end)}.",
                 )
+        if not use.require:
+            continue
         props = ahead.appliance_props(use.appliance)
         for key, wanted in use.require:
             if props.get(key) != wanted:
@@ -357,23 +439,10 @@ def check_start(
                     advice = f"first do {setter}"
                 return _reject(
                     fb.APPLIANCE_STATE,
-                    f"The {use.appliance} {key} is {current_text} but {label} needs {_props_text(wanted)}; {advice}.",
+                    f"The {use.appliance} {key} is {current_text} but {step_name(ahead, recipe, step)} needs "
+                    f"{_props_text(wanted)}; {advice}.",
                 )
-    if ahead.options.time_constraints:
-        for source, window in spec.time_constraints:
-            finished = ahead.finished_at(recipe, source)
-            if finished is not None and finished <= start and start > finished + window:
-                spoil = Spoil(start, recipe, action.step, source, finished + window)
-                return _reject(fb.TIME_CONSTRAINT, spoil_message(ahead, spoil), fatal=True)
-    return StartCheck(
-        feedback=None,
-        state=ahead,
-        events=tuple(events),
-        recipe=recipe,
-        step=action.step,
-        duration=duration,
-        start=start,
-    )
+    return None
 
 
 def _setter(state: RecipesState, appliance: str, key: str, value: object) -> tuple[str, bool]:
@@ -394,9 +463,9 @@ def begin(check: StartCheck, agent: int) -> tuple[RecipesState, Event]:
     """Apply an accepted StartCheck: add the chunk, apply appliance updates (at the start)."""
     assert check.state is not None and check.feedback is None
     state = check.state
-    spec: StepSpec = state.kitchen.step(check.recipe, check.step)
+    spec: StepSpec = state.kitchen.recipes[check.recipe].steps[check.step]
     settings = state.appliances
-    if any(use.update for use in spec.uses):
+    if spec.uses and any(use.update for use in spec.uses):
         appliances = dict(settings)
         for use in spec.uses:
             if use.update:
@@ -406,7 +475,7 @@ def begin(check: StartCheck, agent: int) -> tuple[RecipesState, Event]:
         settings = tuple(sorted(appliances.items()))
     chunk = Chunk(check.recipe, check.step, agent, check.start, check.start + check.duration)
     chunks = (*state.chunks, chunk)
-    state = evolve(
+    state = evolve_state(
         state,
         chunks=chunks,
         appliances=settings,
@@ -420,15 +489,14 @@ def begin(check: StartCheck, agent: int) -> tuple[RecipesState, Event]:
         check.start,
         f"Started {label} ({kind}) for {format_clock(check.duration)}; it ends at {format_clock(chunk.end)}.",
         agent,
-        _step_data(
-            state,
-            check.recipe,
-            check.step,
-            start=chunk.start,
-            end=chunk.end,
-            duration=check.duration,
-            autonomous=spec.autonomous,
-        ),
+        {
+            "recipe": state.kitchen.recipes[check.recipe].name,
+            "step": check.step,
+            "start": chunk.start,
+            "end": chunk.end,
+            "duration": check.duration,
+            "autonomous": spec.autonomous,
+        },
     )
     return state, event
 
@@ -461,7 +529,7 @@ def pause(state: RecipesState, agent: int, recipe_name: str, step: int) -> tuple
     chunks = tuple(c for c in state.chunks if c != chunk)
     if state.time > chunk.start:
         chunks = (*chunks, evolve(chunk, end=state.time))
-    state = evolve(state, chunks=chunks)
+    state = evolve_state(state, chunks=chunks)
     left = state.remaining(recipe, step)
     event = Event(
         PAUSED,

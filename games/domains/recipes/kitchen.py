@@ -82,11 +82,14 @@ class Kitchen:
     derived: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False, hash=False)
 
     def recipe_index(self, name: str) -> int | None:
-        folded = name.strip().casefold()
-        for number, recipe in enumerate(self.recipes):
-            if recipe.name.casefold() == folded:
-                return number
-        return None
+        """The number of the recipe called ``name`` (any case, spaces around ignored), or None."""
+        names: dict[str, int] | None = self.derived.get("names")
+        if names is None:
+            names = {recipe.name: number for number, recipe in enumerate(self.recipes)}
+            names.update({recipe.name.casefold(): number for number, recipe in enumerate(self.recipes)})
+            self.derived["names"] = names
+        found = names.get(name)
+        return found if found is not None else names.get(name.strip().casefold())
 
     def memo[T](self, key: Hashable, build: Callable[[], T]) -> T:
         """``build()``, worked out once per kitchen and kept under ``key`` in ``derived`` (for
@@ -102,6 +105,14 @@ class Kitchen:
     def constrained(self) -> tuple[StepSpec, ...]:
         """The steps with a time constraint (what ``next_spoil`` scans), worked out once."""
         return self.memo("constrained", lambda: tuple(s for r in self.recipes for s in r.steps if s.time_constraints))
+
+    @property
+    def step_count(self) -> int:
+        """How many steps all the recipes have together."""
+        found = self.derived.get("step_count")
+        if found is None:
+            found = self.derived["step_count"] = sum(len(recipe.steps) for recipe in self.recipes)
+        return int(found)
 
     def step(self, recipe: int, index: int) -> StepSpec:
         return self.recipes[recipe].steps[index]

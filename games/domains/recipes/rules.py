@@ -23,16 +23,18 @@ from games.domains.recipes.state import (
     TRUNCATED,
     RecipesState,
     dump_state,
+    evolve_state,
     initial_state,
     load_state,
 )
 from games.domains.recipes.text import ActionSyntaxError, PauseAction, StepAction, StopAction, parse_actions
 from games.engine.durations import format_clock
 from games.engine.types import FINISHED, Event, Feedback, Observation, Outcome, Transition, rejected
-from games.engine.values import evolve
 
 
 def _seconds(value: float) -> int:
+    if type(value) is int:
+        return value
     return math.floor(value + 1e-9)
 
 
@@ -74,7 +76,7 @@ class RecipesRules:
             parsed = parse_actions(action)
         except ActionSyntaxError as error:
             return self._rejected(state, agent, action, fb.feedback(fb.SYNTAX, str(error)), events)
-        if len(parsed) > 1:
+        if len(parsed) > 1:  # a plan
             if not all(isinstance(item, StepAction) for item in parsed):
                 problem = fb.feedback(
                     fb.SYNTAX, "A plan is a list of Step(...) only; send Pause(...) or Stop() on its own."
@@ -85,7 +87,7 @@ class RecipesRules:
         only = parsed[0]
         if isinstance(only, StopAction):
             message = f"Cook {agent} stopped at {format_clock(state.time)}."
-            state = evolve(state, status=STOPPED, reason=message, ended_at=state.time)
+            state = evolve_state(state, status=STOPPED, reason=message, ended_at=state.time)
             return Transition(state, (*events, Event(FINISHED, state.time, message, agent, {"status": STOPPED})))
         if isinstance(only, PauseAction):
             outcome = pause(state, agent, only.recipe, only.step)
@@ -103,7 +105,7 @@ class RecipesRules:
             if verdict.fatal:
                 # A spoiled recipe ends the episode; the clock stays where it was.
                 message = verdict.feedback.message
-                failed = evolve(state, status=FAILED, reason=message, ended_at=state.time)
+                failed = evolve_state(state, status=FAILED, reason=message, ended_at=state.time)
                 return Transition(
                     failed,
                     (
@@ -143,7 +145,7 @@ class RecipesRules:
         repeats = list(state.repeats)
         last = list(state.last_rejected)
         repeats[agent], last[agent] = 0, ""
-        return evolve(state, repeats=tuple(repeats), last_rejected=tuple(last))
+        return evolve_state(state, repeats=tuple(repeats), last_rejected=tuple(last))
 
     def _rejected(
         self, state: RecipesState, agent: int, action: str, problem: Feedback, events: list[Event]
@@ -152,7 +154,7 @@ class RecipesRules:
         counts[agent] += 1
         repeats[agent] = repeats[agent] + 1 if last[agent] == action else 1
         last[agent] = action
-        state = evolve(state, rejections=tuple(counts), repeats=tuple(repeats), last_rejected=tuple(last))
+        state = evolve_state(state, rejections=tuple(counts), repeats=tuple(repeats), last_rejected=tuple(last))
         out = [*events, rejected(state.time, agent, action, problem)]
         limit, repeat_limit = state.options.max_rejections, state.options.max_repeats
         reason = ""
@@ -161,7 +163,7 @@ class RecipesRules:
         elif repeat_limit and repeats[agent] >= repeat_limit:
             reason = f"Cook {agent} sent the same rejected action {repeats[agent]} times in a row."
         if reason:
-            state = evolve(state, status=TRUNCATED, reason=reason, ended_at=state.time)
+            state = evolve_state(state, status=TRUNCATED, reason=reason, ended_at=state.time)
             out.append(Event(FINISHED, state.time, reason, agent, {"status": TRUNCATED}))
         return Transition(state, tuple(out))
 

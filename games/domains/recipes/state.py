@@ -14,7 +14,7 @@ from typing import Any
 
 from games.domains.recipes.kitchen import Kitchen, Props, StepSpec, load_kitchen
 from games.engine.compiled import CompiledScenarios
-from games.engine.values import OWN_CACHE, quick_init
+from games.engine.values import OWN_CACHE, evolver, quick_init
 
 # Each scenario's Kitchen, parsed and validated once per process (games share the immutable value).
 KITCHENS: CompiledScenarios[Kitchen] = CompiledScenarios(load_kitchen)
@@ -36,32 +36,61 @@ class Chunk:
 
 
 class ChunkIndex:
-    """The chunks of a state grouped by step, with each step's scheduled seconds and last end: the
-    questions the rules ask hundreds of times per action answered without scanning every chunk.
+    """The chunks of a state grouped by step, with each step's scheduled seconds and last end, each
+    cook's last continuous chunk and each appliance's chunks: the questions the rules ask hundreds
+    of times per action answered without scanning every chunk.
 
     Built lazily from one ``chunks`` tuple and never changed; a state derived with other chunks
-    gets its own (``RecipesState.index`` checks which tuple an index was built from).
+    gets its own (``RecipesState.index`` checks which tuple an index was built from), and ``plus``
+    derives the index of one more chunk without a rescan.
     """
 
-    __slots__ = ("by_step", "chunks", "executed", "last_end")
+    __slots__ = ("by_appliance", "by_step", "chunks", "cook_end", "executed", "kitchen", "last_end", "scheduled")
 
-    def __init__(self, chunks: tuple[Chunk, ...]) -> None:
+    def __init__(self, chunks: tuple[Chunk, ...], kitchen: Kitchen) -> None:
         self.chunks = chunks
-        by_step: dict[tuple[int, int], list[Chunk]] = {}
+        self.kitchen = kitchen
+        self.by_step: dict[tuple[int, int], list[Chunk]] = {}
+        self.executed: dict[tuple[int, int], int] = {}
+        self.last_end: dict[tuple[int, int], int] = {}
+        #: agent -> the latest end of the agent's continuous (not autonomous) chunks
+        self.cook_end: dict[int, int] = {}
+        #: appliance -> the chunks of steps that use it
+        self.by_appliance: dict[str, list[Chunk]] = {}
+        #: how many steps have their whole duration scheduled
+        self.scheduled = 0
         for chunk in chunks:
-            by_step.setdefault((chunk.recipe, chunk.step), []).append(chunk)
-        self.by_step = by_step
-        self.executed = {key: sum(c.end - c.start for c in found) for key, found in by_step.items()}
-        self.last_end = {key: max(c.end for c in found) for key, found in by_step.items()}
+            self._add(chunk)
+
+    def _add(self, chunk: Chunk) -> None:
+        key = (chunk.recipe, chunk.step)
+        spec = self.kitchen.recipes[chunk.recipe].steps[chunk.step]
+        self.by_step[key] = [*self.by_step.get(key, ()), chunk]
+        before = self.executed.get(key, 0)
+        after = self.executed[key] = before + chunk.end - chunk.start
+        if before < spec.duration <= after:
+            self.scheduled += 1
+        last = self.last_end.get(key)
+        if last is None or chunk.end > last:
+            self.last_end[key] = chunk.end
+        if not spec.autonomous and chunk.end > self.cook_end.get(chunk.agent, chunk.end - 1):
+            self.cook_end[chunk.agent] = chunk.end
+        for use in spec.uses:
+            self.by_appliance[use.appliance] = [*self.by_appliance.get(use.appliance, ()), chunk]
 
     def plus(self, chunk: Chunk, chunks: tuple[Chunk, ...]) -> ChunkIndex:
         """The index of ``chunks`` = this index's chunks followed by ``chunk`` (without a rescan)."""
         new = ChunkIndex.__new__(ChunkIndex)
         new.chunks = chunks
-        key = (chunk.recipe, chunk.step)
-        new.by_step = {**self.by_step, key: [*self.by_step.get(key, ()), chunk]}
-        new.executed = {**self.executed, key: self.executed.get(key, 0) + chunk.end - chunk.start}
-        new.last_end = {**self.last_end, key: max(self.last_end.get(key, chunk.end), chunk.end)}
+        new.kitchen = self.kitchen
+        # Shallow copies: ``_add`` replaces the lists it extends, so this index's lists stay as they are.
+        new.by_step = self.by_step.copy()
+        new.executed = self.executed.copy()
+        new.last_end = self.last_end.copy()
+        new.cook_end = self.cook_end.copy()
+        new.by_appliance = self.by_appliance.copy() if self.by_appliance else {}
+        new.scheduled = self.scheduled
+        new._add(chunk)
         return new
 
 
@@ -86,6 +115,7 @@ class Options:
         )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RecipesState:
     kitchen: Kitchen
@@ -120,7 +150,7 @@ class RecipesState:
     def index(self) -> ChunkIndex:
         found = self.cached_index
         if found is None or found.chunks is not self.chunks:
-            found = ChunkIndex(self.chunks)
+            found = ChunkIndex(self.chunks, self.kitchen)
             object.__setattr__(self, "cached_index", found)
         return found
 
@@ -165,23 +195,18 @@ class RecipesState:
         return "paused" if self.executed(recipe, step) else "todo"
 
     def all_complete(self) -> bool:
-        if len(self.index.executed) < sum(len(recipe.steps) for recipe in self.kitchen.recipes):
-            return False  # a step with no chunk at all is not complete
-        return all(
-            self.is_complete(recipe_number, step.index)
-            for recipe_number, recipe in enumerate(self.kitchen.recipes)
-            for step in recipe.steps
-        )
+        """Every step's whole duration scheduled and every chunk ended."""
+        index = self.index
+        if index.scheduled < self.kitchen.step_count:
+            return False
+        return all(end <= self.time for end in index.last_end.values())
 
     # --- questions about cooks and appliances ---------------------------------------------------
 
     def busy_until(self, agent: int) -> int:
         """The end of the agent's continuous chunk running now (or the current time if free)."""
-        until = self.time
-        for chunk in self.chunks:
-            if chunk.agent == agent and chunk.end > self.time and not self.spec(chunk).autonomous:
-                until = max(until, chunk.end)
-        return until
+        end = self.index.cook_end.get(agent)
+        return self.time if end is None or end < self.time else end
 
     def spec(self, chunk: Chunk) -> StepSpec:
         return self.kitchen.step(chunk.recipe, chunk.step)
@@ -194,15 +219,15 @@ class RecipesState:
 
     def appliance_users(self, name: str, at: int | None = None) -> list[Chunk]:
         moment = self.time if at is None else at
-        return [
-            chunk
-            for chunk in self.chunks
-            if chunk.start <= moment < chunk.end and any(use.appliance == name for use in self.spec(chunk).uses)
-        ]
+        return [chunk for chunk in self.index.by_appliance.get(name, ()) if chunk.start <= moment < chunk.end]
 
     @property
     def over(self) -> bool:
         return self.status != PLAYING
+
+
+#: ``evolve`` for a RecipesState, without looking up the class's evolver on every call.
+evolve_state = evolver(RecipesState)
 
 
 def initial_state(
