@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.domains.recipes import feedback as fb
-from games.domains.recipes.kitchen import StepSpec
+from games.domains.recipes.kitchen import Kitchen, StepSpec
 from games.domains.recipes.state import FAILED, SUCCESS, Chunk, RecipesState, evolve_state
 from games.domains.recipes.text import StepAction
 from games.engine.durations import describe_amount, format_clock
@@ -112,8 +112,15 @@ def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]
     if state.over:
         return (evolve_state(state, time=until) if until > now else state), []
     spoil = next_spoil(state)
-    chunks = state.chunks
-    pending = sorted({chunk.end for chunk in chunks if chunk.end > now})
+    ending: dict[int, list[Chunk]] = {}  # the chunks still running, by end, each in chunk order
+    for chunk in state.chunks:
+        if chunk.end > now:
+            found = ending.get(chunk.end)
+            if found is None:
+                ending[chunk.end] = [chunk]
+            else:
+                found.append(chunk)
+    pending = sorted(ending)
     last = len(pending)
     events: list[Event] = []
     ended: tuple[str, str, int] | None = None
@@ -126,7 +133,7 @@ def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]
             break
         if position < last and pending[position] == moment:
             position += 1
-            _chunk_events(state, moment, events)
+            _chunk_events(state, moment, ending[moment], events)
         if spoil is not None and spoil.time == moment:
             message = spoil_message(state, spoil)
             data = _step_data(state, spoil.recipe, spoil.step, source=spoil.source, deadline=spoil.deadline)
@@ -140,11 +147,12 @@ def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]
                 events.append(Event(FINISHED, moment, message, None, {"status": SUCCESS}))
                 ended = (SUCCESS, message, moment)
                 break
-            stuck = dead_end(state, spoil, moment)
-            if stuck is not None:
-                events.append(Event(FINISHED, moment, stuck, None, {"status": FAILED}))
-                ended = (FAILED, stuck, moment)
-                break
+            if spoil is None:
+                stuck = _stuck(state, moment)
+                if stuck is not None:
+                    events.append(Event(FINISHED, moment, stuck, None, {"status": FAILED}))
+                    ended = (FAILED, stuck, moment)
+                    break
     time = until if until > now else now
     if ended is not None:
         status, reason, moment = ended
@@ -152,26 +160,30 @@ def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]
     return (evolve_state(state, time=time) if time != now else state), events
 
 
-def _chunk_events(state: RecipesState, moment: int, events: list[Event]) -> None:
-    """The events of the chunks ending at ``moment``: a step complete, or a chunk of it done."""
+def _completion_texts(kitchen: Kitchen) -> dict[tuple[int, int], str]:
+    """Each step's "... is complete." message, written once per kitchen."""
+
+    def build() -> dict[tuple[int, int], str]:
+        return {
+            (spec.recipe, spec.index): f"step {spec.index} of {recipe.name}".capitalize() + " is complete."
+            for recipe in kitchen.recipes
+            for spec in recipe.steps
+        }
+
+    return kitchen.memo("completion_texts", build)
+
+
+def _chunk_events(state: RecipesState, moment: int, chunks: list[Chunk], events: list[Event]) -> None:
+    """The events of ``chunks``, which end at ``moment``: a step complete, or a chunk of it done."""
     index = state.index
-    kitchen = state.kitchen
-    for chunk in state.chunks:
-        if chunk.end != moment:
-            continue
+    recipes = state.kitchen.recipes
+    for chunk in chunks:
         key = (chunk.recipe, chunk.step)
-        duration = kitchen.recipes[chunk.recipe].steps[chunk.step].duration
-        left = duration - index.executed[key]
+        left = recipes[chunk.recipe].steps[chunk.step].duration - index.executed[key]
         if left <= 0 and index.last_end[key] <= moment:
-            events.append(
-                Event(
-                    COMPLETED,
-                    moment,
-                    f"{step_name(state, chunk.recipe, chunk.step).capitalize()} is complete.",
-                    chunk.agent,
-                    _step_data(state, chunk.recipe, chunk.step),
-                )
-            )
+            text = _completion_texts(state.kitchen)[key]
+            data = {"recipe": recipes[chunk.recipe].name, "step": chunk.step}
+            events.append(Event(COMPLETED, moment, text, chunk.agent, data))
         else:
             events.append(
                 Event(
@@ -207,6 +219,11 @@ def dead_end(state: RecipesState, spoil: Spoil | bool | None = False, moment: in
         return None
     if (next_spoil(state) if spoil is False else spoil) is not None:
         return None
+    return _stuck(state, now)
+
+
+def _stuck(state: RecipesState, now: int) -> str | None:
+    """``dead_end`` at ``now``, known to have nothing running and no spoil pending."""
     settings: dict[str, dict[str, object]] | None = None
     blocked: StepAction | None = None
     executed = state.index.executed

@@ -79,16 +79,18 @@ class ChunkIndex:
             self.by_appliance[use.appliance] = [*self.by_appliance.get(use.appliance, ()), chunk]
 
     def plus(self, chunk: Chunk, chunks: tuple[Chunk, ...]) -> ChunkIndex:
-        """The index of ``chunks`` = this index's chunks followed by ``chunk`` (without a rescan)."""
+        """The index of ``chunks`` = this index's chunks followed by ``chunk`` (without a rescan).
+        Shares this index's dicts that ``chunk`` leaves as they are (none is changed after it is
+        built, and ``_add`` replaces the lists it extends instead of appending to them)."""
         new = ChunkIndex.__new__(ChunkIndex)
         new.chunks = chunks
-        new.kitchen = self.kitchen
-        # Shallow copies: ``_add`` replaces the lists it extends, so this index's lists stay as they are.
+        new.kitchen = kitchen = self.kitchen
+        spec = kitchen.recipes[chunk.recipe].steps[chunk.step]
         new.by_step = self.by_step.copy()
         new.executed = self.executed.copy()
         new.last_end = self.last_end.copy()
-        new.cook_end = self.cook_end.copy()
-        new.by_appliance = self.by_appliance.copy() if self.by_appliance else {}
+        new.cook_end = self.cook_end if spec.autonomous else self.cook_end.copy()
+        new.by_appliance = self.by_appliance.copy() if spec.uses else self.by_appliance
         new.scheduled = self.scheduled
         new._add(chunk)
         return new
