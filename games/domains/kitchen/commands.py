@@ -47,19 +47,24 @@ class Command:
     # Both texts, written once per command (every step writes them for every agent): not part of the value.
     _text: str = field(init=False, compare=False, repr=False)
     _arguments: str = field(init=False, compare=False, repr=False)  # ", location[, item]"
+    _dispatch: dict[int, str] = field(init=False, compare=False, repr=False)  # agent -> dispatch_text
 
     def __post_init__(self) -> None:
         rest = tuple(part for part in (self.location, self.item) if part)
         object.__setattr__(self, "_text", " ".join((self.verb, *rest)))
         object.__setattr__(self, "_arguments", "".join(f", {part}" for part in rest))
+        object.__setattr__(self, "_dispatch", {})
 
     def text(self) -> str:
         """The short form ``act`` takes."""
         return self._text
 
     def dispatch_text(self, agent: int) -> str:
-        """The dispatcher form ``verb(agentN, location[, item])``."""
-        return f"{self.verb}(agent{agent}{self._arguments})"
+        """The dispatcher form ``verb(agentN, location[, item])`` (written once per agent)."""
+        found = self._dispatch.get(agent)
+        if found is None:
+            found = self._dispatch[agent] = f"{self.verb}(agent{agent}{self._arguments})"
+        return found
 
 
 def parse(text: str, agent: int, locations: Mapping[str, str]) -> Command:

@@ -50,7 +50,7 @@ class Work:
         return cls(
             state=state,
             agents=list(state.agents),
-            tools=dict(zip([tool.name for tool in state.tools], state.tools, strict=True)),
+            tools=dict(zip(state.level.positions, state.tools, strict=True)),  # tools are in level order
             orders=list(state.orders),
             completed=state.completed,
             thrown_away=state.thrown_away,
@@ -364,7 +364,12 @@ def new_order(state: KitchenState, index: int, step: int) -> Order:
     """Order number ``index``: its dish is drawn from the seed and the index alone, so the same seed
     gives the same orders whatever the agents do."""
     level = state.level
-    dish = random.Random(level.seed * 1_000_003 + index).choice(level.dishes)
+    dish = level.drawn.get(index)
+    if dish is None:  # seeding a Random costs more than the rest of a step: once per order number
+        dish = random.Random(level.seed * 1_000_003 + index).choice(level.dishes)
+        if len(level.drawn) >= _MEMO_LIMIT:
+            level.drawn.clear()
+        level.drawn[index] = dish
     return Order(id=index + 1, dish=dish, arrived=step, deadline=step + level.lifetimes[dish])
 
 
@@ -384,15 +389,31 @@ def _suggestions(
         if item is None:
             continue
         if item in ordered:
-            notes.append(Note(agent_id, "serve", f"agent{agent_id} holds {item}: put it on servingtable0"))
+            notes.append(_note(agent_id, "serve", item))
         elif item not in useful and item not in level.dishes:
-            notes.append(
-                Note(agent_id, "discard", f"nothing needs {item}: put(agent{agent_id}, storage0) throws it away")
-            )
+            notes.append(_note(agent_id, "discard", item))
     for note in feedback:
         if note.kind == "waste":
             notes.append(Note(note.agent, "discard", "if nothing needs it, put it into storage0 to throw it away"))
     return notes
+
+
+_NOTES: dict[tuple[int, str, str], Note] = {}
+
+
+def _note(agent_id: int, kind: str, item: str) -> Note:
+    """The suggestion to serve or to throw away ``item`` (a value: written once, shared)."""
+    key = (agent_id, kind, item)
+    found = _NOTES.get(key)
+    if found is None:
+        if kind == "serve":
+            found = Note(agent_id, "serve", f"agent{agent_id} holds {item}: put it on servingtable0")
+        else:
+            found = Note(agent_id, "discard", f"nothing needs {item}: put(agent{agent_id}, storage0) throws it away")
+        if len(_NOTES) >= _MEMO_LIMIT:
+            _NOTES.clear()
+        _NOTES[key] = found
+    return found
 
 
 def legal_commands(state: KitchenState, agent_id: int) -> list[Command]:
@@ -403,31 +424,30 @@ def legal_commands(state: KitchenState, agent_id: int) -> list[Command]:
     agent = state.agents[agent_id]
     if agent.busy_until > state.step:
         return [_NOOP]
-    # A free agent may always wait or walk (refusal turns those down only when the episode is over
-    # or the agent busy, both ruled out above); the rest are checked one by one.
-    legal = [_NOOP, *level.gotos[agent.location]]
+    # What a free agent may do depends only on what ``refusal`` reads of it at its own location:
+    # what it holds, the tool's contents and whether it is busy or ready, and, for a dish brought to
+    # the serving table, whether it is ordered. The level remembers the answer: waiting, walking
+    # (refused only when the episode is over or the agent busy, both ruled out above), then what
+    # may be tried here.
     here = state.tools[level.positions[agent.location]]
     if here.name != agent.location:  # a state whose tools are not in the level's order
         here = next(tool for tool in state.tools if tool.name == agent.location)
-    # What may be tried here depends only on what ``refusal`` reads of a free agent at its own
-    # location: what it holds, the tool's contents and whether it is busy or ready, and, for a dish
-    # brought to the serving table, whether it is ordered. The level remembers the answer.
     holding = agent.holding
     ordered = holding is not None and here.kind == SERVING_TABLE and any(o.dish == holding for o in state.orders)
     key = (here.name, holding, here.contents, here.busy(state.step), here.pickable, ordered)
-    allowed = level.allowed.get(key)
-    if allowed is None:
+    legal = level.allowed.get(key)
+    if legal is None:
         tools = {here.name: here}  # every command tried here is about this location
-        allowed = tuple(
+        allowed = (
             command
             for command in level.tries[here.name, holding is not None]
             if refusal(state, state.agents, tools, state.orders, agent_id, command) is None
         )
+        legal = (_NOOP, *level.gotos[agent.location], *allowed)
         if len(level.allowed) >= _MEMO_LIMIT:
             level.allowed.clear()
-        level.allowed[key] = allowed
-    legal.extend(allowed)
-    return legal
+        level.allowed[key] = legal
+    return list(legal)
 
 
 _NOOP = Command("noop")

@@ -63,9 +63,11 @@ class Level:
     # (location, hands full) -> what may be tried there (at storage: the gets, or the put).
     gotos: Mapping[str, tuple[Command, ...]] = field(init=False, compare=False, repr=False)
     tries: Mapping[tuple[str, bool], tuple[Command, ...]] = field(init=False, compare=False, repr=False)
-    # What of ``tries`` a free agent may run, by everything the rules read to decide it: a memo (see
-    # execution.legal_commands), not part of the value.
+    # Every command a free agent may run (noop, the gotos, what of ``tries`` it may run there), by
+    # everything the rules read to decide it: a memo (see execution.legal_commands), not part of the value.
     allowed: dict[tuple[Any, ...], tuple[Command, ...]] = field(init=False, compare=False, repr=False)
+    # Order number -> its dish (drawn from the seed and the number alone; see execution.new_order).
+    drawn: dict[int, str] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         by_tool: dict[str, list[Recipe]] = {}
@@ -91,6 +93,7 @@ class Level:
         object.__setattr__(self, "recipes_by_tool", {tool: tuple(found) for tool, found in by_tool.items()})
         object.__setattr__(self, "parsed", {})
         object.__setattr__(self, "allowed", {})
+        object.__setattr__(self, "drawn", {})
         object.__setattr__(self, "positions", {name: index for index, name in enumerate(names)})
         object.__setattr__(self, "partial_recipes", {tool: frozenset(found) for tool, found in partial.items()})
         object.__setattr__(
