@@ -99,18 +99,39 @@ def next_event_time(state: RecipesState, spoil: Spoil | bool | None = False) -> 
     return min(moments) if moments and not state.over else None
 
 
+# How a game ended while time passed: (status, reason, moment).
+Ending = tuple[str, str, int]
+
+
 def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]:
-    """Let time pass to ``until``: chunks end, steps complete, constraints spoil, the game ends.
+    """Let time pass to ``until``: chunks end, steps complete, constraints spoil, the game ends."""
+    now = state.time
+    if state.over:
+        return (evolve_state(state, time=until) if until > now else state), []
+    events, ended = time_passing(state, until)
+    return moved(state, until, ended), events
+
+
+def moved(state: RecipesState, until: int, ended: Ending | None) -> RecipesState:
+    """``state`` once time has passed to ``until``; ``ended``: how ``time_passing`` found it ended."""
+    time = until if until > state.time else state.time
+    if ended is not None:
+        status, reason, moment = ended
+        return evolve_state(state, time=max(time, moment), status=status, reason=reason, ended_at=moment)
+    return evolve_state(state, time=time) if time != state.time else state
+
+
+def time_passing(state: RecipesState, until: int) -> tuple[list[Event], Ending | None]:
+    """What happens while time passes from ``state``'s clock to ``until`` (the game not over): the
+    events, and how the game ends if it does. ``advance`` makes the state of it.
 
     Time passing changes no chunk and no appliance, so the moments things happen are read off once:
     the distinct ends of the chunks still running, in order, and the spoil moment (which does not
     move while time passes: a running chunk that would push it later ends after it, see
-    ``next_spoil``). The game is over, or moves on, in one copy of the state at the end; only a
-    moment after which nothing runs any more needs the state at that moment (to ask for a dead end).
+    ``next_spoil``). No state is made for the moments in between: a moment after which nothing runs
+    any more asks for a dead end at that moment.
     """
     now = state.time
-    if state.over:
-        return (evolve_state(state, time=until) if until > now else state), []
     spoil = next_spoil(state)
     ending: dict[int, list[Chunk]] = {}  # the chunks still running, by end, each in chunk order
     for chunk in state.chunks:
@@ -123,7 +144,7 @@ def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]
     pending = sorted(ending)
     last = len(pending)
     events: list[Event] = []
-    ended: tuple[str, str, int] | None = None
+    ended: Ending | None = None
     position = 0
     while True:
         moment = pending[position] if position < last else None
@@ -153,11 +174,7 @@ def advance(state: RecipesState, until: int) -> tuple[RecipesState, list[Event]]
                     events.append(Event(FINISHED, moment, stuck, None, {"status": FAILED}))
                     ended = (FAILED, stuck, moment)
                     break
-    time = until if until > now else now
-    if ended is not None:
-        status, reason, moment = ended
-        return evolve_state(state, time=max(time, moment), status=status, reason=reason, ended_at=moment), events
-    return (evolve_state(state, time=time) if time != now else state), events
+    return events, ended
 
 
 def _completion_texts(kitchen: Kitchen) -> dict[tuple[int, int], str]:
@@ -302,13 +319,23 @@ def advanced_to(state: RecipesState, moment: int, cache: dict[int, Ahead] | None
 
 
 def check_start(
-    state: RecipesState, agent: int, action: StepAction, advanced: dict[int, Ahead] | None = None
+    state: RecipesState,
+    agent: int,
+    action: StepAction,
+    advanced: dict[int, Ahead] | None = None,
+    *,
+    now: int | None = None,
 ) -> StartCheck:
     """All the rules of SPEC section 3 for starting (a chunk of) a step, in the order a player would
     want to hear about them. ``advanced`` memoises the state advanced to each start asked about.
 
+    ``now``: ask as if ``state``'s clock read ``now`` (later), for a caller that knows time passing
+    to ``now`` ends nothing and that the step starts then; the accepted check's state is ``state``
+    and ``begin`` moves its clock (one copy of the state for the action instead of two).
+
     Asked for every action and, by the observation, for every step at a few moments: the questions
-    go to the chunk index (``RecipesState.index``) and messages are written only for a refusal."""
+    go to the chunk index (``RecipesState.index``) and messages are written only for a refusal;
+    every question that depends on the clock is asked at the start."""
     kitchen = state.kitchen
     recipe = kitchen.recipe_index(action.recipe)
     if recipe is None:
@@ -319,14 +346,19 @@ def check_start(
     if not 0 <= step < len(steps):
         name = kitchen.recipes[recipe].name
         return _reject(fb.UNKNOWN_STEP, f"{name} has no step {step}; choose a step from 0 to {len(steps) - 1}.")
-    start = state.time if action.start is None else action.start
-    if start < state.time:
+    clock = state.time if now is None else now
+    start = clock if action.start is None else action.start
+    if start < clock:
         return _reject(
             fb.IN_THE_PAST,
-            f"It is already {format_clock(state.time)}; {step_name(state, recipe, step)} cannot start at "
-            f"{format_clock(start)}. Choose a start at or after {format_clock(state.time)}.",
+            f"It is already {format_clock(clock)}; {step_name(state, recipe, step)} cannot start at "
+            f"{format_clock(start)}. Choose a start at or after {format_clock(clock)}.",
         )
-    ahead, events = advanced_to(state, start, advanced)  # ahead.time == start
+    if now is None:
+        ahead, events = advanced_to(state, start, advanced)  # ahead.time == start
+    else:
+        assert start == now, "check_start(now=...) is for a step that starts now"
+        ahead, events = state, []
     if ahead.over:
         if ahead.status == FAILED:
             return _reject(fb.TIME_CONSTRAINT, ahead.reason, fatal=True)
@@ -342,7 +374,7 @@ def check_start(
                 f"{step_name(state, recipe, step).capitalize()} is already complete; "
                 "choose a step that is not done yet.",
             )
-        running = ahead.running_chunk(recipe, step)
+        running = ahead.running_chunk(recipe, step, start)
         if running is not None:
             return _reject(
                 fb.ALREADY_RUNNING,
@@ -353,9 +385,9 @@ def check_start(
     if duration <= 0 or duration > left or (duration < left and not spec.interruptible):
         return _reject_duration(state, recipe, step, duration, left, spec.interruptible)
     for prerequisite in spec.prerequisites:
-        if not ahead.is_complete(recipe, prerequisite):
+        if not ahead.is_complete(recipe, prerequisite, start):
             return _reject_prerequisite(ahead, recipe, step, prerequisite)
-    busy = ahead.busy_until(agent)
+    busy = ahead.busy_until(agent, start)
     if busy > start:
         current = next(c for c in ahead.chunks if c.agent == agent and c.end == busy and not ahead.spec(c).autonomous)
         hint = " or pause it (it is interruptible)" if ahead.spec(current).interruptible else ""
@@ -494,6 +526,7 @@ def begin(check: StartCheck, agent: int) -> tuple[RecipesState, Event]:
     chunks = (*state.chunks, chunk)
     state = evolve_state(
         state,
+        time=check.start,
         chunks=chunks,
         appliances=settings,
         accepted=state.accepted + 1,

@@ -14,7 +14,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.domains.recipes import feedback as fb
-from games.domains.recipes.execution import advance, begin, check_start, next_event_time, pause
+from games.domains.recipes.execution import (
+    advance,
+    begin,
+    check_start,
+    moved,
+    next_event_time,
+    pause,
+    time_passing,
+)
 from games.domains.recipes.metrics import episode_result
 from games.domains.recipes.observation import legal_actions, observation_data, observation_text
 from games.domains.recipes.state import (
@@ -62,8 +70,17 @@ class RecipesRules:
         events: list[Event] = []
         moment = _seconds(now)
         if moment > state.time and not state.over:
-            state, passed = advance(state, moment)
+            passed, ended = time_passing(state, moment)
             events.extend(passed)
+            step = self._starting_now(state, agent, action, moment) if ended is None else None
+            if step is not None:
+                # The commonest action: a step starting as time moves on. Checked as of ``moment``
+                # and begun there, the state is copied once (any refusal takes the general path).
+                verdict = check_start(state, agent, step, now=moment)
+                if verdict.feedback is None:
+                    started, event = begin(verdict, agent)
+                    return Transition(self._accepted(started, agent), (*events, event))
+            state = moved(state, moment, ended)
         if state.over:
             message = f"The episode has ended ({state.status}): {state.reason} Start a new game to play again."
             return Transition(state, (*events, rejected(state.time, agent, action, fb.feedback(fb.GAME_OVER, message))))
@@ -96,6 +113,22 @@ class RecipesRules:
             state, event = outcome
             return Transition(self._accepted(state, agent), (*events, event))
         return self._step(state, agent, action, only, events)
+
+    @staticmethod
+    def _starting_now(state: RecipesState, agent: int, action: str, moment: int) -> StepAction | None:
+        """The action as one Step(...) by a cook of the game that starts at ``moment``, else None."""
+        if not 0 <= agent < state.agents:
+            return None
+        try:
+            parsed = parse_actions(action)
+        except ActionSyntaxError:
+            return None
+        if len(parsed) != 1:
+            return None
+        only = parsed[0]
+        if isinstance(only, StepAction) and (only.start is None or only.start == moment):
+            return only
+        return None
 
     def _step(
         self, state: RecipesState, agent: int, action: str, step: StepAction, events: list[Event]

@@ -205,10 +205,11 @@ class RecipesState:
 
     # --- questions about cooks and appliances ---------------------------------------------------
 
-    def busy_until(self, agent: int) -> int:
-        """The end of the agent's continuous chunk running now (or the current time if free)."""
+    def busy_until(self, agent: int, at: int | None = None) -> int:
+        """The end of the agent's continuous chunk running now (or at ``at``), or that moment if free."""
+        moment = self.time if at is None else at
         end = self.index.cook_end.get(agent)
-        return self.time if end is None or end < self.time else end
+        return moment if end is None or end < moment else end
 
     def spec(self, chunk: Chunk) -> StepSpec:
         return self.kitchen.step(chunk.recipe, chunk.step)
