@@ -25,6 +25,11 @@ def step_name(state: RecipesState, recipe: int, step: int) -> str:
     return f"step {step} of {state.kitchen.recipes[recipe].name}"
 
 
+def _capital(text: str) -> str:
+    """``text`` with its first letter a capital (``str.capitalize`` would lower the recipe's name)."""
+    return text[:1].upper() + text[1:]
+
+
 def _step_data(state: RecipesState, recipe: int, step: int, **extra: object) -> dict[str, object]:
     return {"recipe": state.kitchen.recipes[recipe].name, "step": step, **extra}
 
@@ -182,7 +187,7 @@ def _completion_texts(kitchen: Kitchen) -> dict[tuple[int, int], str]:
 
     def build() -> dict[tuple[int, int], str]:
         return {
-            (spec.recipe, spec.index): f"step {spec.index} of {recipe.name}".capitalize() + " is complete."
+            (spec.recipe, spec.index): f"Step {spec.index} of {recipe.name} is complete."
             for recipe in kitchen.recipes
             for spec in recipe.steps
         }
@@ -206,7 +211,7 @@ def _chunk_events(state: RecipesState, moment: int, chunks: list[Chunk], events:
                 Event(
                     CHUNK_ENDED,
                     moment,
-                    f"{step_name(state, chunk.recipe, chunk.step).capitalize()} stopped with "
+                    f"{_capital(step_name(state, chunk.recipe, chunk.step))} stopped with "
                     f"{format_clock(left)} left; continue it with another Step(...).",
                     chunk.agent,
                     _step_data(state, chunk.recipe, chunk.step, remaining=left),
@@ -371,14 +376,13 @@ def check_start(
         if left <= 0 and index.last_end[key] <= start:
             return _reject(
                 fb.ALREADY_DONE,
-                f"{step_name(state, recipe, step).capitalize()} is already complete; "
-                "choose a step that is not done yet.",
+                f"{_capital(step_name(state, recipe, step))} is already complete; choose a step that is not done yet.",
             )
         running = ahead.running_chunk(recipe, step, start)
         if running is not None:
             return _reject(
                 fb.ALREADY_RUNNING,
-                f"{step_name(state, recipe, step).capitalize()} is under way until {format_clock(running.end)}; "
+                f"{_capital(step_name(state, recipe, step))} is under way until {format_clock(running.end)}; "
                 f"choose another step or continue it after {format_clock(running.end)}.",
             )
     duration = left if action.duration is None else action.duration
@@ -425,7 +429,7 @@ def _reject_duration(
     assert not interruptible
     return _reject(
         fb.NOT_INTERRUPTIBLE,
-        f"{label.capitalize()} cannot be interrupted; run it for all of {format_clock(left)} in one go.",
+        f"{_capital(label)} cannot be interrupted; run it for all of {format_clock(left)} in one go.",
     )
 
 
@@ -436,12 +440,12 @@ def _reject_prerequisite(ahead: RecipesState, recipe: int, step: int, prerequisi
     if finished is not None:
         return _reject(
             fb.PREREQUISITE_RUNNING,
-            f"{label.capitalize()} needs step {prerequisite} of {name}, which finishes at "
+            f"{_capital(label)} needs step {prerequisite} of {name}, which finishes at "
             f"{format_clock(finished)}; start it at or after {format_clock(finished)}.",
         )
     return _reject(
         fb.PREREQUISITE_MISSING,
-        f"{label.capitalize()} needs step {prerequisite} of {name} first; do step {prerequisite} "
+        f"{_capital(label)} needs step {prerequisite} of {name} first; do step {prerequisite} "
         f"(and whatever it needs) before it.",
     )
 
@@ -566,15 +570,15 @@ def pause(state: RecipesState, agent: int, recipe_name: str, step: int) -> tuple
     label = step_name(state, recipe, step)
     chunk = state.running_chunk(recipe, step)
     if chunk is None:
-        return fb.feedback(fb.NOT_RUNNING, f"{label.capitalize()} is not running now, so there is nothing to pause.")
+        return fb.feedback(fb.NOT_RUNNING, f"{_capital(label)} is not running now, so there is nothing to pause.")
     spec = steps[step]
     if not spec.interruptible:
         return fb.feedback(
-            fb.NOT_INTERRUPTIBLE, f"{label.capitalize()} cannot be paused; it ends at {format_clock(chunk.end)}."
+            fb.NOT_INTERRUPTIBLE, f"{_capital(label)} cannot be paused; it ends at {format_clock(chunk.end)}."
         )
     if chunk.agent != agent and not spec.autonomous:
         return fb.feedback(
-            fb.NOT_RUNNING, f"{label.capitalize()} is being done by cook {chunk.agent + 1}; only they can pause it."
+            fb.NOT_RUNNING, f"{_capital(label)} is being done by cook {chunk.agent + 1}; only they can pause it."
         )
     chunks = tuple(c for c in state.chunks if c != chunk)
     if state.time > chunk.start:

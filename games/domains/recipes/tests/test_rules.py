@@ -357,3 +357,13 @@ def test_first_legal_play_with_two_cooks_succeeds_without_constraints():
         RULES, kitchen(BAKE, SOUP, MUFFINS), {0: first_legal, 1: first_legal}, options={"time_constraints": False}
     )
     assert RULES.result(episode.state)["success"]
+
+
+def test_messages_write_the_recipe_name_as_the_recipe_has_it():
+    # A message starting "Step 1 of ..." capitalises its first letter only: str.capitalize would
+    # write "Step 1 of bake", a recipe the player cannot find on the board.
+    state, _ = do(start(), "Step(1, Bake)")
+    passed = RULES.advance(state, RULES.next_deadline(state))
+    assert "Step 1 of Bake is complete." in [event.message for event in passed.events]
+    _, t = do(passed.state, "Step(1, Bake)")
+    assert t.rejection.message.startswith("Step 1 of Bake is already complete")
