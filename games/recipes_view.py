@@ -131,7 +131,9 @@ def appliance_rows(data: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def cook_line(data: Mapping[str, Any], agent: int) -> str:
+def cook_line(data: Mapping[str, Any], agent: int, actions: Sequence[str]) -> str:
+    """What the cook is doing, in a few words; ``actions``: the cook's legal actions (none: free,
+    but nothing can start now)."""
     cook = next((c for c in data["cooks"] if c["agent"] == agent), None)
     if cook is None:
         return ""
@@ -140,7 +142,29 @@ def cook_line(data: Mapping[str, Any], agent: int) -> str:
     if cook["busy"] and cook["doing"]:
         doing = cook["doing"]
         return f"busy with {doing['recipe']} step {doing['step']} until {clock(cook['busy_until'])}"
+    if not actions:
+        end = _next_end(data)
+        return f"free: nothing can start before {clock(end['end'])}" if end else "free: nothing can start now"
     return "free: start a step"
+
+
+def _next_end(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The running step that ends first (what can unblock the kitchen), or None."""
+    running = [r for r in data["running"] if r["end"] > data["time"]]
+    return min(running, key=lambda r: (r["end"], r["recipe"], r["step"])) if running else None
+
+
+def idle_hint(data: Mapping[str, Any], agent: int, actions: Sequence[str]) -> str:
+    """Why a free cook has no buttons, and when that changes ("" unless free with no action)."""
+    cook = next((c for c in data["cooks"] if c["agent"] == agent), None)
+    if actions or cook is None or cook["busy"] or data.get("status", "playing") != "playing":
+        return ""
+    end = _next_end(data)
+    when = f"when {end['recipe']} step {end['step']} ends at {clock(end['end'])}" if end else "when that changes"
+    return (
+        "You are free, but no step can start now (each step on the board says what it waits for). "
+        f"Your next actions appear {when}."
+    )
 
 
 def next_event(data: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -201,7 +225,8 @@ def board(data: Mapping[str, Any], actions: Sequence[str]) -> dict[str, Any]:
     return {
         "cards": recipe_cards(data, agent),
         "appliances": appliance_rows(data),
-        "cook": cook_line(data, agent),
+        "cook": cook_line(data, agent, actions),
+        "idle_hint": idle_hint(data, agent, actions),
         "next_event": next_event(data),
         "now": clock(data["time"]),
         "groups": action_groups(actions, data),

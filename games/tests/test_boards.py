@@ -223,7 +223,8 @@ def test_when_the_recipes_game_is_over_the_cook_card_says_so_not_start_a_step():
     from games.domains.recipes.tests.kitchens import SOUP, kitchen
 
     state = RECIPES.initial_state(kitchen(SOUP))
-    assert recipes_view.board(RECIPES.observe(state, 0).data, [])["cook"] == "free: start a step"
+    board = recipes_view.board(RECIPES.observe(state, 0).data, RECIPES.legal_actions(state, 0))
+    assert board["cook"] == "free: start a step"
     state = RECIPES.act(state, 0, "Stop()", 0).state
     assert recipes_view.board(RECIPES.observe(state, 0).data, [])["cook"] == "done: the game is over"
 
@@ -274,6 +275,35 @@ def test_a_busy_cook_with_nothing_to_do_sees_what_they_are_busy_with(rf):
         },
     )
     assert "You are busy (busy with Soup step 0 until 4:00)" in html
+
+
+def test_a_free_cook_with_nothing_to_start_is_told_why_and_until_when_not_that_they_are_busy():
+    # Soup's step 1 heats the pot by itself; step 2 waits for it: the cook is free with no button.
+    from django.template.loader import render_to_string
+
+    from games import recipes_view
+    from games.domains.recipes.rules import RULES as RECIPES
+    from games.domains.recipes.tests.kitchens import SOUP, kitchen
+
+    state = RECIPES.act(RECIPES.initial_state(kitchen(SOUP)), 0, "Step(0, Soup)", 0).state
+    state = RECIPES.act(state, 0, "Step(1, Soup)", 240).state
+    assert RECIPES.legal_actions(state, 0) == []
+    board = recipes_view.board(RECIPES.observe(state, 0).data, [])
+    assert board["cook"] == "free: nothing can start before 9:00"
+    html = render_to_string(
+        "games/live/_actions.html",
+        {
+            "state": {"status": "running", "clock": {"paused": False}},
+            "viewer": type("V", (), {"agent": 0})(),
+            "data": RECIPES.observe(state, 0).data,
+            "board": board,
+            "game": type("G", (), {"domain": "recipes"})(),
+            "actions": [],
+            "action_groups": [],
+        },
+    )
+    assert "You are busy" not in html
+    assert "no step can start now" in html and "when Soup step 1 ends at 9:00" in html
 
 
 def test_the_itinerary_timeline_reads_in_plain_words_and_clock_times():
