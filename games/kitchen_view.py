@@ -64,8 +64,9 @@ def humanize_for(message: str, viewer: int | None) -> str:
     return humanize(message, viewer_names(viewer), places)
 
 
-def command_label(command: str, places: Mapping[str, str]) -> tuple[str, str | None]:
-    """A short command (``get storage0 tomato``) as words, and the place it acts on."""
+def command_label(command: str, places: Mapping[str, str], holding: str | None = None) -> tuple[str, str | None]:
+    """A short command (``get storage0 tomato``) as words, and the place it acts on. ``holding``:
+    what the agent holds, to name it (for a teammate, where "what you hold" would be wrong)."""
     parts = command.split()
     verb = parts[0] if parts else ""
     place = parts[1] if len(parts) > 1 else None
@@ -78,11 +79,12 @@ def command_label(command: str, places: Mapping[str, str]) -> tuple[str, str | N
         item = item_name(parts[2]) if len(parts) > 2 else ""
         return (f"Take {item}" if item else f"Take from {where}"), place
     if verb == "put":
+        held = item_name(holding)
         if place and place.startswith("storage"):
-            return "Throw away what you hold", place
+            return (f"Throw away the {held}" if held else "Throw away what you hold"), place
         if place and place.startswith("servingtable"):
-            return "Serve what you hold", place
-        return f"Put it into {where}", place
+            return (f"Serve the {held}" if held else "Serve what you hold"), place
+        return (f"Put the {held} into {where}" if held else f"Put it into {where}"), place
     if verb == "activate":
         return f"Start {where}", place
     return command, place
@@ -338,6 +340,12 @@ class KitchenPresenter:
             "groups": action_groups(actions, data, places, me.get("location")),
             "held": held_hint(data, places),
             "pending": command_label(me["pending"], places)[0] if me.get("pending") else "",
+            # each agent's committed command, its held item named (the board lists teammates too)
+            "next": {
+                a["id"]: command_label(a["pending"], places, a.get("holding"))[0]
+                for a in data.get("agents", [])
+                if a.get("pending")
+            },
         }
 
     def describe(self, data: Mapping[str, Any]) -> Callable[[dict[str, Any]], str]:

@@ -16,6 +16,7 @@ A finished game has no running bars: whatever was still open ends when the game 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -189,6 +190,9 @@ def build(
     return Timeline(rows=rows, span=max(span, latest, 1.0), now=now, tick_text=tick_text)
 
 
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
 def _identity(details: dict[str, Any], label: str) -> str:
     # a recipe step is the same step whatever the event says about it
     if "recipe" in details and "step" in details:
@@ -204,7 +208,7 @@ def _whole_action(details: dict[str, Any], label: str, time: float, cursor: floa
         bars = [Bar(label, step, step + 1, kind, done=True)]
         ready = details.get("ready_at")
         if ready is not None and float(ready) > step + 1:
-            product = details.get("product", "")
+            product = _CAMEL.sub(" ", str(details.get("product", ""))).lower()  # friedEgg -> fried egg
             bars.append(
                 Bar(f"{product} cooking" if product else "cooking", step, float(ready), "background", done=True)
             )

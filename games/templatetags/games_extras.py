@@ -44,13 +44,6 @@ def kitchen_item(item: str | None) -> str:
 
 
 @register.filter
-def kitchen_command(command: str | None, places: Any) -> str:
-    from games.kitchen_view import command_label
-
-    return command_label(command or "", places or {})[0] if command else ""
-
-
-@register.filter
 def kitchen_text(message: str, board: Any) -> str:
     from games.kitchen_view import humanize
 

@@ -75,6 +75,7 @@ def test_kitchen_commands_are_one_step_bars_and_a_cooking_tool_runs_by_itself():
         (5, 6, "wait"),
     ]
     assert len(tl.rows[1].lanes) == 2
+    assert [b.label for b in bars if b.kind == "background"] == ["fried egg cooking"]  # not "friedEgg"
 
 
 def test_itinerary_legs_run_from_the_previous_end():
@@ -116,6 +117,23 @@ def test_kitchen_places_and_commands_read_as_words():
     assert kitchen_view.command_label("get storage0 seaweedSheet", places) == ("Take seaweed sheet", "storage0")
     assert kitchen_view.command_label("put servingtable0", places)[0] == "Serve what you hold"
     assert kitchen_view.item_name("eggOnToast") == "egg on toast"
+
+
+def test_a_teammates_next_command_names_what_they_hold_not_what_you_hold():
+    from django.template.loader import render_to_string
+
+    from games.importers.bundled_kitchen import definitions
+
+    state = KITCHEN.initial_state(definitions()["breakfast-grill"], agents=2)
+    for command in ("goto storage0", "get storage0 cheese"):
+        state = KITCHEN.act(state, 1, command, state.step).state
+        state = KITCHEN.advance(state, state.step + 1).state
+    state = KITCHEN.act(state, 1, "put storage0", state.step).state  # committed for this step
+    data = KITCHEN.observe(state, 0).data
+    board = kitchen_view.PRESENTER.board(data, ["You", "Teammate 1"], KITCHEN.legal_actions(state, 0))
+    assert board["next"] == {1: "Throw away the cheese"}
+    html = render_to_string("games/boards/kitchen.html", {"data": data, "board": board, "labels": {}})
+    assert "next: Throw away the cheese" in html and "what you hold" not in html
 
 
 def test_every_legal_command_is_in_a_group_and_the_useful_ingredients_come_first():
