@@ -66,7 +66,8 @@ class Timeline:
 
     @property
     def ticks(self) -> list[float]:
-        step = _tick_step(self.span)
+        # clock labels ("07:30") are wider than numbers: fewer of them, or they run together
+        step = _tick_step(self.span, most=8 if self.tick_text else 12)
         return [i * step for i in range(int(self.span // step) + 1)]
 
     @property
@@ -257,8 +258,9 @@ def from_plan(
     return Timeline(rows=rows, span=latest, now=latest)
 
 
-def _tick_step(span: float) -> float:
+def _tick_step(span: float, most: int = 12) -> float:
+    """The first round step that puts at most ``most`` ticks on the axis."""
     for step in (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600):
-        if span / step <= 12:
+        if span / step <= most:
             return float(step)
-    return float(int(span / 10) or 1)
+    return float(int(span / (most - 2)) or 1)

@@ -355,7 +355,7 @@ def test_the_itinerary_timeline_reads_in_plain_words_and_clock_times():
     multi = dict(TRIPS.observe(TRIPS.initial_state(definition()), 0).data)
     texts = presenters.timeline_texts("itinerary", multi)
     assert texts["time_text"](24 * 60 + 130) == "day 2, 09:10" and texts["tick_text"](24 * 60 + 130) == "d2 09:10"
-    assert bars.tick_labels[:2] == [(0.0, "07:00"), (30.0, "07:30")]  # the axis reads the clock too
+    assert bars.tick_labels[:2] == [(0.0, "07:00"), (60.0, "08:00")]  # the axis reads the clock too
 
 
 def test_every_domains_wait_button_is_w_and_recipes_waits_only_when_the_clock_does_not_run():
@@ -449,3 +449,11 @@ def test_the_games_list_adds_the_domains_note_to_a_finished_games_headline():
     assert score_of(running) == "50%"
     tasks = SimpleNamespace(domain="tasks", is_finished=True, result={"progress": 100.0})
     assert score_of(tasks) == "100%"
+
+
+def test_a_clock_axis_has_fewer_ticks_than_a_number_axis_so_its_labels_do_not_run_together():
+    entries = [E("completed", 260, 0, {"action": "go to Museum"})]
+    numbers = timeline.build(entries, ["You"], now=260)
+    clock = timeline.build(entries, ["You"], now=260, tick_text=lambda minutes: f"{7 + int(minutes) // 60:02d}:00")
+    assert numbers.ticks[1] == 30.0 and 8 < len(numbers.ticks) <= 12
+    assert clock.ticks[1] == 60.0 and len(clock.ticks) <= 8
