@@ -8,6 +8,8 @@ the committed log.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils import timezone
@@ -123,7 +125,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         recent = GameEvent.objects.filter(game=game, category__in=LOG_CATEGORIES).order_by("-seq")[:LOG_LENGTH]
         log_entries = [event_message(e, blind=who.blind) for e in reversed(list(recent))]
     log = [
-        dict(e, agent_label=_label(labels, e["agent"]))
+        dict(e, agent_label=_label(labels, e["agent"]), message=_as_read_by(e, who.agents))
         for e in (log_entries if log_entries is not None else update.events)
     ]
     log = [_unrepeated(e) for e in log if e["category"] in LOG_CATEGORIES]
@@ -167,6 +169,30 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "time_text": format_time(round(float(state["time"]), 1)),
         "server_now": timezone.now().isoformat(),
     }
+
+
+# The rules write to the agent who acted ("You started ..."): the words to write instead where the
+# log shows that agent's event to someone else, after their name ("Teammate 1 started ...").
+_THIRD_PERSON = [
+    (re.compile(r"^You are doing "), "is doing "),
+    (re.compile(r"^You started "), "started "),
+    (re.compile(r"^You wait "), "waits "),
+    (re.compile(r"^You are busy with "), "is busy with "),
+    (re.compile(r" and you are free again "), " and is free again "),
+    (re.compile(r"; act again once you are free\."), "."),
+    (re.compile(r"\(keeps you busy\)"), "(keeps the cook busy)"),
+]
+
+
+def _as_read_by(entry: dict[str, Any], agents: Sequence[int]) -> str:
+    """The entry's message for a reader playing ``agents``: another agent's event in the third
+    person (the rules' own words stay for the agent who acted, and for the LLM prompts)."""
+    message = str(entry.get("message", ""))
+    if entry.get("agent") is None or entry["agent"] in agents:
+        return message
+    for pattern, words in _THIRD_PERSON:
+        message = pattern.sub(words, message)
+    return message
 
 
 def _unrepeated(entry: dict[str, Any]) -> dict[str, Any]:

@@ -457,3 +457,34 @@ def test_a_clock_axis_has_fewer_ticks_than_a_number_axis_so_its_labels_do_not_ru
     clock = timeline.build(entries, ["You"], now=260, tick_text=lambda minutes: f"{7 + int(minutes) // 60:02d}:00")
     assert numbers.ticks[1] == 30.0 and 8 < len(numbers.ticks) <= 12
     assert clock.ticks[1] == 60.0 and len(clock.ticks) <= 8
+
+
+def test_a_teammates_events_read_in_the_third_person_and_ones_own_as_the_rules_wrote_them():
+    # The rules write to the agent who acted ("You started ..."); the log shows it after the
+    # teammate's name, where "Teammate 1 You are doing pick rice" read as if addressed to the reader.
+    from games.domains.recipes.rules import RULES as RECIPES
+    from games.domains.recipes.tests.kitchens import SOUP as SOUP_RECIPE
+    from games.domains.recipes.tests.kitchens import kitchen
+    from games.domains.tasks.rules import RULES as TASKS
+    from games.domains.tasks.tests.helpers import RICE
+    from games.presenters import _as_read_by
+
+    state = TASKS.initial_state(RICE, agents=2)
+    messages = []
+    for agent, action in ((1, "pick rice"), (0, "wait")):
+        step = TASKS.act(state, agent, action, 0)
+        state, messages = step.state, messages + [(agent, e.message) for e in step.events]
+    state = TASKS.advance(state, 2).state
+    for agent, action in ((1, "cook rice in pot"), (1, "wash dish")):
+        step = TASKS.act(state, agent, action, state.time)
+        state, messages = step.state, messages + [(agent, e.message) for e in step.events]
+    recipes = RECIPES.initial_state(kitchen(SOUP_RECIPE), agents=2)
+    messages += [(1, e.message) for e in RECIPES.act(recipes, 1, "Step(0, Soup)", 0).events]
+    said = {message.split(" ")[0] for _, message in messages}
+    assert {"You", "Started"} <= said  # the kinds of message this test is about were written
+    for agent, message in messages:
+        assert _as_read_by({"agent": agent, "message": message}, [agent]) == message
+        other = _as_read_by({"agent": agent, "message": message}, [1 - agent])
+        assert "You " not in other and " you " not in other, other
+    rewritten = [_as_read_by({"agent": 1, "message": m}, [0]) for a, m in messages if a == 1]
+    assert any(line.startswith("is doing pick rice") for line in rewritten), rewritten
