@@ -125,7 +125,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         recent = GameEvent.objects.filter(game=game, category__in=LOG_CATEGORIES).order_by("-seq")[:LOG_LENGTH]
         log_entries = [event_message(e, blind=who.blind) for e in reversed(list(recent))]
     log = [
-        dict(e, agent_label=_label(labels, e["agent"]), message=_as_read_by(e, who.agents))
+        dict(e, agent_label=_label(labels, e["agent"]), message=as_read_by(e, who.agents))
         for e in (log_entries if log_entries is not None else update.events)
     ]
     log = [_unrepeated(e) for e in log if e["category"] in LOG_CATEGORIES]
@@ -184,7 +184,7 @@ _THIRD_PERSON = [
 ]
 
 
-def _as_read_by(entry: dict[str, Any], agents: Sequence[int]) -> str:
+def as_read_by(entry: dict[str, Any], agents: Sequence[int]) -> str:
     """The entry's message for a reader playing ``agents``: another agent's event in the third
     person (the rules' own words stay for the agent who acted, and for the LLM prompts)."""
     message = str(entry.get("message", ""))

@@ -50,13 +50,16 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
         "time_unit": rules.time_unit,
         "observation": {"text": observation.text},
     }
+    readers = who.agents if who else []
     log_entries = [
         dict(
-            event_message(e, blind=blind),
+            message,
             agent_label=labels[e.agent] if e.agent is not None and e.agent < len(labels) else "",
+            message=presenters.as_read_by(message, readers),
         )
         for e in entries
         if e.seq <= seq and e.category in presenters.LOG_CATEGORIES
+        for message in [event_message(e, blind=blind)]
     ]
     extras = presenters.board_extras(game.domain, dict(observation.data), labels, [])
     log_entries = presenters.log_for(game.domain, log_entries, labels, extras)

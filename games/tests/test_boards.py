@@ -467,7 +467,7 @@ def test_a_teammates_events_read_in_the_third_person_and_ones_own_as_the_rules_w
     from games.domains.recipes.tests.kitchens import kitchen
     from games.domains.tasks.rules import RULES as TASKS
     from games.domains.tasks.tests.helpers import RICE
-    from games.presenters import _as_read_by
+    from games.presenters import as_read_by
 
     state = TASKS.initial_state(RICE, agents=2)
     messages = []
@@ -483,8 +483,8 @@ def test_a_teammates_events_read_in_the_third_person_and_ones_own_as_the_rules_w
     said = {message.split(" ")[0] for _, message in messages}
     assert {"You", "Started"} <= said  # the kinds of message this test is about were written
     for agent, message in messages:
-        assert _as_read_by({"agent": agent, "message": message}, [agent]) == message
-        other = _as_read_by({"agent": agent, "message": message}, [1 - agent])
+        assert as_read_by({"agent": agent, "message": message}, [agent]) == message
+        other = as_read_by({"agent": agent, "message": message}, [1 - agent])
         assert "You " not in other and " you " not in other, other
-    rewritten = [_as_read_by({"agent": 1, "message": m}, [0]) for a, m in messages if a == 1]
+    rewritten = [as_read_by({"agent": 1, "message": m}, [0]) for a, m in messages if a == 1]
     assert any(line.startswith("is doing pick rice") for line in rewritten), rewritten

@@ -116,6 +116,21 @@ def test_replay_shows_the_board_at_any_entry(client, participant, toy_scenario):
     assert "t=0" in early.content.decode() and "open: sweep" not in early.content.decode()
 
 
+def test_the_replay_words_a_teammates_events_in_the_third_person(client, participant, researcher):
+    from games.domains.tasks.tests.helpers import RICE
+    from games.scenarios import save_scenario
+
+    save_scenario(domain="tasks", slug="test/rice", title="Rice", source="test", definition=RICE)
+    seats = [{"kind": "human", "user": participant}, {"kind": "human", "user": researcher}]
+    game = services.create_game("test/rice", seats, clock="lockstep")
+    services.apply_action(game.pk, agent=1, action="pick rice")
+    services.apply_action(game.pk, agent=0, action="wash dish")
+    client.force_login(participant)
+    html = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+    assert "is doing pick rice" in html and "You are doing pick rice" not in html
+    assert "You are doing wash dish" in html  # one's own, as the rules wrote it
+
+
 def test_dashboards_point_to_the_running_game(client, participant, researcher, game):
     client.force_login(participant)
     html = client.get(reverse("home")).content.decode()
