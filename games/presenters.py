@@ -184,15 +184,22 @@ _THIRD_PERSON = [
 ]
 
 
+# A message that starts with its verb follows the agent's name in the log: "You started ...", not
+# "You Started ...".
+_LEADING_VERB = re.compile(r"^(Started|Paused|Went|Stayed|Visited|Took|Waited) ")
+
+
 def as_read_by(entry: dict[str, Any], agents: Sequence[int]) -> str:
-    """The entry's message for a reader playing ``agents``: another agent's event in the third
-    person (the rules' own words stay for the agent who acted, and for the LLM prompts)."""
+    """The entry's message for a reader playing ``agents``, after the agent's name: another agent's
+    event in the third person (the rules' own words stay for the agent who acted, and for the LLM
+    prompts), a leading verb in lower case."""
     message = str(entry.get("message", ""))
-    if entry.get("agent") is None or entry["agent"] in agents:
+    if entry.get("agent") is None:
         return message
-    for pattern, words in _THIRD_PERSON:
-        message = pattern.sub(words, message)
-    return message
+    if entry["agent"] not in agents:
+        for pattern, words in _THIRD_PERSON:
+            message = pattern.sub(words, message)
+    return _LEADING_VERB.sub(lambda found: found.group(0).lower(), message)
 
 
 def _unrepeated(entry: dict[str, Any]) -> dict[str, Any]:

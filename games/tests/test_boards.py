@@ -483,8 +483,10 @@ def test_a_teammates_events_read_in_the_third_person_and_ones_own_as_the_rules_w
     said = {message.split(" ")[0] for _, message in messages}
     assert {"You", "Started"} <= said  # the kinds of message this test is about were written
     for agent, message in messages:
-        assert as_read_by({"agent": agent, "message": message}, [agent]) == message
+        own = as_read_by({"agent": agent, "message": message}, [agent])
+        assert own == (message[0].lower() + message[1:] if message.startswith("Started ") else message)
         other = as_read_by({"agent": agent, "message": message}, [1 - agent])
         assert "You " not in other and " you " not in other, other
     rewritten = [as_read_by({"agent": 1, "message": m}, [0]) for a, m in messages if a == 1]
     assert any(line.startswith("is doing pick rice") for line in rewritten), rewritten
+    assert any(line.startswith("started step 0 of Soup (keeps the cook busy)") for line in rewritten), rewritten
