@@ -101,6 +101,20 @@ def start_game(
     return stack, int(game_id), float(speed)
 
 
+def start_custom_game(tmp_path: Path, setup: str) -> tuple[Stack, int]:
+    """A live server and the game the Python ``setup`` creates in it (for a test's own scenario and
+    seats; it prints the game's id last). The server is stopped again if the setup fails."""
+    need_chromium()
+    stack = Stack(tmp_path)
+    try:
+        stack.manage("migrate", "--noinput", "-v0")
+        stack.start()
+        return stack, int(stack.python(setup).strip().splitlines()[-1])
+    except BaseException:
+        stack.close()
+        raise
+
+
 def sign_in(
     page: Any, base: str, game_id: int | None = None, *, username: str = "player", password: str = PASSWORD
 ) -> None:

@@ -11,8 +11,16 @@ import time
 import pytest
 
 from games.domains.recipes.tests.kitchens import SOUP
-from games.tests.browser_helpers import PASSWORD, both_widths, chromium, need_chromium, new_page, press, sign_in, stored
-from games.tests.server import Stack
+from games.tests.browser_helpers import (
+    PASSWORD,
+    both_widths,
+    chromium,
+    new_page,
+    press,
+    sign_in,
+    start_custom_game,
+    stored,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -34,13 +42,8 @@ PLAN = ["Step(0, Soup)", "Step(1, Soup)", "Step(2, Soup)"]
 def test_a_free_cook_with_nothing_to_start_is_told_why_and_until_when(tmp_path, shots):
     from playwright.sync_api import expect
 
-    need_chromium()
-    stack = Stack(tmp_path)
+    stack, game_id = start_custom_game(tmp_path, SETUP.format(definition={"recipes": [SOUP]}, password=PASSWORD))
     try:
-        stack.manage("migrate", "--noinput", "-v0")
-        stack.start()
-        definition = {"recipes": [SOUP]}
-        game_id = int(stack.python(SETUP.format(definition=definition, password=PASSWORD)).strip().splitlines()[-1])
         with chromium() as browser:
             page, errors = new_page(browser)
             sign_in(page, stack.base, game_id)

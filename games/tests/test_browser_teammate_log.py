@@ -11,8 +11,7 @@ import time
 import pytest
 
 from games.domains.tasks.tests.helpers import RICE
-from games.tests.browser_helpers import PASSWORD, both_widths, chromium, need_chromium, new_page, press, sign_in
-from games.tests.server import Stack
+from games.tests.browser_helpers import PASSWORD, both_widths, chromium, new_page, press, sign_in, start_custom_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -38,12 +37,8 @@ print(game.pk)
 def test_a_teammates_events_read_in_the_third_person(tmp_path, shots):
     from playwright.sync_api import expect
 
-    need_chromium()
-    stack = Stack(tmp_path)
+    stack, game_id = start_custom_game(tmp_path, SETUP.format(definition=RICE, password=PASSWORD))
     try:
-        stack.manage("migrate", "--noinput", "-v0")
-        stack.start()
-        game_id = int(stack.python(SETUP.format(definition=RICE, password=PASSWORD)).strip().splitlines()[-1])
         with chromium() as browser:
             page, errors = new_page(browser)
             sign_in(page, stack.base, game_id)
