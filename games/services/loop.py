@@ -228,8 +228,7 @@ def _save(ctx: _Context) -> None:
         deadline = ctx.rules.next_deadline(ctx.state)
         game.next_deadline_at = clock.wall_time_at(game, deadline) if deadline is not None else None
     changed = {name: getattr(game, name) for name in CHANGEABLE if ctx.loaded.get(name, _UNREAD) != getattr(game, name)}
-    rows.update_game(game, changed)  # only what changed: the row has JSON lists
-    rows.insert_events(ctx.entries)
+    rows.save_action(game, changed, ctx.entries)  # only what changed: the row has JSON lists
     state_store.save_snapshot_if_due(
         ctx.rules, game.pk, game.last_seq, ctx.state, since=ctx.loaded_seq, force=game.is_finished
     )

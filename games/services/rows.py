@@ -1,5 +1,5 @@
-"""The three statements on every action's path, written out for PostgreSQL: lock the game row,
-update what changed in it, append the log entries.
+"""The statements on every action's path, written out for PostgreSQL: lock the game row, then
+update what changed in it and append the log entries (one statement for the two, ``save_action``).
 
 The ORM builds each of them afresh on every call (query compiler, model instances), which in the
 load benchmark was a fifth of the server's CPU per action: locking through ``select_for_update().get``
@@ -42,9 +42,23 @@ def _column(model: type[models.Model], name: str) -> str:
 
 
 @cache
-def _lock_sql(skip_locked: bool) -> str:
+def _lock_plan(skip_locked: bool) -> tuple[str, tuple[str, ...], tuple[tuple[int, Any, tuple[Any, ...]], ...]]:
+    """The locking statement (every column, in the model's order), the fields' attribute names and,
+    for each column that needs one, its converters (JSON text to values, as the ORM reads it)."""
+    fields = Game._meta.concrete_fields
     table = connection.ops.quote_name(Game._meta.db_table)
-    return f"SELECT * FROM {table} WHERE {_column(Game, 'id')} = %s FOR UPDATE{' SKIP LOCKED' if skip_locked else ''}"
+    columns = ", ".join(connection.ops.quote_name(str(f.column)) for f in fields)
+    sql = (
+        f"SELECT {columns} FROM {table} WHERE {_column(Game, 'id')} = %s FOR UPDATE"
+        f"{' SKIP LOCKED' if skip_locked else ''}"
+    )
+    converting = []
+    for position, field in enumerate(fields):
+        column = field.get_col(Game._meta.db_table)
+        found = (*connection.ops.get_db_converters(column), *field.get_db_converters(connection))
+        if found:
+            converting.append((position, column, found))
+    return sql, tuple(f.attname for f in fields), tuple(converting)
 
 
 def lock_game(game_id: int, *, skip_locked: bool = False) -> Game | None:
@@ -55,8 +69,19 @@ def lock_game(game_id: int, *, skip_locked: bool = False) -> Game | None:
             return Game.objects.select_for_update(skip_locked=skip_locked).get(pk=game_id)
         except Game.DoesNotExist:
             return None
-    found = list(Game.objects.raw(_lock_sql(skip_locked), [game_id]))
-    return found[0] if found else None
+    # A plain cursor and ``from_db``: a raw queryset resolves its columns, converters and the
+    # model's init order again on every call, as much CPU as the statement itself.
+    sql, names, converting = _lock_plan(skip_locked)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row)
+    for position, column, converters in converting:
+        for convert in converters:
+            values[position] = convert(values[position], column, connection)
+    return Game.from_db(connection.alias, names, values)
 
 
 def update_game(game: Game, changed: dict[str, Any]) -> None:
@@ -66,11 +91,33 @@ def update_game(game: Game, changed: dict[str, Any]) -> None:
     if not _fast():
         Game.objects.filter(pk=game.pk).update(**changed)
         return
+    sql, values = _update(game, changed)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+
+
+def _update(game: Game, changed: dict[str, Any]) -> tuple[str, list[Any]]:
     assignments = ", ".join(f"{_column(Game, name)} = %s" for name in changed)
     values = [_field(Game, name).get_db_prep_save(value, connection) for name, value in changed.items()]
     table = connection.ops.quote_name(Game._meta.db_table)
+    return f"UPDATE {table} SET {assignments} WHERE {_column(Game, 'id')} = %s", [*values, game.pk]
+
+
+def save_action(game: Game, changed: dict[str, Any], entries: Sequence[GameEvent]) -> None:
+    """``update_game`` and ``insert_events`` together. On PostgreSQL an action's usual pair (a few
+    changed fields, a few entries) is one statement, the update a data-modifying ``WITH`` before
+    the insert: one round trip to the database fewer on every action (each cost the server about
+    80 µs of CPU in the driver and the system calls, and a wait for the database)."""
+    if not (_fast() and changed and 0 < len(entries) <= BATCH):
+        update_game(game, changed)
+        insert_events(entries)
+        return
+    update, update_values = _update(game, changed)
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {table} SET {assignments} WHERE {_column(Game, 'id')} = %s", [*values, game.pk])
+        cursor.execute(
+            f"WITH changed AS ({update}) {_insert_sql(len(entries))}", [*update_values, *_insert_values(entries)]
+        )
+        _take_ids(entries, cursor.fetchall())
 
 
 @cache
@@ -88,13 +135,20 @@ def insert_events(entries: Sequence[GameEvent]) -> None:
     if not _fast():
         GameEvent.objects.bulk_create(entries)
         return
-    fields = [_field(GameEvent, name) for name in EVENT_FIELDS]
     with connection.cursor() as cursor:
         for first in range(0, len(entries), BATCH):
             batch = entries[first : first + BATCH]
-            values = [field.get_db_prep_save(field.pre_save(e, True), connection) for e in batch for field in fields]
-            cursor.execute(_insert_sql(len(batch)), values)
-            for entry, (pk,) in zip(batch, cursor.fetchall(), strict=True):
-                entry.pk = pk
-                entry._state.adding = False
-                entry._state.db = connection.alias
+            cursor.execute(_insert_sql(len(batch)), _insert_values(batch))
+            _take_ids(batch, cursor.fetchall())
+
+
+def _insert_values(entries: Sequence[GameEvent]) -> list[Any]:
+    fields = [_field(GameEvent, name) for name in EVENT_FIELDS]
+    return [field.get_db_prep_save(field.pre_save(e, True), connection) for e in entries for field in fields]
+
+
+def _take_ids(entries: Sequence[GameEvent], ids: Sequence[tuple[Any, ...]]) -> None:
+    for entry, (pk,) in zip(entries, ids, strict=True):
+        entry.pk = pk
+        entry._state.adding = False
+        entry._state.db = connection.alias

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.forms.models import model_to_dict
 
 from games import services
@@ -108,6 +109,41 @@ def test_an_action_on_postgres_goes_through_the_written_out_statements(two_games
     services.apply_action(game.pk, agent=0, action="sweep", by=participant, now=T0)
     assert GameEvent.objects.filter(game=game).count() > before
     assert Game.objects.get(pk=game.pk).last_seq == GameEvent.objects.filter(game=game).order_by("-seq").first().seq
+
+
+def test_an_actions_update_and_entries_are_stored_as_the_orm_stores_them_in_one_statement(two_games):
+    ours, theirs = two_games
+
+    def entries(game: Game) -> list[GameEvent]:
+        return [
+            GameEvent(game=game, seq=8 + n, category="engine", kind=kind, agent=0, time=1.0, created_at=T0, data=data)
+            for n, (kind, data) in enumerate([("started", {"message": "You start 'wash'"}), ("done", {})])
+        ]
+
+    mine = entries(ours)
+    with transaction.atomic(), CaptureQueriesContext(connection) as statements:
+        rows.save_action(ours, CHANGED, mine)
+    Game.objects.filter(pk=theirs.pk).update(**CHANGED)
+    GameEvent.objects.bulk_create(entries(theirs))
+    made = {"id", "created_at"}
+    assert {k: v for k, v in _row(ours.pk).items() if k not in made} == {
+        k: v for k, v in _row(theirs.pk).items() if k not in made
+    }
+    stored = [model_to_dict(e, exclude=["id", "game"]) for e in GameEvent.objects.filter(game=ours, seq__gte=8)]
+    expected = [model_to_dict(e, exclude=["id", "game"]) for e in GameEvent.objects.filter(game=theirs, seq__gte=8)]
+    assert stored == expected and len(stored) == 2
+    assert sorted(e.pk for e in mine) == sorted(
+        GameEvent.objects.filter(game=ours, seq__gte=8).values_list("pk", flat=True)
+    )
+    writes = [
+        q["sql"]
+        for q in statements.captured_queries
+        if not q["sql"].startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))
+    ]
+    if connection.vendor == "postgresql":  # the update rides with the insert: one round trip
+        assert len(writes) == 1 and writes[0].startswith("WITH") and "UPDATE" in writes[0] and "INSERT" in writes[0]
+    else:
+        assert len(writes) == 2  # SQLite: the ORM's update, then its insert
 
 
 def test_a_long_jumps_thousands_of_entries_are_all_appended(two_games):
