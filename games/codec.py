@@ -7,8 +7,11 @@ is ``{"type": "event", "seq", "category", "kind", "agent", "time", "message", "d
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from games.engine.types import Event
 
@@ -67,3 +70,13 @@ def wire_event(seq: int, category: str, kind: str, agent: int | None, time: floa
         "message": message_of(category, kind, data),
         "data": data,
     }
+
+
+def wire_text(message: dict[str, Any]) -> str:
+    """A wire message as JSON text. orjson writes it several times faster than ``json.dumps`` (on
+    the load benchmark the frames' encoding was a twentieth of the server's CPU); a value it does
+    not take (an integer beyond 64 bits) goes through the standard library instead."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson.JSONEncodeError is one
+        return json.dumps(message)

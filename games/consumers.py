@@ -9,27 +9,48 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import contextvars
+import functools
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import connections
+from django.db import close_old_connections, connections
 from django.template.loader import render_to_string
 
 from games import broadcast, permissions, scheduler, schema, services, viewer
+from games.codec import wire_text
 from games.models import Game, SeatKind
 
 log = logging.getLogger(__name__)
 
 
-def db(func: Any) -> Any:
+def db[T](func: Callable[..., T]) -> Callable[..., Awaitable[T]]:
     """Run ORM work off the event loop. On Postgres in a pool of threads, so one slow query does
     not hold up every game of the process; on SQLite in Django's one sync thread (SQLite takes one
     writer at a time anyway, and its shared-cache test database fails fast instead of waiting)."""
-    return database_sync_to_async(func, thread_sensitive=connections["default"].vendor == "sqlite")
+    if connections["default"].vendor == "sqlite":
+        return database_sync_to_async(func, thread_sensitive=True)  # type: ignore[no-any-return]
+    return functools.partial(_in_pool, func)
+
+
+async def _in_pool[T](func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``func`` in the event loop's pool of threads, in a copy of the caller's context, between
+    two ``close_old_connections`` (as Channels' ``database_sync_to_async``, without asgiref's
+    per-call bookkeeping for thread-sensitive code, which cost as much CPU as the hop itself)."""
+    call = functools.partial(_with_connections_checked, func, args, kwargs)
+    return await asyncio.get_running_loop().run_in_executor(None, contextvars.copy_context().run, call)
+
+
+def _with_connections_checked[T](func: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
+    close_old_connections()
+    try:
+        return func(*args, **kwargs)
+    finally:
+        close_old_connections()
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -174,7 +195,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._send_json(update.finished)
 
     async def _send_json(self, payload: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(payload))
+        await self.send(text_data=wire_text(payload))
 
     async def _send_error(self, message: str, *, code: str) -> None:
         if self.html:
