@@ -336,7 +336,11 @@ class ItineraryRules:
         """A useful finite menu in the forms that mean "now" (``now.py``): visit the current sight
         (within its opening, rest and meal hours), go to each place of the city, the next trains,
         waits to useful moments. Any other well-formed action, timed or not, is legal too."""
-        return now_forms.menu(state)
+        offered = state.offered
+        if offered is None:
+            offered = tuple(now_forms.menu(state))
+            object.__setattr__(state, "offered", offered)
+        return list(offered)
 
 
 def goals_met(state: ItineraryState) -> bool:

@@ -10,12 +10,12 @@ its definition starts, and ``load`` finds it there.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.domains.itinerary.world import World
 from games.engine.compiled import CompiledScenarios
-from games.engine.values import evolver, quick_init
+from games.engine.values import OWN_CACHE, evolver, quick_init
 
 EXECUTABILITY = "executability"
 CONSTRAINTS = "constraints"
@@ -102,6 +102,8 @@ class ItineraryState:
     checks: tuple[CheckResult, ...] = ()
     last_end: int = 0  # end of the last action (the time the brief's "as early as possible" counts)
     over: str = ""  # why the trip ended, or ""
+    # the menu of actions (``legal_actions``), asked for about three times per web action
+    offered: tuple[str, ...] | None = field(default=None, init=False, compare=False, repr=False, metadata=OWN_CACHE)
 
     def evolve(self, **changes: Any) -> ItineraryState:
         return _evolve(self, **changes)

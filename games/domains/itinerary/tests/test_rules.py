@@ -365,6 +365,23 @@ def test_legal_actions_all_pass_the_elementary_checks():
         assert RULES.act(state, 0, action, 0).rejection is None, action
 
 
+def test_the_menu_is_worked_out_once_per_state_and_each_caller_gets_its_own_list(monkeypatch):
+    from games.domains.itinerary import rules as itinerary_rules
+
+    state = RULES.initial_state(definition())
+    calls = []
+    real = itinerary_rules.now_forms.menu
+    monkeypatch.setattr(itinerary_rules.now_forms, "menu", lambda s: calls.append(s) or real(s))
+    first = RULES.legal_actions(state, 0)
+    first.append("something of the caller's")
+    again = RULES.legal_actions(state, 0)
+    assert again == real(state) and "something of the caller's" not in again
+    assert len(calls) == 1
+    moved = RULES.act(state, 0, again[0], 0).state  # a new state has its own menu
+    assert RULES.legal_actions(moved, 0) == real(moved) and len(calls) == 2
+    assert RULES.load_state(RULES.dump_state(state)) == state
+
+
 @pytest.mark.parametrize(
     "text",
     [
