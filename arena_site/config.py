@@ -39,6 +39,19 @@ def env_float(name: str, default: float) -> float:
         raise ImproperlyConfigured(f"{name} must be a number (got {raw!r})") from None
 
 
+def env_int(name: str, default: int, *, least: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number (got {raw!r})") from None
+    if value < least:
+        raise ImproperlyConfigured(f"{name} must be {least} or more (got {value})")
+    return value
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:

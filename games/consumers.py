@@ -13,11 +13,13 @@ import contextvars
 import functools
 import logging
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.db import close_old_connections, connections
 from django.template.loader import render_to_string
 
@@ -29,9 +31,11 @@ log = logging.getLogger(__name__)
 
 
 def db[T](func: Callable[..., T]) -> Callable[..., Awaitable[T]]:
-    """Run ORM work off the event loop. On Postgres in a pool of threads, so one slow query does
-    not hold up every game of the process; on SQLite in Django's one sync thread (SQLite takes one
-    writer at a time anyway, and its shared-cache test database fails fast instead of waiting)."""
+    """Run ORM work off the event loop. On Postgres in a small pool of threads of its own
+    (``GAME_DB_THREADS``, default 2), so one slow query does not hold up every game of the process
+    while few threads contend for the interpreter's lock; on SQLite in Django's one sync thread
+    (SQLite takes one writer at a time anyway, and its shared-cache test database fails fast
+    instead of waiting)."""
     if connections["default"].vendor == "sqlite":
         return database_sync_to_async(func, thread_sensitive=True)  # type: ignore[no-any-return]
     return functools.partial(_in_pool, func)
@@ -42,7 +46,12 @@ async def _in_pool[T](func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     two ``close_old_connections`` (as Channels' ``database_sync_to_async``, without asgiref's
     per-call bookkeeping for thread-sensitive code, which cost as much CPU as the hop itself)."""
     call = functools.partial(_with_connections_checked, func, args, kwargs)
-    return await asyncio.get_running_loop().run_in_executor(None, contextvars.copy_context().run, call)
+    return await asyncio.get_running_loop().run_in_executor(_pool(), contextvars.copy_context().run, call)
+
+
+@functools.cache
+def _pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=settings.GAME_DB_THREADS, thread_name_prefix="game-db")
 
 
 def _with_connections_checked[T](func: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from arena_site.config import database_config, env_bool, redis_url
+from arena_site.config import database_config, env_bool, env_int, redis_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,6 +42,17 @@ def test_redis_url_and_bool_parsing():
             env_bool("ARENA_TEST_FLAG", True)
     finally:
         del os.environ["ARENA_TEST_FLAG"]
+
+
+def test_whole_number_settings_say_what_they_must_be(monkeypatch):
+    monkeypatch.delenv("GAME_DB_THREADS", raising=False)
+    assert env_int("GAME_DB_THREADS", 2, least=1) == 2
+    monkeypatch.setenv("GAME_DB_THREADS", "4")
+    assert env_int("GAME_DB_THREADS", 2, least=1) == 4
+    for bad, said in (("two", "must be a whole number"), ("0", "must be 1 or more")):
+        monkeypatch.setenv("GAME_DB_THREADS", bad)
+        with pytest.raises(ImproperlyConfigured, match=f"GAME_DB_THREADS {said}"):
+            env_int("GAME_DB_THREADS", 2, least=1)
 
 
 def test_production_mode_without_secret_key_refuses_to_start():

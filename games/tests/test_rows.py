@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 from django.db import connection, transaction
-from django.test.utils import CaptureQueriesContext
 from django.forms.models import model_to_dict
+from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.models import Game, GameEvent

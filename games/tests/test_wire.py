@@ -7,6 +7,7 @@ import asyncio
 import contextvars
 import json
 import threading
+import time
 
 import pytest
 
@@ -48,6 +49,25 @@ def test_database_work_runs_off_the_event_loop_in_the_callers_context():
     (total, who, thread), loop_thread = asyncio.run(main())
     assert (total, who) == (5, "player 1")
     assert thread != loop_thread
+
+
+@pytest.mark.django_db
+def test_on_postgres_database_work_shares_a_pool_of_game_db_threads_threads(settings):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite runs it in Django's one sync thread")
+
+    def name() -> str:
+        time.sleep(0.02)  # long enough that a pool with room for more would use more
+        return threading.current_thread().name
+
+    async def main() -> list[str]:
+        return await asyncio.gather(*(consumers.db(name)() for _ in range(4 * settings.GAME_DB_THREADS)))
+
+    names = set(asyncio.run(main()))
+    assert all(n.startswith("game-db") for n in names)
+    assert 1 <= len(names) <= settings.GAME_DB_THREADS
 
 
 @pytest.mark.django_db
