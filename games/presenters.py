@@ -187,18 +187,23 @@ _THIRD_PERSON = [
 # A message that starts with its verb follows the agent's name in the log: "You started ...", not
 # "You Started ...".
 _LEADING_VERB = re.compile(r"^(Started|Paused|Went|Stayed|Visited|Took|Waited) ")
+# A finished action or step says what is complete ("fill kettle is complete: ...", "Step 1 of Bake
+# is complete."); after the agent's name it reads "You finished fill kettle: ...", not "You fill
+# kettle is complete".
+_COMPLETE = re.compile(r"^(Step \d+ of .+?|[a-z][^:]*?) is complete(?=[:.])")
 
 
 def as_read_by(entry: dict[str, Any], agents: Sequence[int]) -> str:
     """The entry's message for a reader playing ``agents``, after the agent's name: another agent's
     event in the third person (the rules' own words stay for the agent who acted, and for the LLM
-    prompts), a leading verb in lower case."""
+    prompts), a leading verb in lower case, and what is complete as what the agent finished."""
     message = str(entry.get("message", ""))
     if entry.get("agent") is None:
         return message
     if entry["agent"] not in agents:
         for pattern, words in _THIRD_PERSON:
             message = pattern.sub(words, message)
+    message = _COMPLETE.sub(lambda found: "finished " + found.group(1)[0].lower() + found.group(1)[1:], message)
     return _LEADING_VERB.sub(lambda found: found.group(0).lower(), message)
 
 

@@ -484,9 +484,39 @@ def test_a_teammates_events_read_in_the_third_person_and_ones_own_as_the_rules_w
     assert {"You", "Started"} <= said  # the kinds of message this test is about were written
     for agent, message in messages:
         own = as_read_by({"agent": agent, "message": message}, [agent])
-        assert own == (message[0].lower() + message[1:] if message.startswith("Started ") else message)
+        if message.startswith("Started "):
+            assert own == message[0].lower() + message[1:]
+        elif " is complete" not in message:
+            assert own == message
         other = as_read_by({"agent": agent, "message": message}, [1 - agent])
         assert "You " not in other and " you " not in other, other
     rewritten = [as_read_by({"agent": 1, "message": m}, [0]) for a, m in messages if a == 1]
     assert any(line.startswith("is doing pick rice") for line in rewritten), rewritten
     assert any(line.startswith("started step 0 of Soup (keeps the cook busy)") for line in rewritten), rewritten
+
+
+def test_what_is_complete_reads_as_what_the_agent_finished():
+    # after the name: "You finished fill kettle: ...", not "You fill kettle is complete: ..."
+    from games.domains.recipes.rules import RULES as RECIPES
+    from games.domains.recipes.tests.kitchens import SOUP as SOUP_RECIPE
+    from games.domains.recipes.tests.kitchens import kitchen
+    from games.domains.tasks.rules import RULES as TASKS
+    from games.domains.tasks.tests.helpers import RICE
+    from games.presenters import as_read_by
+
+    state = TASKS.initial_state(RICE)
+    state = TASKS.act(state, 0, "pick rice", 0).state
+    done = [e for e in TASKS.advance(state, 5).events if e.agent == 0 and " is complete" in e.message]
+    recipes = RECIPES.initial_state(kitchen(SOUP_RECIPE))
+    recipes = RECIPES.act(recipes, 0, "Step(0, Soup)", 0).state
+    done += [e for e in RECIPES.advance(recipes, 600).events if e.agent == 0 and " is complete" in e.message]
+    kinds = {e.message.split(" ")[0] for e in done}
+    assert "Step" in kinds and len(kinds) > 1, [e.message for e in done]  # both domains' wordings
+    for event in done:
+        for reader in ([0], [1]):
+            line = as_read_by({"agent": 0, "message": event.message}, reader)
+            assert line.startswith("finished ") and " is complete" not in line, line
+            what = event.message.split(" is complete")[0]
+            assert line.startswith(f"finished {what[0].lower()}{what[1:]}")
+    assert as_read_by({"agent": 0, "message": "All recipes are complete at 10:30."}, [0]).startswith("All recipes")
+    assert as_read_by({"agent": None, "message": "pick rice is complete: rice is picked."}, [0]).startswith("pick")
