@@ -166,7 +166,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "finished": game.is_finished,
         "result_rows": metric_rows(game.result or {}, game.domain) if game.is_finished else [],
         "clock_attrs": clock_attrs(state),
-        "time_text": format_time(round(float(state["time"]), 1)),
+        "time_text": header_time(float(state["time"]), state["time_unit"]),
         "server_now": timezone.now().isoformat(),
     }
 
@@ -219,6 +219,14 @@ def _label(labels: list[str], agent: int | None) -> str:
     if agent is None:
         return ""
     return labels[agent] if 0 <= agent < len(labels) else f"agent {agent}"
+
+
+def header_time(time: float, unit: str) -> str:
+    """The header's clock: game seconds (recipes) as m:ss, or h:mm:ss from an hour, as the board
+    and the page's ticking clock (``data-format="clock"``) write them; other units as numbers."""
+    if unit == "second":
+        return durations.short_clock(time)
+    return format_time(round(time, 1))
 
 
 def speed_text(speed: float, unit: str) -> str:

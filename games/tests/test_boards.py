@@ -520,3 +520,11 @@ def test_what_is_complete_reads_as_what_the_agent_finished():
             assert line.startswith(f"finished {what[0].lower()}{what[1:]}")
     assert as_read_by({"agent": 0, "message": "All recipes are complete at 10:30."}, [0]).startswith("All recipes")
     assert as_read_by({"agent": None, "message": "pick rice is complete: rice is picked."}, [0]).startswith("pick")
+
+
+def test_the_headers_clock_reads_game_seconds_as_the_board_does():
+    from games.presenters import header_time
+
+    assert header_time(849.0, "second") == "14:09"  # recipes: the kitchen clock's m:ss, not "849.0"
+    assert header_time(3725.6, "second") == "1:02:05"
+    assert header_time(5.0, "minute") == "5" and header_time(7.5, "minute") == "7.50"  # as before

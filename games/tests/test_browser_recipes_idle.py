@@ -48,6 +48,8 @@ def test_a_free_cook_with_nothing_to_start_is_told_why_and_until_when(tmp_path, 
             page, errors = new_page(browser)
             sign_in(page, stack.base, game_id)
             expect(page.locator("#game-board .recipe-steps").first).to_be_visible()
+            # the header's ticking clock reads game seconds as the board does (m:ss), not "849.0"
+            expect(page.locator("[data-clock-value]")).to_have_text(re.compile(r"^\d+:\d\d$"))
             plan, deadline = list(PLAN), time.monotonic() + 90
             idle, cook, panel = "", "", ""
             while not page.locator("#game-result h2").is_visible() and time.monotonic() < deadline:

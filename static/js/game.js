@@ -35,7 +35,10 @@
     if (t === null) return;
     const el = clockEl();
     const value = el.querySelector("[data-clock-value]");
-    if (value) value.textContent = el.dataset.mode === "real_time" ? t.toFixed(1) : String(Math.round(t * 100) / 100);
+    if (value) {
+      if (el.dataset.format === "clock") value.textContent = clockText(Math.floor(t)); // recipes' seconds, as the board
+      else value.textContent = el.dataset.mode === "real_time" ? t.toFixed(1) : String(Math.round(t * 100) / 100);
+    }
     document.querySelectorAll("[data-run-start]").forEach(function (run) {
       const start = parseFloat(run.dataset.runStart);
       const end = parseFloat(run.dataset.runEnd);
