@@ -27,6 +27,21 @@ def test_player_sees_the_play_page_with_actions(client, participant, game):
     assert "Timeline" in html and "Score over time" in html
 
 
+def test_every_page_names_its_icon_so_browsers_do_not_ask_for_a_missing_favicon(client, participant, game):
+    import re
+
+    from django.contrib.staticfiles import finders
+
+    pages = [client.get("/accounts/login/")]
+    client.force_login(participant)
+    pages.append(client.get(reverse("games:play", args=[game.pk])))
+    for page in pages:
+        assert page.status_code == 200
+        html = page.content.decode()
+        found = re.search(r'<link rel="icon" href="/static/([^"]+)"', html)
+        assert found and finders.find(found.group(1)), html[:300]
+
+
 def test_researcher_watches_with_controls(client, researcher, game):
     client.force_login(researcher)
     html = client.get(reverse("games:play", args=[game.pk])).content.decode()
