@@ -42,7 +42,7 @@ def db[T](func: Callable[..., T]) -> Callable[..., Awaitable[T]]:
 
 
 async def _in_pool[T](func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """``func`` in the event loop's pool of threads, in a copy of the caller's context, between
+    """``func`` in the game-db pool of threads, in a copy of the caller's context, between
     two ``close_old_connections`` (as Channels' ``database_sync_to_async``, without asgiref's
     per-call bookkeeping for thread-sensitive code, which cost as much CPU as the hop itself)."""
     call = functools.partial(_with_connections_checked, func, args, kwargs)
