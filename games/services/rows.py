@@ -47,7 +47,7 @@ def _lock_plan(skip_locked: bool) -> tuple[str, tuple[str, ...], tuple[tuple[int
     for each column that needs one, its converters (JSON text to values, as the ORM reads it)."""
     fields = Game._meta.concrete_fields
     table = connection.ops.quote_name(Game._meta.db_table)
-    columns = ", ".join(connection.ops.quote_name(str(f.column)) for f in fields)
+    columns = ", ".join(_column(Game, f.name) for f in fields)
     sql = (
         f"SELECT {columns} FROM {table} WHERE {_column(Game, 'id')} = %s FOR UPDATE"
         f"{' SKIP LOCKED' if skip_locked else ''}"
