@@ -60,8 +60,18 @@ def places(data: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def trip_minute(data: Mapping[str, Any], stamp: str) -> int | None:
+    """``YYYY-MM-DD HH:MM`` as minutes from the trip's start (the game's time), or None."""
+    begin = _begin(data)
+    try:
+        return int((datetime.strptime(stamp, _STAMP) - begin).total_seconds() // 60) if begin else None
+    except ValueError:
+        return None
+
+
 def departures(data: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [t for t in data["trains"] if t["from_here"]]
+    """The trains from here, each with ``departs`` (its trip minute: the page hides it once gone)."""
+    return [dict(t, departs=trip_minute(data, t["departure"])) for t in data["trains"] if t["from_here"]]
 
 
 def verdict(data: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -71,33 +81,60 @@ def verdict(data: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The menu as grouped buttons. In real time the clock runs on between two states, so a button
+    whose words hold a time of day says how it follows the clock: ``at`` (that time) is ``after``
+    minutes from now (the page's clock moves it on), and ``gone_at`` is the trip minute from which
+    the action no longer fits (the train has left, the visit would run past closing, the moment
+    waited for has come): the page takes the button away then, as the server would refuse it."""
     now = data["clock"]["text"]
+    minute = int(data["clock"]["minute"])
     by_place = {p["name"]: p for p in data["places"]}
     trains = {t["number"]: t for t in data["trains"]}
     groups: dict[str, list[dict[str, Any]]] = {"Here": [], "Go to": [], "Trains from here": [], "Wait": []}
     for action in actions:
-        label, group = action, "Wait"
+        button: dict[str, Any] = {"action": action, "label": action}
+        group = "Wait"
         if match := _VISIT.match(action):
             minutes = int(match.group(2))
-            label, group = f"Visit {match.group(1)} for {minutes} min (until {_add(now, minutes)})", "Here"
+            place = by_place.get(match.group(1), {})
+            button.update(_timed(f"Visit {match.group(1)} for {minutes} min (until ", now, minutes, ")"))
+            if place.get("closes") is not None and place["closes"] < 24:
+                closing = minute - _minutes_of_day(now) + place["closes"] * 60
+                button["gone_at"] = closing - minutes + 1
+            group = "Here"
         elif match := _GO.match(action):
             place = by_place.get(match.group(1), {})
             minutes = place.get("transfer_minutes")
-            label = f"Go to {match.group(1)}" + (f" ({minutes} min, arrive {_add(now, minutes)})" if minutes else "")
+            if minutes:
+                button.update(_timed(f"Go to {match.group(1)} ({minutes} min, arrive ", now, minutes, ")"))
+            else:
+                button["label"] = f"Go to {match.group(1)}"
             group = "Go to"
         elif match := _TRAIN.match(action):
             train = trains.get(match.group(1))
             label = f"Train {match.group(1)} to {match.group(2)}"
             if train:
                 label += f": {_hhmm(train['departure'])} → {_hhmm(train['arrival'])}, {train['price']:g}"
+                departs = trip_minute(data, train["departure"])
+                if departs is not None:
+                    button["gone_at"] = departs + 1
+            button["label"] = label
             group = "Trains from here"
         elif match := _WAIT.match(action):
-            label = f"Wait here until {match.group(1)}"
-        groups[group].append({"action": action, "label": label})
+            target = match.group(1).strip()
+            button["label"] = f"Wait here until {target}"
+            button["gone_at"] = trip_minute(data, target) if len(target) > 5 else minute + _wait_minutes(action, now)
+        groups[group].append(button)
     if groups["Wait"]:  # the soonest wait first: it is the one W does
         groups["Wait"].sort(key=lambda b: _wait_minutes(b["action"], now))
         groups["Wait"][0]["wait"] = True
     return [{"title": title, "buttons": buttons} for title, buttons in groups.items() if buttons]
+
+
+def _timed(before: str, now: str, minutes: int, after: str) -> dict[str, Any]:
+    """A label that names the time of day ``minutes`` from now, in three parts for the page."""
+    at = _add(now, minutes)
+    return {"label": f"{before}{at}{after}", "parts": (before, at, after), "after": minutes}
 
 
 def _wait_minutes(action: str, now: str) -> int:
@@ -141,17 +178,23 @@ def _begin(data: Mapping[str, Any]) -> datetime | None:
         return None
 
 
+def _days(data: Mapping[str, Any]) -> int:
+    """How many days the trip runs past its first (0: a one-day trip, one that ends at midnight too)."""
+    begin = _begin(data)
+    try:
+        last = datetime.strptime(str(data["clock"]["end"]), _STAMP) - timedelta(minutes=1)
+    except (KeyError, TypeError, ValueError):
+        return 0
+    return (last.date() - begin.date()).days if begin else 0
+
+
 def clock_text(data: Mapping[str, Any], *, short: bool = False) -> Callable[[float], str]:
     """Trip minutes as the clock reads them: "09:10", with the day on a trip of several days
     ("day 2, 09:10"; ``short``, for the timeline's axis: "d2 09:10")."""
     begin = _begin(data)
     if begin is None:
         return lambda value: f"minute {value:g}"
-    try:  # a trip that ends at midnight is a one-day trip
-        last = datetime.strptime(str(data["clock"]["end"]), _STAMP) - timedelta(minutes=1)
-        days = (last.date() - begin.date()).days
-    except (KeyError, TypeError, ValueError):
-        days = 0
+    days = _days(data)
 
     def text(value: float) -> str:
         moment = begin + timedelta(minutes=value)
@@ -201,6 +244,18 @@ class ItineraryPresenter:
 
     def tick_text(self, data: Mapping[str, Any]) -> Callable[[float], str]:
         return clock_text(data, short=True)
+
+    def header_clock(self, data: Mapping[str, Any], time: float) -> dict[str, str]:
+        """The traveller's clock ("09:10", "day 2, 09:10"), ticking from the trip's start."""
+        if _begin(data) is None:
+            return {"format": "", "label": "minute", "text": f"{time:g}"}
+        return {
+            "format": "trip",
+            "label": "",
+            "text": clock_text(data)(int(time)),
+            "begin": str(data["clock"]["begin"]),
+            "days": "1" if _days(data) else "0",
+        }
 
     def span_of(self, data: Mapping[str, Any]) -> Callable[[dict[str, Any]], tuple[float, float] | None]:
         return span_of(data)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils import timezone
@@ -130,7 +130,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
     ]
     log = [_unrepeated(e) for e in log if e["category"] in LOG_CATEGORIES]
     extras = board_extras(game.domain, observation, labels, state["legal_actions"])
-    log = log_for(game.domain, log, labels, extras)
+    log = with_times(log_for(game.domain, log, labels, extras), log_time(game.domain, observation))
     deaf = cannot_read_chat(seats)
     return {
         "game": game,
@@ -149,6 +149,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
             gantt.span,
             float(state["time"]),
             final=metrics.headline(game.domain, game.result) if game.is_finished and game.result else None,
+            time_text=log_time(game.domain, observation),
         ),
         "log": log,
         "speed_text": speed_text(game.speed, state["time_unit"]),
@@ -166,7 +167,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "finished": game.is_finished,
         "result_rows": metric_rows(game.result or {}, game.domain) if game.is_finished else [],
         "clock_attrs": clock_attrs(state),
-        "time_text": header_time(float(state["time"]), state["time_unit"]),
+        "header_clock": header_clock(game.domain, observation, float(state["time"]), state["time_unit"]),
         "server_now": timezone.now().isoformat(),
     }
 
@@ -221,12 +222,36 @@ def _label(labels: list[str], agent: int | None) -> str:
     return labels[agent] if 0 <= agent < len(labels) else f"agent {agent}"
 
 
-def header_time(time: float, unit: str) -> str:
-    """The header's clock: game seconds (recipes) as m:ss, or h:mm:ss from an hour, as the board
-    and the page's ticking clock (``data-format="clock"``) write them; other units as numbers."""
+def header_clock(domain: str, data: Mapping[str, Any], time: float, unit: str) -> dict[str, str]:
+    """The header's clock: ``text`` now, ``label`` before it, and the ``format`` the page's ticking
+    clock writes it in (static/js/game.js), so both read as the board does: recipes' game seconds
+    as m:ss (h:mm:ss from an hour), the kitchen's steps as whole steps, the itinerary's trip minutes
+    as the traveller's clock (its presenter's ``header_clock``); other units as numbers."""
+    own = presenter(domain)
+    if own is not None and hasattr(own, "header_clock"):
+        clock: dict[str, str] = own.header_clock(data, time)
+        return clock
     if unit == "second":
-        return durations.short_clock(time)
-    return format_time(round(time, 1))
+        return {"format": "clock", "label": "t =", "text": durations.short_clock(time)}
+    if unit == "step":
+        return {"format": "step", "label": "step", "text": str(int(time))}
+    return {"format": "", "label": "t =", "text": format_time(round(time, 1))}
+
+
+def log_time(domain: str, data: Mapping[str, Any]) -> timeline.TimeText:
+    """How the messages' times read: as the timeline's tooltips where the domain has its own clock
+    (the itinerary's "09:10") or a unit that is not a plain number (m:ss, steps); else "t=3"."""
+    own = presenter(domain)
+    if own is not None and hasattr(own, "time_text"):
+        text: timeline.TimeText = own.time_text(data)
+        return text
+    unit = registry.get(domain).time_unit
+    return UNIT_TEXT[unit] if unit in ("second", "step") else (lambda value: f"t={timeline.plain_time(value)}")
+
+
+def with_times(entries: list[dict[str, Any]], text: timeline.TimeText) -> list[dict[str, Any]]:
+    """The log's entries, each with its ``time_text``."""
+    return [dict(e, time_text=text(float(e["time"]))) for e in entries]
 
 
 def speed_text(speed: float, unit: str) -> str:
@@ -293,12 +318,20 @@ def clock_attrs(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def progress_chart(points: list[list[float]], span: float, now: float, *, final: float | None = None) -> dict[str, Any]:
+def progress_chart(
+    points: list[list[float]],
+    span: float,
+    now: float,
+    *,
+    final: float | None = None,
+    time_text: timeline.TimeText | None = None,
+) -> dict[str, Any]:
     """An SVG polyline (viewBox 0..100 x 0..100) of the headline score over game time.
 
     The x axis covers every point (a score reached at a time past ``now`` is drawn, not cut off);
     ``final``, a finished game's stored headline, is where the line ends (the result panel's
-    number), whatever the points say."""
+    number), whatever the points say. ``time_text`` writes the axis's two ends (``start``,
+    ``end``) as the log does ("07:00", "14:09"; "t=0" without it)."""
     points = [[float(t), float(value)] for t, value in points]
     if final is not None and (not points or points[-1][1] != final):
         points.append([max(now, points[-1][0]) if points else now, float(final)])
@@ -316,7 +349,15 @@ def progress_chart(points: list[list[float]], span: float, now: float, *, final:
         if i:
             path.append(f"{x:.2f},{coords[i - 1][1]:.2f}")
         path.append(f"{x:.2f},{y:.2f}")
-    return {"points": " ".join(path), "last": last, "span": span, "empty": not points}
+    write = time_text or (lambda value: f"t={timeline.plain_time(value)}")
+    return {
+        "points": " ".join(path),
+        "last": last,
+        "span": span,
+        "empty": not points,
+        "start": write(0.0),
+        "end": write(span),
+    }
 
 
 def metric_rows(result: dict[str, Any], domain: str = "") -> list[tuple[str, str, str]]:

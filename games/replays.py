@@ -62,7 +62,9 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
         for message in [event_message(e, blind=blind)]
     ]
     extras = presenters.board_extras(game.domain, dict(observation.data), labels, [])
-    log_entries = presenters.log_for(game.domain, log_entries, labels, extras)
+    log_entries = presenters.with_times(
+        presenters.log_for(game.domain, log_entries, labels, extras), presenters.log_time(game.domain, observation.data)
+    )
     return {
         "game": game,
         "labels": labels,
@@ -81,7 +83,12 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
         "result_rows": presenters.metric_rows(game.result or rules.result(state), game.domain),
         "log": log_entries[-presenters.LOG_LENGTH :],
         "limit": limit,
-        "chart": presenters.progress_chart(game.progress_points, span, float(game.anchor_time)),
+        "chart": presenters.progress_chart(
+            game.progress_points,
+            span,
+            float(game.anchor_time),
+            time_text=presenters.log_time(game.domain, observation.data),
+        ),
     }
 
 

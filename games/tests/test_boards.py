@@ -522,9 +522,75 @@ def test_what_is_complete_reads_as_what_the_agent_finished():
     assert as_read_by({"agent": None, "message": "pick rice is complete: rice is picked."}, [0]).startswith("pick")
 
 
-def test_the_headers_clock_reads_game_seconds_as_the_board_does():
-    from games.presenters import header_time
+def test_the_headers_clock_reads_each_domains_time_as_its_board_does():
+    from games.domains.itinerary.rules import RULES as TRIPS
+    from games.domains.itinerary.tests.worlds import definition
+    from games.presenters import header_clock
 
-    assert header_time(849.0, "second") == "14:09"  # recipes: the kitchen clock's m:ss, not "849.0"
-    assert header_time(3725.6, "second") == "1:02:05"
-    assert header_time(5.0, "minute") == "5" and header_time(7.5, "minute") == "7.50"  # as before
+    def clock(domain, time, unit, data=None):
+        shown = header_clock(domain, data or {}, time, unit)
+        return shown["label"], shown["text"], shown["format"]
+
+    assert clock("recipes", 849.0, "second") == ("t =", "14:09", "clock")  # the kitchen clock's m:ss, not "849.0"
+    assert clock("recipes", 3725.6, "second")[1] == "1:02:05"
+    assert clock("kitchen", 12.7, "step") == ("step", "12", "step")  # the orders' "step 12 of 60", not "t = 12.7"
+    assert clock("tasks", 5.0, "minute") == ("t =", "5", "") and clock("tasks", 7.5, "minute")[1] == "7.50"
+    # the itinerary: the traveller's clock, as the board's and the timeline's, not "t = 26.4"
+    one_day = dict(TRIPS.observe(TRIPS.initial_state(definition(end="2024-01-01 23:00")), 0).data)
+    shown = header_clock("itinerary", one_day, 26.4, "minute")
+    assert (shown["label"], shown["text"], shown["format"]) == ("", "07:26", "trip")
+    assert shown["begin"] == one_day["clock"]["begin"] == "2024-01-01 07:00" and shown["days"] == "0"
+    several = dict(TRIPS.observe(TRIPS.initial_state(definition()), 0).data)
+    assert header_clock("itinerary", several, 24 * 60 + 130, "minute")["text"] == "day 2, 09:10"
+    assert header_clock("itinerary", several, 0, "minute")["days"] == "1"
+
+
+def test_the_logs_times_read_as_the_domains_clock():
+    from games.domains.itinerary.rules import RULES as TRIPS
+    from games.domains.itinerary.tests.worlds import definition
+    from games.presenters import log_time, progress_chart, with_times
+
+    trip = dict(TRIPS.observe(TRIPS.initial_state(definition(end="2024-01-01 23:00")), 0).data)
+    entries = [{"time": 16.0, "message": "m"}, {"time": 2.35, "message": "n"}]
+    assert [e["time_text"] for e in with_times(entries, log_time("itinerary", trip))] == ["07:16", "07:02"]
+    assert [e["time_text"] for e in with_times(entries, log_time("recipes", {}))] == ["0:16", "0:02"]
+    assert [e["time_text"] for e in with_times(entries, log_time("kitchen", {}))] == ["step 16", "step 2"]
+    assert [e["time_text"] for e in with_times(entries, log_time("tasks", {}))] == ["t=16", "t=2.35"]
+    # the score chart's axis ends read the same way
+    chart = progress_chart([[0.0, 0.0], [5.0, 60.0]], 20.7, 5.0, time_text=log_time("itinerary", trip))
+    assert (chart["start"], chart["end"]) == ("07:00", "07:20")
+    assert (progress_chart([], 20.7, 5.0)["start"], progress_chart([], 20.7, 5.0)["end"]) == ("t=0", "t=20.70")
+
+
+def test_itinerary_buttons_say_how_they_follow_the_running_clock():
+    from games import itinerary_view
+    from games.domains.itinerary.rules import RULES as TRIPS
+    from games.domains.itinerary.tests.worlds import definition
+
+    goals = {"city_days": [], "spot_minutes": [{"spot": "Tower", "minutes": 60}]}
+    state = TRIPS.initial_state(definition(end="2024-01-01 23:00", constraints=goals))
+    state = TRIPS.act(state, 0, "go to Tower", state.clock).state  # 07:20, at the Tower
+    state = TRIPS.act(state, 0, "wait until 09:00", state.clock).state
+    data = dict(TRIPS.observe(state, 0).data)
+    board = itinerary_view.board(data, TRIPS.legal_actions(state, 0))
+    buttons = {b["action"]: b for g in board["groups"] for b in g["buttons"]}
+    tower = next(p for p in data["places"] if p["name"] == "Tower")
+    visit = next(b for a, b in buttons.items() if a.startswith("visit Tower for"))
+    length = int(visit["action"].split(" for ")[1].split()[0])
+    # "until 10:00" is ``length`` minutes after now; the page moves it on as the clock runs
+    assert visit["parts"] == (f"Visit Tower for {length} min (until ", "10:00", ")") and visit["after"] == length
+    assert "".join(visit["parts"]) == visit["label"]
+    closing = state.clock + (tower["closes"] * 60 - 9 * 60)  # the Tower's closing, in trip minutes
+    assert visit["gone_at"] == closing - length + 1  # from then on the visit would run past closing
+    go = next(b for a, b in buttons.items() if a.startswith("go to "))
+    place = next(p for p in data["places"] if go["action"] == f"go to {p['name']}")
+    assert go["after"] == place["transfer_minutes"] and "gone_at" not in go  # a walk fits at any time
+    train = next(b for a, b in buttons.items() if a.startswith("take train "))
+    departure = next(t for t in data["trains"] if train["action"].startswith(f"take train {t['number']} "))
+    departs = itinerary_view.trip_minute(data, departure["departure"])
+    assert departs is not None and departs >= state.clock and train["gone_at"] == departs + 1  # refused once gone
+    row = next(t for t in board["departures"] if t["number"] == departure["number"])
+    assert row["departs"] == departs
+    for action, button in buttons.items():
+        if action.startswith("wait until "):
+            assert button["gone_at"] > state.clock  # a wait goes when its moment comes

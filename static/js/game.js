@@ -25,6 +25,58 @@
     return h ? h + ":" + pad(m) + ":" + pad(s) : m + ":" + pad(s);
   }
 
+  // The itinerary: trip minutes from its start ("YYYY-MM-DD HH:MM") as the traveller's clock.
+  function tripStart(begin) {
+    const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2})$/.exec(begin || "");
+    return m ? Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]) : null;
+  }
+  function tripStamp(begin, minutes) {
+    const start = tripStart(begin);
+    return start === null ? null : new Date(start + minutes * 60000).toISOString().slice(0, 16).replace("T", " ");
+  }
+  function tripText(begin, minutes, days) {
+    const start = tripStart(begin);
+    if (start === null) return "minute " + minutes;
+    const stamp = tripStamp(begin, minutes);
+    const day = Math.round((Date.parse(stamp.slice(0, 10)) - Date.parse(begin.slice(0, 10))) / 86400000) + 1;
+    return days ? "day " + day + ", " + stamp.slice(11) : stamp.slice(11);
+  }
+  // What the itinerary board says about now follows the running clock: the clock and the time
+  // left, the times of day a button names (arrive, until), which sights are open; a train that
+  // has left, a wait whose moment came or a visit that would run past closing is taken away
+  // ([data-gone-at]: the trip minute from which the server would refuse it).
+  function tripTick(begin, minutes) {
+    const stamp = tripStamp(begin, minutes);
+    if (stamp === null) return;
+    const ofDay = function (m) { return tripStamp(begin, m).slice(11); };
+    document.querySelectorAll("[data-trip-clock]").forEach(function (el) { el.textContent = stamp; });
+    document.querySelectorAll("[data-minutes-left]").forEach(function (el) {
+      el.textContent = String(Math.max(0, parseInt(el.dataset.minutesLeft, 10) - minutes));
+    });
+    document.querySelectorAll("#game-actions [data-after]").forEach(function (el) {
+      el.textContent = ofDay(minutes + parseInt(el.dataset.after, 10));
+    });
+    const clockMinutes = parseInt(stamp.slice(11, 13), 10) * 60 + parseInt(stamp.slice(14, 16), 10);
+    document.querySelectorAll(".board-itinerary [data-opens]").forEach(function (el) {
+      const open = parseInt(el.dataset.opens, 10) * 60 <= clockMinutes && clockMinutes < parseInt(el.dataset.closes, 10) * 60;
+      el.classList.toggle("open", open);
+      el.classList.toggle("closed", !open);
+      const text = el.querySelector("[data-open-now]");
+      if (text) text.textContent = open ? "open now" : "closed now";
+    });
+    document.querySelectorAll("[data-gone-at]").forEach(function (el) {
+      if (minutes < parseInt(el.dataset.goneAt, 10)) return;
+      el.hidden = true;
+      if (el.tagName === "BUTTON") el.disabled = true;
+    });
+    document.querySelectorAll("#game-actions .action-buttons").forEach(function (group) {
+      const shown = group.querySelectorAll("button.action:not([hidden])").length > 0;
+      group.hidden = !shown;
+      const title = group.previousElementSibling;
+      if (title && title.classList.contains("action-group-title")) title.hidden = !shown;
+    });
+  }
+
   function syncOffset() {
     const el = clockEl();
     if (el && el.dataset.serverNow) offsetMs = Date.parse(el.dataset.serverNow) - Date.now();
@@ -36,9 +88,13 @@
     const el = clockEl();
     const value = el.querySelector("[data-clock-value]");
     if (value) {
-      if (el.dataset.format === "clock") value.textContent = clockText(Math.floor(t)); // recipes' seconds, as the board
+      const format = el.dataset.format;
+      if (format === "clock") value.textContent = clockText(Math.floor(t)); // recipes' seconds, as the board
+      else if (format === "step") value.textContent = String(Math.floor(t)); // the kitchen's whole steps
+      else if (format === "trip") value.textContent = tripText(el.dataset.begin, Math.floor(t), el.dataset.days === "1");
       else value.textContent = el.dataset.mode === "real_time" ? t.toFixed(1) : String(Math.round(t * 100) / 100);
     }
+    if (el.dataset.format === "trip") tripTick(el.dataset.begin, Math.floor(t));
     document.querySelectorAll("[data-run-start]").forEach(function (run) {
       const start = parseFloat(run.dataset.runStart);
       const end = parseFloat(run.dataset.runEnd);

@@ -380,9 +380,10 @@ def endpoint_problems(study: Study) -> list[str]:
             reply = probe.chat([{"role": "user", "content": "Reply with OK."}], max_tokens=1)
             tried[key] = reply.error
         if tried[key]:
+            why = tried[key].rstrip(".")  # the client's message may end its own sentence
             problems.append(
                 f"Condition “{condition.name}”: the LLM endpoint “{config.endpoint}” ({config.base_url}, model "
-                f"{config.model}) did not answer: {tried[key]}. Start that model server (make run serves the "
+                f"{config.model}) did not answer: {why}. Start that model server (make run serves the "
                 "bundled one) or choose another endpoint for the condition."
             )
     return problems

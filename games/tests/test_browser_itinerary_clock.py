@@ -1,0 +1,80 @@
+"""A real-time itinerary in Debian's chromium, keys only: what the page says about now follows the
+running clock. Time passes while the player reads (a trip minute per second by default), and the
+page used to stand still between two actions: the header read "t = 15.7" beside a board clock of
+07:00, "Go to Fish Market Hall (12 min, arrive 07:12)" arrived at 07:28, and the log read "t=16".
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.tests.browser_helpers import PASSWORD, both_widths, chromium, new_page, press, sign_in, start_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SCENARIO = "bundled/harbourton-morning"  # 07:00, one day; Lighthouse Point opens at 08:00
+HHMM = re.compile(r"^\d\d:\d\d$")
+
+FAST_GAME = """
+from django.contrib.auth import get_user_model
+from games import services
+player = get_user_model().objects.get(username="player")
+print(services.create_game("{slug}", [{{"kind": "human", "user": player}}], clock="real_time", speed=20).pk)
+"""
+
+
+def minutes(hhmm: str) -> int:
+    hours, mins = hhmm.strip().split(":")
+    return int(hours) * 60 + int(mins)
+
+
+def test_the_itinerary_page_follows_the_running_clock(tmp_path, shots):
+    from playwright.sync_api import expect
+
+    stack, game_id, speed = start_game(tmp_path, "itinerary", SCENARIO)
+    assert speed == 1.0  # the default pace: a trip minute per second
+    try:
+        with chromium() as browser:
+            page, errors = new_page(browser)
+            sign_in(page, stack.base, game_id, password=PASSWORD)
+            header = page.locator("[data-clock-value]")
+            expect(header).to_have_text(HHMM)  # the traveller's clock, not "t = 2.1"
+            first = minutes(header.inner_text())
+            page.wait_for_timeout(4000)  # the player reads the board
+            now = minutes(header.inner_text())
+            assert now >= first + 3, (first, now)
+            board_clock = page.locator("[data-trip-clock]").inner_text()
+            assert abs(minutes(board_clock[-5:]) - now) <= 1, (board_clock, now)  # the board's clock runs too
+            go = page.locator("#game-actions button.action[data-action='go to Fish Market Hall']")
+            label = go.inner_text()
+            arrive = re.search(r"\((\d+) min, arrive (\d\d:\d\d)\)", label)
+            assert arrive, label
+            assert abs(minutes(arrive.group(2)) - (minutes(header.inner_text()) + int(arrive.group(1)))) <= 1, label
+            promised = minutes(arrive.group(2))
+            press(page, go)
+            expect(page.locator("#game-board [data-trip-clock]")).not_to_have_text(board_clock, timeout=10_000)
+            expect(page.locator(".board-itinerary .card", has_text="Where")).to_contain_text("Fish Market Hall")
+            arrived = page.locator("#game-log-list .log-entry", has_text="You went from").last
+            expect(arrived).to_be_visible()
+            stamp = arrived.locator(".log-time").inner_text()
+            assert HHMM.match(stamp), stamp  # the log reads the clock, not "t=16"
+            assert abs(minutes(stamp) - promised) <= 1, (stamp, label)  # it arrived when the button said
+            both_widths(page, shots / "itinerary-clock")
+
+            # a faster game: the 08:00 wait goes when 08:00 comes, and a sight opening at 08:00 opens
+            fast = int(stack.python(FAST_GAME.format(slug=SCENARIO)).strip().splitlines()[-1])
+            page.goto(f"{stack.base}/games/{fast}/")
+            expect(page.locator("#game-actions button.action").first).to_be_visible()
+            wait = page.locator("#game-actions button.action[data-action='wait until 08:00']")
+            lighthouse = page.locator(".board-itinerary li.sight", has_text="Lighthouse Point")
+            expect(wait).to_be_visible()
+            expect(lighthouse).to_contain_text("closed now")
+            expect(wait).to_be_hidden(timeout=15_000)
+            expect(lighthouse).to_contain_text("open now")
+            assert minutes(header.inner_text()) >= 8 * 60
+            assert wait.is_disabled()  # nor does its key reach it
+        assert not errors, errors
+    finally:
+        stack.close()
