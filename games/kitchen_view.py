@@ -366,7 +366,9 @@ class KitchenPresenter:
         if "places" not in board:
             return list(entries)
         # the lines name their agents themselves ("You went to Pan 1")
-        return [dict(e, agent=None, agent_label="") for e in log_lines(entries, names, board["places"])]
+        # (a chat line keeps its sender's name: its text is the sender's own words)
+        lines = log_lines(entries, names, board["places"])
+        return [e if e["category"] == "chat" else dict(e, agent=None, agent_label="") for e in lines]
 
     def feedback(self, message: str, viewer: int | None) -> str:
         return humanize_for(message, viewer)

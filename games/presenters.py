@@ -197,10 +197,15 @@ _COMPLETE = re.compile(r"^(Step \d+ of .+?|[a-z][^:]*?) is complete(?=[:.])")
 def as_read_by(entry: dict[str, Any], agents: Sequence[int]) -> str:
     """The entry's message for a reader playing ``agents``, after the agent's name: another agent's
     event in the third person (the rules' own words stay for the agent who acted, and for the LLM
-    prompts), a leading verb in lower case, and what is complete as what the agent finished."""
+    prompts), a leading verb in lower case, what is complete as what the agent finished, and a
+    seat's chat as its text alone."""
     message = str(entry.get("message", ""))
     if entry.get("agent") is None:
         return message
+    if entry.get("category") == "chat":
+        # "agent 1: ..." / "<username>: ...": the log names the seat as the reader knows it
+        # ("Teammate 1"), so the sender's stored name (an account's name too) is left out
+        return message.split(": ", 1)[1] if ": " in message else message
     if entry["agent"] not in agents:
         for pattern, words in _THIRD_PERSON:
             message = pattern.sub(words, message)

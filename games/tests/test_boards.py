@@ -594,3 +594,23 @@ def test_itinerary_buttons_say_how_they_follow_the_running_clock():
     for action, button in buttons.items():
         if action.startswith("wait until "):
             assert button["gone_at"] > state.clock  # a wait goes when its moment comes
+
+
+def test_a_seats_chat_reads_under_the_seats_name_without_the_stored_sender():
+    from games import kitchen_view
+    from games.presenters import as_read_by
+
+    npc = {"agent": 1, "category": "chat", "message": "agent 1: Agent 1 will go to Storage: now"}
+    assert as_read_by(npc, [0]) == "Agent 1 will go to Storage: now"  # under "Teammate 1", not "agent 1: ..."
+    person = {"agent": 0, "category": "chat", "message": "p-d3d6b0f21d88: hello"}
+    assert as_read_by(person, [1]) == "hello"  # an account's name is not shown to the other players
+    note = {"agent": None, "category": "chat", "message": "researcher: a note"}
+    assert as_read_by(note, [0]) == "researcher: a note"  # no seat to name it: the sender stays
+    # the kitchen's lines name their agents themselves, but a chat line keeps its sender's name
+    places = {"storage0": "Storage"}
+    entries = [
+        {"seq": 1, "category": "engine", "kind": "acted", "time": 1.0, "agent": 0, "message": "agent 0 goto storage0"},
+        dict(npc, seq=2, kind="chat", time=1.0, message="Agent 1 will go", agent_label="Teammate 1"),
+    ]
+    lines = kitchen_view.PRESENTER.log_lines(entries, ["You", "Teammate 1"], {"places": places})
+    assert [(line["agent_label"], line["category"]) for line in lines] == [("", "engine"), ("Teammate 1", "chat")]
