@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -188,22 +189,30 @@ def _days(data: Mapping[str, Any]) -> int:
     return (last.date() - begin.date()).days if begin else 0
 
 
-def clock_text(data: Mapping[str, Any], *, short: bool = False) -> Callable[[float], str]:
+@dataclass(frozen=True)
+class TripClock:
     """Trip minutes as the clock reads them: "09:10", with the day on a trip of several days
-    ("day 2, 09:10"; ``short``, for the timeline's axis: "d2 09:10")."""
-    begin = _begin(data)
-    if begin is None:
-        return lambda value: f"minute {value:g}"
-    days = _days(data)
+    ("day 2, 09:10"; ``short``, for the timeline's axis: "d2 09:10"). A value, not a closure: the
+    timeline that keeps it is cached (pickled) with the replay's planned episode."""
 
-    def text(value: float) -> str:
-        moment = begin + timedelta(minutes=value)
-        day = (moment.date() - begin.date()).days + 1
-        if not days:
+    begin: datetime | None
+    days: int = 0
+    short: bool = False
+
+    def __call__(self, value: float) -> str:
+        if self.begin is None:
+            return f"minute {value:g}"
+        moment = self.begin + timedelta(minutes=value)
+        day = (moment.date() - self.begin.date()).days + 1
+        if not self.days:
             return f"{moment:%H:%M}"
-        return f"d{day} {moment:%H:%M}" if short else f"day {day}, {moment:%H:%M}"
+        return f"d{day} {moment:%H:%M}" if self.short else f"day {day}, {moment:%H:%M}"
 
-    return text
+
+def clock_text(data: Mapping[str, Any], *, short: bool = False) -> Callable[[float], str]:
+    """The trip's clock (``TripClock``) for the observation ``data``."""
+    begin = _begin(data)
+    return TripClock(begin, _days(data) if begin else 0, short)
 
 
 def span_of(data: Mapping[str, Any]) -> Callable[[dict[str, Any]], tuple[float, float] | None]:

@@ -166,6 +166,24 @@ def test_every_domain_board_renders(client, participant, domain):
     assert f"board-{domain}" in page.content.decode()
 
 
+@pytest.mark.parametrize("domain", registry.domains())
+def test_every_domains_replay_renders_beside_its_planned_episode(client, participant, domain):
+    from django.core.cache import cache
+
+    from games.tests.test_domains_ws import load_scenario
+    from games.viewer import Viewer, load_update
+
+    cache.clear()
+    game = services.create_game(load_scenario(domain), [{"kind": "human", "user": participant}], clock="lockstep")
+    legal = load_update(game.pk, Viewer(agents=[0]), 0).state["legal_actions"]
+    services.apply_action(game.pk, agent=0, action=legal[0])
+    client.force_login(participant)
+    for _ in range(2):  # the planner's episode is cached (pickled) on the first, read back on the second
+        page = client.get(reverse("games:replay", args=[game.pk]))
+        assert page.status_code == 200 and f"board-{domain}" in page.content.decode()
+    assert cache.get(f"games:plan:{game.pk}:{game.rule_set_id}")  # an itinerary's clock texts pickle too
+
+
 FORM = {"player": "res", "clock": "real_time", "seconds_per_unit": "2", "disconnect_policy": "pause", "seed": "0"}
 
 
