@@ -26,7 +26,7 @@ from games.generators.knobs import KnobError
 from games.models import Scenario
 from games.scenarios import prepared, save_generated, save_scenario
 from games.studio import formats
-from games.studio.authoring import AuthoringError, Problem
+from games.studio.authoring import AuthoringError, Problem, check_name
 from games.studio.formats import export, parse, starter
 
 SOURCE = "studio"
@@ -93,8 +93,10 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
     return _editor(request, scenario.domain, name=name, text=text, scenario=scenario)
 
 
-def _read(request: HttpRequest, domain: str) -> tuple[str, str, dict[str, Any] | None, list[Problem]]:
-    name = request.POST.get("name", "").strip()
+def _read(
+    request: HttpRequest, domain: str, *, name: str | None = None
+) -> tuple[str, str, dict[str, Any] | None, list[Problem]]:
+    name = request.POST.get("name", "").strip() if name is None else name
     text = request.POST.get("text", "")
     if len(text) > MAX_TEXT:
         return name, text, None, [Problem(None, "", f"the text is over {MAX_TEXT} characters")]
@@ -109,10 +111,19 @@ def _read(request: HttpRequest, domain: str) -> tuple[str, str, dict[str, Any] |
 def check(request: HttpRequest, domain: str) -> HttpResponse:
     """HTMX: the problems of the text being typed, or, when it is valid, the planners' preview."""
     domain = _domain(domain)
-    _, _, definition, problems = _read(request, domain)
+    # The text is checked whatever the name says (a researcher edits the example before naming it,
+    # as the page's first check does); a name typed wrong is one more problem, beside the preview.
+    name = request.POST.get("name", "").strip()
+    try:
+        check_name(name)
+        misnamed: list[Problem] = []
+    except AuthoringError as error:
+        misnamed = error.problems if name else []
+    _, _, definition, problems = _read(request, domain, name="untitled" if misnamed or not name else name)
     agents = _agents(request.POST.get("agents"))
     found = formats.preview_of(domain, definition, agents=agents) if definition is not None else None
-    return render(request, "studio/_check.html", {"problems": problems, "preview": found, "domain": domain})
+    context = {"problems": misnamed + problems, "preview": found, "domain": domain}
+    return render(request, "studio/_check.html", context)
 
 
 @require_POST

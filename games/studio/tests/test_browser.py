@@ -76,13 +76,16 @@ def test_a_researcher_authors_a_task_fixes_a_mistake_sees_the_optimum_and_plays_
         # The starter example is valid: its optimal plan is shown at once.
         expect(page.locator(".studio-preview")).to_contain_text("proven optimal")
 
-        page.fill("#studio-name", "toast-and-tea")
+        # The text first, the name later: the checks run before the scenario has a name (they
+        # used to wait, silently, for the form's required name, with the old preview still shown).
         page.fill("#studio-text", WITH_MISTAKE)
         problems = page.locator(".studio-problems")
         expect(problems).to_contain_text("line 17")
         expect(problems).to_contain_text("actions[2].after")
         expect(problems).to_contain_text("'boil kettel' is not an action of this task")
+        expect(page.locator(".studio-preview")).to_have_count(0)
         page.screenshot(path=str(shots / "studio-error.png"), full_page=True)
+        page.fill("#studio-name", "toast-and-tea")
 
         # Jump to the line from the error, then fix the typo with the keyboard.
         page.click(".studio-goto")

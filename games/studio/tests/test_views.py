@@ -44,6 +44,17 @@ def test_a_mistake_is_named_by_line_and_field(client_r):
     assert "&#x27;fill kettel&#x27; is not an action of this task" in html
 
 
+def test_the_text_is_checked_before_the_scenario_has_a_name(client_r):
+    broken = starter("tasks").replace('after = ["fill kettle"]', 'after = ["fill kettel"]')
+    html = _check(client_r, "tasks", broken, name="").content.decode()
+    assert "actions[1].after" in html and "studio-preview" not in html  # the text's problem, no name asked yet
+    html = _check(client_r, "tasks", starter("tasks"), name="").content.decode()
+    assert "studio-problems" not in html and "proven optimal" in html
+    # a name typed wrong is named, beside the text's preview
+    html = _check(client_r, "tasks", starter("tasks"), name="My Tea").content.decode()
+    assert "studio-problems" in html and "lower-case letters" in html and "proven optimal" in html
+
+
 def test_saving_makes_a_new_version_and_old_games_keep_theirs(client_r, researcher):
     text = starter("tasks")
     response = client_r.post("/studio/tasks/save/", {"name": "my-tea", "text": text, "action": "play"})
