@@ -10,7 +10,26 @@ from games.agents import endpoints
 from games.agents.dispatcher import BENCHMARK_AGENTS
 from games.agents.tdag import DOMAIN as TDAG_DOMAIN
 from games.engine import registry
+from games.npc import tasksets
 from games.npc.tasksets import DEFAULT_ALPHAS
+
+# The form's fields that only one kind of task set reads (its domain's ``benchmark_items``): the
+# page shows them for the domains that read them (static/js/benchmark-form.js; all without scripts).
+KNOB_FIELDS: dict[Any, tuple[str, ...]] = {
+    tasksets.tasks_items: ("tasks",),
+    tasksets.recipes_items: ("constraints",),
+    tasksets.kitchen_items: ("alphas", "team"),
+}
+
+
+def field_domains() -> dict[str, list[str]]:
+    """Form field -> the domains whose task sets read it."""
+    found: dict[str, list[str]] = {}
+    for domain in registry.domains():
+        builder = registry.descriptor(domain).part("benchmark_items")
+        for name in KNOB_FIELDS.get(builder, ()):
+            found.setdefault(name, []).append(domain)
+    return found
 
 
 def _numbers(text: str, kind: type, field: str, allowed: set[Any] | None = None) -> list[Any]:
@@ -69,6 +88,9 @@ class BenchmarkForm(forms.Form):
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["domain"]).choices = [(d, d) for d in registry.domains()]
         cast(forms.ChoiceField, self.fields["endpoint"]).choices = endpoints.choices()
+        for name, domains in field_domains().items():
+            self.fields[name].domains = " ".join(domains)  # type: ignore[attr-defined]
+        self.fields["agent"].widget.attrs["data-option-domains"] = f'{{"tdag": "{TDAG_DOMAIN}"}}'
 
     def clean(self) -> dict[str, Any]:
         super().clean()

@@ -38,7 +38,18 @@ def test_start_a_run_and_read_the_table(live_server, browser, django_user_model,
     cookie = client.cookies[django_settings.SESSION_COOKIE_NAME].value
     page.context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
     page.goto(f"{live_server.url}/benchmarks/")
+    # a field only one domain's task set reads shows for that domain; TDAG is offered for itineraries
+    page.select_option("select[name=domain]", "kitchen")
+    assert page.locator("input[name=alphas]").is_visible() and page.locator("input[name=team]").is_visible()
+    assert not page.locator("input[name=tasks]").is_visible()
+    assert not page.locator("input[name=constraints]").first.is_visible()
+    assert page.locator("select[name=agent] option[value=tdag]").is_disabled()
+    page.select_option("select[name=domain]", "itinerary")
+    assert not page.locator("select[name=agent] option[value=tdag]").is_disabled()
+    page.select_option("select[name=agent]", "tdag")
     page.select_option("select[name=domain]", "tasks")
+    assert page.locator("select[name=agent]").input_value() != "tdag"  # not left on an agent it cannot run
+    assert page.locator("input[name=tasks]").is_visible() and not page.locator("input[name=alphas]").is_visible()
     page.select_option("select[name=agent]", "planner")
     page.fill("input[name=scenarios]", "test/*")
     page.fill("input[name=tasks]", "1,2")
