@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -241,6 +243,10 @@ def test_the_kitchen_offers_places_to_pick_only_to_its_player_while_the_game_run
     game.refresh_from_db()
     assert game.is_finished
     client.force_login(participant)
+    ended = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "still open when the kitchen closed" in ended and not re.search(
+        r"\d+ steps? left", ended
+    )  # no time left to count
     replay = client.get(reverse("games:replay", args=[game.pk])).content.decode()
     assert "board-kitchen" in replay and "Storage" in replay
     assert "pick a place" not in replay and "data-pick-place" not in replay
