@@ -119,14 +119,14 @@ class Stack:
     def start(self, *, workers: int | None = None) -> None:
         """One Daphne process (as ``make run``), or ``workers`` uvicorn worker processes on one
         port (as ``make serve``; several need Postgres and Redis)."""
-        log = self.log_path.open("ab")
-        self.process = subprocess.Popen(
-            server_command("127.0.0.1", self.port, workers),
-            cwd=ROOT,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        with self.log_path.open("ab") as log:  # the server writes through its own copy of the handle
+            self.process = subprocess.Popen(
+                server_command("127.0.0.1", self.port, workers),
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         try:
             wait_for_http(self.process, f"{self.base}/healthz", timeout=START_TIMEOUT)
         except ServerExited as exited:
