@@ -264,6 +264,8 @@ class ItineraryPresenter:
             "text": clock_text(data)(int(time)),
             "begin": str(data["clock"]["begin"]),
             "days": "1" if _days(data) else "0",
+            # the page's clock stops at the trip's end, as the traveller's does
+            "limit": str(int(data["clock"]["minute"]) + int(data["clock"]["minutes_left"])),
         }
 
     def span_of(self, data: Mapping[str, Any]) -> Callable[[dict[str, Any]], tuple[float, float] | None]:

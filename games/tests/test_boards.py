@@ -540,6 +540,7 @@ def test_the_headers_clock_reads_each_domains_time_as_its_board_does():
     shown = header_clock("itinerary", one_day, 26.4, "minute")
     assert (shown["label"], shown["text"], shown["format"]) == ("", "07:26", "trip")
     assert shown["begin"] == one_day["clock"]["begin"] == "2024-01-01 07:00" and shown["days"] == "0"
+    assert shown["limit"] == str(16 * 60)  # the page's clock stops at the trip's end, 23:00
     several = dict(TRIPS.observe(TRIPS.initial_state(definition()), 0).data)
     assert header_clock("itinerary", several, 24 * 60 + 130, "minute")["text"] == "day 2, 09:10"
     assert header_clock("itinerary", several, 0, "minute")["days"] == "1"
