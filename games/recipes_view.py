@@ -233,11 +233,26 @@ def board(data: Mapping[str, Any], actions: Sequence[str]) -> dict[str, Any]:
     }
 
 
+_HHMMSS = re.compile(r"\b(\d{2}):([0-5]\d):([0-5]\d)\b")
+
+
+def people_clock(message: str) -> str:
+    """The rules' ``HH:MM:SS`` (Recipe2Plan's, kept for programs and prompts) as the page writes
+    game time: "it ends at 00:10:28" -> "it ends at 10:28", beside a log line stamped 10:28."""
+    return _HHMMSS.sub(lambda m: short_clock(int(m[1]) * 3600 + int(m[2]) * 60 + int(m[3])), message)
+
+
 class RecipesPresenter:
     """The recipes descriptor's board presenter (``games.presenters.presenter``)."""
 
     def board(self, data: Mapping[str, Any], names: Sequence[str], actions: Sequence[str]) -> dict[str, Any]:
         return board(data, actions) if data.get("recipes") else {}
+
+    def log_lines(self, entries: Sequence[dict[str, Any]], names: Sequence[str], board: Mapping[str, Any]) -> list:
+        return [dict(e, message=people_clock(str(e.get("message", "")))) for e in entries]
+
+    def feedback(self, message: str, viewer: int | None) -> str:
+        return people_clock(message)
 
 
 PRESENTER = RecipesPresenter()

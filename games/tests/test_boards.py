@@ -615,3 +615,16 @@ def test_a_seats_chat_reads_under_the_seats_name_without_the_stored_sender():
     ]
     lines = kitchen_view.PRESENTER.log_lines(entries, ["You", "Teammate 1"], {"places": places})
     assert [(line["agent_label"], line["category"]) for line in lines] == [("", "engine"), ("Teammate 1", "chat")]
+
+
+def test_recipes_messages_read_game_time_as_the_page_writes_it():
+    from games.presenters import log_for
+    from games.recipes_view import PRESENTER, people_clock
+
+    said = "You started step 0 of Bake (autonomous, runs by itself) for 00:10:00; it ends at 00:10:28."
+    assert people_clock(said) == "You started step 0 of Bake (autonomous, runs by itself) for 10:00; it ends at 10:28."
+    assert people_clock("All recipes are complete at 01:02:40.") == "All recipes are complete at 1:02:40."
+    assert people_clock("step 12 of 30; 10:28 stays") == "step 12 of 30; 10:28 stays"  # only whole HH:MM:SS
+    entries = [{"seq": 1, "category": "engine", "kind": "started", "time": 28.0, "agent": 0, "message": said}]
+    assert log_for("recipes", entries, ["You"], {})[0]["message"].endswith("it ends at 10:28.")
+    assert PRESENTER.feedback("Step 2 cannot start before 00:04:29.", 0) == "Step 2 cannot start before 4:29."
