@@ -83,10 +83,11 @@ def verdict(data: Mapping[str, Any]) -> dict[str, Any] | None:
 
 def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The menu as grouped buttons. In real time the clock runs on between two states, so a button
-    whose words hold a time of day says how it follows the clock: ``at`` (that time) is ``after``
-    minutes from now (the page's clock moves it on), and ``gone_at`` is the trip minute from which
-    the action no longer fits (the train has left, the visit would run past closing, the moment
-    waited for has come): the page takes the button away then, as the server would refuse it."""
+    whose words hold a time of day says how it follows the clock: its label in ``parts`` (before,
+    that time, after), the time ``after`` minutes from now (the page's clock moves it on), and
+    ``gone_at``, the trip minute from which the action no longer fits (the train has left, the
+    visit would run past closing, the moment waited for has come): the page takes the button away
+    then, as the server would refuse it."""
     now = data["clock"]["text"]
     minute = int(data["clock"]["minute"])
     by_place = {p["name"]: p for p in data["places"]}
