@@ -231,16 +231,20 @@ def header_clock(domain: str, data: Mapping[str, Any], time: float, unit: str) -
     """The header's clock: ``text`` now, ``label`` before it, and the ``format`` the page's ticking
     clock writes it in (static/js/game.js), so both read as the board does: recipes' game seconds
     as m:ss (h:mm:ss from an hour), the kitchen's steps as whole steps, the itinerary's trip minutes
-    as the traveller's clock (its presenter's ``header_clock``); other units as numbers."""
+    as the traveller's clock (its presenter's ``header_clock``); other units as numbers. ``limit``:
+    the game time the ticking clock stops at ("" for none)."""
     own = presenter(domain)
     if own is not None and hasattr(own, "header_clock"):
         clock: dict[str, str] = own.header_clock(data, time)
         return clock
+    # where the ticking clock stops: the observation's time limit, if it has one
+    limit = data.get("time_limit")
+    stop = format_time(limit) if isinstance(limit, int | float) and not isinstance(limit, bool) else ""
     if unit == "second":
-        return {"format": "clock", "label": "t =", "text": durations.short_clock(time)}
+        return {"format": "clock", "label": "t =", "text": durations.short_clock(time), "limit": stop}
     if unit == "step":
-        return {"format": "step", "label": "step", "text": str(int(time))}
-    return {"format": "", "label": "t =", "text": format_time(round(time, 1))}
+        return {"format": "step", "label": "step", "text": str(int(time)), "limit": stop}
+    return {"format": "", "label": "t =", "text": format_time(round(time, 1)), "limit": stop}
 
 
 def log_time(domain: str, data: Mapping[str, Any]) -> timeline.TimeText:

@@ -535,6 +535,9 @@ def test_the_headers_clock_reads_each_domains_time_as_its_board_does():
     assert clock("recipes", 3725.6, "second")[1] == "1:02:05"
     assert clock("kitchen", 12.7, "step") == ("step", "12", "step")  # the orders' "step 12 of 60", not "t = 12.7"
     assert clock("tasks", 5.0, "minute") == ("t =", "5", "") and clock("tasks", 7.5, "minute")[1] == "7.50"
+    # the ticking clock stops at the observation's time limit, where it has one
+    assert header_clock("tasks", {"time_limit": 40}, 5.0, "minute")["limit"] == "40"
+    assert header_clock("kitchen", {"max_steps": 60}, 5.0, "step")["limit"] == ""
     # the itinerary: the traveller's clock, as the board's and the timeline's, not "t = 26.4"
     one_day = dict(TRIPS.observe(TRIPS.initial_state(definition(end="2024-01-01 23:00")), 0).data)
     shown = header_clock("itinerary", one_day, 26.4, "minute")
