@@ -179,6 +179,8 @@ def wait_moments(state: ItineraryState) -> list[int]:
     for spot in world.places_in(state.city):
         if spot.is_hotel or seen.get(spot.name, 0) >= world.required_minutes(spot.name) > 0:
             continue
+        if spot.opens == 0 and spot.closes >= 24:
+            continue  # always open: its "opening" at midnight is nothing to wait for
         for day in (midnight, midnight + DAY):
             if day + spot.opens * 60 > now:
                 moments.add(day + spot.opens * 60)

@@ -100,3 +100,15 @@ def test_goals_reached_with_a_broken_rule_is_not_called_every_goal_met():
     assert state.over != GOALS_MET and state.over.startswith(GOALS_REACHED)
     assert "opening hours" in state.over
     assert score(state)["constraints"] < 20
+
+
+def test_an_always_open_sight_offers_no_wait_for_its_midnight_opening():
+    world = definition()["world"]
+    places = [*world["places"], {"name": "Walls", "city": "Alpha", "kind": "spot", "opens": 0, "closes": 24}]
+    wanted = [{"spot": "Tower", "minutes": 60}, {"spot": "Walls", "minutes": 30}]
+    constraints = {"city_days": [], "spot_minutes": wanted}
+    state = RULES.initial_state(definition(world={**world, "places": places}, constraints=constraints))
+    waits = [a for a in RULES.legal_actions(state, 0) if a.startswith("wait until")]
+    # the Tower's opening and an hour from now; not "2024-01-02 00:00" (Walls' opening tomorrow,
+    # a wait that would throw the day away for a sight open all the time)
+    assert waits == ["wait until 08:00", "wait until 09:00"], waits
