@@ -146,8 +146,14 @@ def _wait_minutes(action: str, now: str) -> int:
     return (_minutes_of_day(match.group(1).strip()) - _minutes_of_day(now)) % (24 * 60)
 
 
+def trip_end(data: Mapping[str, Any]) -> int:
+    """The trip minute at which the trip ends (where the page's clock stops counting)."""
+    return int(data["clock"]["minute"]) + int(data["clock"]["minutes_left"])
+
+
 def board(data: Mapping[str, Any], actions: Sequence[str]) -> dict[str, Any]:
     return {
+        "ends_at": trip_end(data),
         "sights": places(data),
         "departures": departures(data),
         "verdict": verdict(data),
@@ -257,16 +263,16 @@ class ItineraryPresenter:
 
     def header_clock(self, data: Mapping[str, Any], time: float) -> dict[str, str]:
         """The traveller's clock ("09:10", "day 2, 09:10"), ticking from the trip's start."""
-        if _begin(data) is None:
+        clock = TripClock(_begin(data), _days(data))
+        if clock.begin is None:
             return {"format": "", "label": "minute", "text": f"{time:g}"}
         return {
             "format": "trip",
             "label": "",
-            "text": clock_text(data)(int(time)),
+            "text": clock(int(time)),
             "begin": str(data["clock"]["begin"]),
-            "days": "1" if _days(data) else "0",
-            # the page's clock stops at the trip's end, as the traveller's does
-            "limit": str(int(data["clock"]["minute"]) + int(data["clock"]["minutes_left"])),
+            "days": "1" if clock.days else "0",
+            "limit": str(trip_end(data)),  # the page's clock stops at the trip's end, as the traveller's does
         }
 
     def span_of(self, data: Mapping[str, Any]) -> Callable[[dict[str, Any]], tuple[float, float] | None]:

@@ -241,10 +241,12 @@ def header_clock(domain: str, data: Mapping[str, Any], time: float, unit: str) -
     limit = data.get("time_limit")
     stop = format_time(limit) if isinstance(limit, int | float) and not isinstance(limit, bool) else ""
     if unit == "second":
-        return {"format": "clock", "label": "t =", "text": durations.short_clock(time), "limit": stop}
-    if unit == "step":
-        return {"format": "step", "label": "step", "text": str(int(time)), "limit": stop}
-    return {"format": "", "label": "t =", "text": format_time(round(time, 1)), "limit": stop}
+        shown, label, text = "clock", "t =", durations.short_clock(time)
+    elif unit == "step":
+        shown, label, text = "step", "step", str(int(time))
+    else:
+        shown, label, text = "", "t =", format_time(round(time, 1))
+    return {"format": shown, "label": label, "text": text, "limit": stop}
 
 
 def log_time(domain: str, data: Mapping[str, Any]) -> timeline.TimeText:

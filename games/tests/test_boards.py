@@ -593,6 +593,7 @@ def test_itinerary_buttons_say_how_they_follow_the_running_clock():
     departure = next(t for t in data["trains"] if train["action"].startswith(f"take train {t['number']} "))
     departs = itinerary_view.trip_minute(data, departure["departure"])
     assert departs is not None and departs >= state.clock and train["gone_at"] == departs + 1  # refused once gone
+    assert board["ends_at"] == state.clock + data["clock"]["minutes_left"]  # the page counts down to it
     row = next(t for t in board["departures"] if t["number"] == departure["number"])
     assert row["departs"] == departs
     for action, button in buttons.items():
