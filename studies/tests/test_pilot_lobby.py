@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from studies.tests.test_pilot_study import manage
+from studies.tests.test_pilot_study import PILOT_TIMEOUT, manage
 
 pytestmark = [pytest.mark.slow]
 
@@ -49,7 +49,18 @@ def test_prolific_pilots_share_a_kitchen_through_the_lobby_and_reach_the_complet
         assert done.returncode == 0, done.stderr[-3000:]
 
     run = manage(
-        env, "pilot_study", "two-cooks", "--participants", "3", "--think", "0", "--prolific", "--json", timeout=900
+        env,
+        "pilot_study",
+        "two-cooks",
+        "--participants",
+        "3",
+        "--think",
+        "0",
+        "--timeout",
+        PILOT_TIMEOUT,
+        "--prolific",
+        "--json",
+        timeout=900,
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     report = json.loads(run.stdout[run.stdout.index("{") :])

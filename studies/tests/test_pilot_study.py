@@ -38,6 +38,11 @@ services.add_onboarding_page(study, kind="text", title="Rules", body="Make tea."
 """
 
 
+# A pilot gives up well before the test kills the command (900 s), so a failure ends in the
+# command's report (the pilot's error and the end of the server's log) instead of a bare timeout.
+PILOT_TIMEOUT = "420"
+
+
 def manage(env: dict[str, str], *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "manage.py", *args],
@@ -57,7 +62,19 @@ def test_pilots_complete_a_draft_study_through_the_real_server(tmp_path: Path):
         done = manage(env, *command)
         assert done.returncode == 0, done.stderr[-3000:]
 
-    run = manage(env, "pilot_study", "pilot-test", "--participants", "2", "--think", "0", "--json", timeout=900)
+    run = manage(
+        env,
+        "pilot_study",
+        "pilot-test",
+        "--participants",
+        "2",
+        "--think",
+        "0",
+        "--timeout",
+        PILOT_TIMEOUT,
+        "--json",
+        timeout=900,
+    )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     report = json.loads(run.stdout[run.stdout.index("{") :])
     assert report["completed"] == 2 and report["failed"] == []
@@ -83,3 +100,12 @@ def test_pilots_complete_a_draft_study_through_the_real_server(tmp_path: Path):
             "SELECT COUNT(*) FROM games_seat WHERE kind = 'npc' AND dispatcher = 'random'"
         ).fetchone()
         assert npc_seats[0] == 2  # one random teammate in each pilot's second condition
+
+
+def test_the_report_ends_with_the_end_of_the_server_log(tmp_path: Path):
+    from studies.management.commands.pilot_study import tail
+
+    with (tmp_path / "server.log").open("w+b") as log:
+        log.write(b"start\n" + b"x" * 5000 + b"\nTraceback: VariableDoesNotExist\n")
+        shown = tail(log)
+    assert len(shown) == 3000 and shown.endswith("Traceback: VariableDoesNotExist\n") and "start" not in shown

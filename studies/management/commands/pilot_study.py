@@ -11,11 +11,12 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Any
+from typing import IO, Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -25,22 +26,32 @@ from studies import pilot
 from studies.models import Study
 from studies.views.participant import pilot_token
 
+SERVER_LOG_TAIL = 3000  # characters of the server's log shown when a pilot fails
+
+
+def tail(log: IO[bytes], size: int = SERVER_LOG_TAIL) -> str:
+    log.flush()
+    log.seek(0, os.SEEK_END)
+    log.seek(max(0, log.tell() - size))
+    return log.read().decode(errors="replace")
+
 
 @contextmanager
-def local_server(log: Any) -> Iterator[str]:
-    """A Daphne on 127.0.0.1:<free port>, ready when /healthz answers; always stopped."""
+def local_server(log: Any, errors: IO[bytes]) -> Iterator[str]:
+    """A Daphne on 127.0.0.1:<free port>, ready when /healthz answers; always stopped. Its log
+    (errors and tracebacks) goes to the file ``errors``: a pipe nobody read would block the server
+    once full, and the file tells why a pilot failed."""
     port = free_port()
     command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "arena_site.asgi:application"]
     process = subprocess.Popen(
-        command, cwd=settings.BASE_DIR, env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        command, cwd=settings.BASE_DIR, env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=errors
     )
     url = f"http://127.0.0.1:{port}"
     try:
         try:
             wait_for_http(process, f"{url}/healthz", timeout=90, request_timeout=5)
         except ServerExited:
-            error = process.stderr.read().decode()[-2000:] if process.stderr else ""
-            raise CommandError(f"the server did not start:\n{error}") from None
+            raise CommandError(f"the server did not start:\n{tail(errors, 2000)}") from None
         except ServerTimedOut:
             raise CommandError("the server did not answer /healthz within 90 s") from None
         log(f"server: {url} (Daphne, pid {process.pid})")
@@ -113,12 +124,18 @@ class Command(BaseCommand):
                 return [future.result() for future in futures]
 
         started = time.monotonic()
+        server_log = ""
         if options["url"]:
             results = run(options["url"])
         else:
-            with local_server(log if not options["json"] else lambda _line: None) as url:
-                results = run(url)
+            with tempfile.TemporaryFile() as errors:
+                with local_server(log if not options["json"] else lambda _line: None, errors) as url:
+                    results = run(url)
+                if any(not result.completed for result in results):
+                    server_log = tail(errors)
         report = pilot.summary(results, time.monotonic() - started)
+        if server_log:
+            report["server_log_tail"] = server_log  # what the server said, for a pilot that failed
         wrong_code = [r.participant for r in results if r.completed and r.completion_code != study.completion_code]
         unmarked = list(
             study.participants.filter(external_id__in=ids, is_pilot=False).values_list("external_id", flat=True)
@@ -134,6 +151,8 @@ class Command(BaseCommand):
             )
             for failure in report["failed"]:
                 log(self.style.ERROR(f"  {failure['participant']}: {failure['error']}"))
+            if server_log:
+                log(f"the end of the server's log:\n{server_log}")
         if unmarked:
             raise CommandError(
                 f"{len(unmarked)} pilots were counted as real participants (the server at --url does not share "
