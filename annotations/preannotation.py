@@ -1,9 +1,12 @@
 """LLM pre-annotation: ask a model to label each recipe's steps, parse its reply strictly, store
 its labels as a separate (model) annotator.
 
-One chat call per recipe (the model sees every step, as people do). The reply must be a JSON list
-of step objects; anything else becomes an error entry of the run, and a step or value that is not
-canonical is dropped with an error entry. Nothing in a reply is ever executed.
+One chat call per recipe (the model sees every step, as people do). The reply must be JSON: an
+object whose "steps" list holds one object per step (or that list alone); the request carries its
+JSON Schema (``reply_schema``), which endpoints that constrain decoding (llama.cpp, vLLM, OpenAI's
+structured outputs) hold the model to, so even a small local model answers in shape. Anything else
+becomes an error entry of the run, and a step or value that is not canonical is dropped with an
+error entry. Nothing in a reply is ever executed.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from django.utils import timezone
 
 from annotations import services
 from annotations.models import Item, PreannotationRun, Project, ProjectRecipe
-from annotations.schema import PROPERTIES, LabelError, check_label, choices_for
+from annotations.schema import PROPERTIES, LabelError, check_label, choices_for, label_json_schema
 from annotations.services import AnnotationError
 from arena_site import background
 
@@ -41,17 +44,36 @@ FORMATS = {
 
 
 class ReplyError(ValueError):
-    """The reply as a whole is unusable (not the JSON list we asked for)."""
+    """The reply as a whole is unusable (not the JSON of step objects we asked for)."""
+
+
+def asked_properties(project: Project) -> list[str]:
+    return [p for p in PROPERTIES if p in project.properties]
+
+
+def reply_schema(properties: Sequence[str], steps: Sequence[int]) -> dict[str, Any]:
+    """The JSON Schema of the reply asked for: ``{"steps": [{"step": k, <property>: <label>...}]}``,
+    one entry per step (an object at the root, as JSON modes require)."""
+    entry = {
+        "type": "object",
+        "properties": {"step": {"type": "integer", "enum": list(steps)}}
+        | {prop: label_json_schema(prop) for prop in properties},
+        "required": ["step", *properties],
+        "additionalProperties": False,
+    }
+    listed = {"type": "array", "items": entry, "minItems": len(steps), "maxItems": len(steps)}
+    return {"type": "object", "properties": {"steps": listed}, "required": ["steps"], "additionalProperties": False}
 
 
 def build_messages(project: Project, items: Sequence[Item]) -> list[dict[str, str]]:
-    props = [p for p in PROPERTIES if p in project.properties]
+    props = asked_properties(project)
     fields = "\n".join(f'- "{p}": {FORMATS[p]}' for p in props)
-    example = json.dumps([{"step": items[0].step if items else 0, **dict.fromkeys(props, "...")}])
+    example = json.dumps({"steps": [{"step": items[0].step if items else 0, **dict.fromkeys(props, "...")}]})
     system = (
         "You label the steps of cooking recipes for a time-aware planning game.\n\n"
         f"Guidelines:\n{project.guidelines.strip()}\n\n"
-        'Answer with a JSON list only, one object per step, with the key "step" (the step number) and:\n'
+        'Answer with JSON only: an object whose "steps" list has one object per step, with the key "step" '
+        "(the step number) and:\n"
         f"{fields}\n"
         f"Example shape: {example}\nNo prose, no explanations."
     )
@@ -65,7 +87,7 @@ def parse_reply(
 ) -> tuple[list[tuple[int, str, str]], list[str]]:
     """Strictly read a reply: (step, property, label) triples and one message per rejected part.
 
-    Raises ReplyError when the reply is not a JSON list of objects at all.
+    Raises ReplyError when the reply is not JSON of step objects at all.
     """
     body = text.strip()
     fenced = _FENCE.match(body)
@@ -182,10 +204,10 @@ def run(run_id: int, client_factory: ClientFactory = _default_client) -> Preanno
 
 def _label_recipe(client: Any, job: PreannotationRun, project: Project, unit: ProjectRecipe) -> list[dict[str, Any]]:
     items = list(unit.items.order_by("step"))
-    reply = client.chat(build_messages(project, items))
+    steps = [item.step for item in items]
+    reply = client.chat(build_messages(project, items), json_schema=reply_schema(asked_properties(project), steps))
     if not reply.ok:
         return [{"recipe": unit.name, "fatal": True, "message": f"no answer: {reply.error}", "reply": ""}]
-    steps = [item.step for item in items]
     try:
         labels, problems = parse_reply(reply.text, steps, project.properties)
     except ReplyError as exc:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 CONCURRENCY = "concurrency"
@@ -86,6 +87,26 @@ def choices_for(prop: str) -> tuple[str, ...] | None:
     if prop == INTERRUPTIBILITY:
         return ("interruptible", "not_interruptible")
     return None
+
+
+def label_json_schema(prop: str) -> dict[str, Any]:
+    """The JSON Schema of a property's canonical values (what ``check_label`` accepts, except the
+    checks that need the recipe: ascending order, steps that exist). LLM pre-annotation asks the
+    model for replies of this shape; step numbers are bounded at three digits so that a small model
+    held to the schema cannot write digits for ever."""
+    closed = choices_for(prop)
+    if closed is not None:
+        return {"type": "string", "enum": list(closed)}
+    if prop == RESOURCE:
+        combos = [
+            "+".join(chosen) for size in range(1, len(APPLIANCES) + 1) for chosen in combinations(APPLIANCES, size)
+        ]
+        return {"type": "string", "enum": [NONE, *combos]}
+    if prop == DEPENDENCY:
+        return {"type": "string", "pattern": r"^(none|[0-9]{1,3}(\+[0-9]{1,3})*)$"}
+    if prop == TIME_CONSTRAINT:
+        return {"type": "string", "pattern": r"^(none|[0-9]{1,3}:[0-9]{1,3}(\+[0-9]{1,3}:[0-9]{1,3})*)$"}
+    raise LabelError(f"unknown property {prop!r}; use one of {', '.join(PROPERTIES)}")
 
 
 def check_label(prop: str, value: str, step: int | None = None, steps: Iterable[int] | None = None) -> str:

@@ -93,7 +93,13 @@ def test_run_stores_model_labels_apart_and_scores_them_against_gold(settings, re
     assert run.status == PreannotationRun.Status.DONE and (run.done, run.total) == (2, 2)
     assert [e["recipe"] for e in run.errors] == ["Broken"] and run.errors[0]["fatal"]
     assert "not JSON" in run.errors[0]["message"] and "autonomous" in run.errors[0]["reply"]
-    assert server["requests"][0]["model"] == "standin-1"
+    asked = server["requests"][0]
+    assert asked["model"] == "standin-1"
+    # The reply's shape goes with the request, so endpoints that constrain decoding keep to it.
+    schema = asked["response_format"]["json_schema"]["schema"]
+    entry = schema["properties"]["steps"]["items"]
+    assert entry["properties"]["step"]["enum"] == STEPS and entry["required"] == ["step", *PROPS]
+    assert entry["properties"]["concurrency"]["enum"] == ["autonomous", "continuous"]
     assert "Step 2: Pour the butter in the pan." in server["requests"][0]["messages"][-1]["content"]
     model = run.annotator
     assert model.name == "model:standin-1" and model.is_model
@@ -205,3 +211,30 @@ def test_a_run_is_queued_as_a_background_task_once_its_row_is_committed(research
         for callback in callbacks:
             callback()
     submit.assert_called_once_with("annotations.preannotate", run.pk, countdown=0.0)
+
+
+@pytest.mark.llm
+@pytest.mark.django_db
+def test_the_bundled_small_model_labels_every_step_when_held_to_the_reply_schema(llm_settings, researcher):
+    """SmolLM2-135M answers prose when merely told to write JSON (every recipe a fatal "not JSON"
+    before the schema went with the request); held to the reply schema it labels every step."""
+    properties = ["concurrency", "interruptibility", "resource", "time_constraint", "dependency"]
+    project = services.create_project(
+        name="Live",
+        recipes=[make_recipe("Cobbler")],
+        properties=properties,
+        annotators=[make_annotator("amy")],
+        annotators_per_item=1,
+    )
+    with mock.patch.object(background, "submit"):
+        run = preannotation.start(project=project, user=researcher)
+    run = preannotation.run(run.pk)
+    assert run.status == PreannotationRun.Status.DONE
+    assert not [e for e in run.errors if e["fatal"]], run.errors
+    labels = Label.objects.filter(annotator=run.annotator)
+    # The closed properties are held to their values by the schema, so every step has them; a
+    # step reference (dependency, time constraint) may still name a missing step or the step
+    # itself, which is dropped with a problem entry, never stored.
+    for prop in ("concurrency", "interruptibility", "resource"):
+        assert labels.filter(property=prop).count() == len(STEPS), (prop, run.errors)
+    assert labels.count() + len(run.errors) >= len(STEPS) * len(properties)

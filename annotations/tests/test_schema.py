@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from annotations.schema import LabelError, apply_labels_to_step, check_label, labels_of_step, parse_item_id
+from annotations.schema import (
+    LabelError,
+    apply_labels_to_step,
+    check_label,
+    label_json_schema,
+    labels_of_step,
+    parse_item_id,
+)
 
 
 @pytest.mark.parametrize(
@@ -76,3 +85,34 @@ def test_step_labels_round_trip_through_the_recipe_format():
     )
     assert changed["physical"] == {"oven": {"require": {"temperature": 350.0}}, "stove": {"require": {}, "update": {}}}
     assert changed["time_constraint"] == {} and changed["parallel"] == 1
+
+
+def _fits(schema, value):
+    if "enum" in schema:
+        return value in schema["enum"]
+    return re.fullmatch(schema["pattern"], value) is not None
+
+
+@pytest.mark.parametrize(
+    "prop, fitting, not_fitting",
+    [
+        ("concurrency", ["autonomous", "continuous"], ["parallel", "Autonomous"]),
+        ("resource", ["none", "oven", "microwave+oven+stove", "oven+stove"], ["stove+oven", "grill", "oven, stove"]),
+        ("dependency", ["none", "1", "1+4", "12+103"], ["1, 4", "step 1", "1+", "1234", ""]),
+        ("time_constraint", ["none", "3:2", "1:5+4:10"], ["3", "3:", "3 : 2", "within 2 minutes"]),
+    ],
+)
+def test_the_json_schema_of_a_property_holds_its_canonical_labels_and_not_others(prop, fitting, not_fitting):
+    schema = label_json_schema(prop)
+    assert schema["type"] == "string"
+    for value in fitting:
+        assert _fits(schema, value), value
+        check_label(prop, value)  # what fits the schema is canonical (the recipe's own checks apart)
+    for value in not_fitting:
+        assert not _fits(schema, value), value
+
+
+def test_every_resource_the_schema_offers_is_canonical():
+    offered = label_json_schema("resource")["enum"]
+    assert len(offered) == 8 == len(set(offered))
+    assert all(check_label("resource", value) == value for value in offered)

@@ -24,6 +24,9 @@ import openai
 Message = Mapping[str, str]  # {"role": "system"|"user"|"assistant", "content": "..."}
 
 DEFAULT_MAX_TOKENS = 256
+# The two ways an endpoint is asked for JSON of a schema (``response_format``), tried in this order.
+SCHEMA_STYLES = ("json_schema", "json_object")
+REFUSED_FORMAT = (400, 422)  # the statuses with which an endpoint refuses a response format it does not know
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +128,7 @@ class LlmClient:
             timeout=config.timeout_seconds,
             max_retries=max_retries,
         )
+        self._schema_style = ""  # which of SCHEMA_STYLES this endpoint took, once one has
 
     @classmethod
     def from_settings(cls, overrides: Mapping[str, Any] | None = None) -> LlmClient:
@@ -137,31 +141,58 @@ class LlmClient:
         max_tokens: int | None = None,
         temperature: float | None = None,
         stop: Sequence[str] | None = None,
+        json_schema: Mapping[str, Any] | None = None,
     ) -> LlmReply:
+        """One chat completion. With ``json_schema`` the endpoint is asked for a reply that is JSON of
+        that shape (an object at its root): OpenAI, vLLM, Ollama and llama.cpp's own server take
+        OpenAI's ``json_schema`` response format; llama-cpp-python's server refuses it (an HTTP 500
+        naming ``response_format``) and takes the schema inside ``json_object`` instead, so on such
+        a refusal (or an HTTP 400 or 422) the request is made once more that way, and the client
+        remembers which way its endpoint speaks."""
         started = time.perf_counter()
+        request: dict[str, Any] = {
+            "model": self.config.model,
+            "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
+            "max_tokens": max_tokens or self.config.max_tokens,
+            "temperature": self.config.temperature if temperature is None else temperature,
+            "stop": list(stop) if stop else None,
+        }
+        if json_schema is None:
+            return self._ask(request, started)[0]
+        styles = (self._schema_style,) if self._schema_style else SCHEMA_STYLES
+        reply = LlmReply("", 0.0)
+        for style in styles:
+            reply, status = self._ask(request, started, response_format(style, json_schema))
+            if not refused_format(status, reply.error):
+                if reply.ok:
+                    self._schema_style = style
+                return reply
+        return reply
+
+    def _ask(
+        self, request: dict[str, Any], started: float, response_format: dict[str, Any] | None = None
+    ) -> tuple[LlmReply, int]:
+        """The reply, and the HTTP status with which the endpoint refused the request (0 if it did not)."""
         model = self.config.model
         try:
             response = self._client.chat.completions.create(
-                model=self.config.model,
-                messages=[{"role": m["role"], "content": m["content"]} for m in messages],  # type: ignore[misc]
-                max_tokens=max_tokens or self.config.max_tokens,
-                temperature=self.config.temperature if temperature is None else temperature,
-                stop=list(stop) if stop else None,
+                **request,
+                extra_body={"response_format": response_format} if response_format else None,
             )
         except openai.APITimeoutError:
             return LlmReply(
                 "", time.perf_counter() - started, error=f"timeout after {self.config.timeout_seconds:g} s", model=model
-            )
+            ), 0
         except openai.APIConnectionError as error:
             return LlmReply(
                 "", time.perf_counter() - started, error=f"cannot reach {self.config.base_url}: {error}", model=model
-            )
+            ), 0
         except openai.APIStatusError as error:
             return LlmReply(
                 "", time.perf_counter() - started, error=f"HTTP {error.status_code}: {error.message}", model=model
-            )
+            ), error.status_code
         except openai.OpenAIError as error:
-            return LlmReply("", time.perf_counter() - started, error=f"{type(error).__name__}: {error}", model=model)
+            return LlmReply("", time.perf_counter() - started, error=f"{type(error).__name__}: {error}", model=model), 0
         latency = time.perf_counter() - started
         usage = response.usage
         choices = response.choices or []
@@ -173,4 +204,16 @@ class LlmClient:
             completion_tokens=int(usage.completion_tokens) if usage else 0,
             error="" if choices else "the endpoint returned no choices",
             model=model,
-        )
+        ), 0
+
+
+def refused_format(status: int, error: str) -> bool:
+    """Whether an endpoint's error reads as a refusal of the response format asked for."""
+    return status in REFUSED_FORMAT or (status >= 400 and "response_format" in error)
+
+
+def response_format(style: str, schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``response_format`` asking for JSON of ``schema``, in one of the two ways endpoints speak."""
+    if style == "json_schema":
+        return {"type": "json_schema", "json_schema": {"name": "reply", "schema": dict(schema), "strict": True}}
+    return {"type": "json_object", "schema": dict(schema)}

@@ -2,11 +2,11 @@
 
 A response is found again by a hash of everything that decides it: the endpoint (its configured id,
 or its URL for a hand-built client), the model, the messages as sent, the sampling settings
-(temperature, max_tokens, stop), the episode's seed and attempt, and the *occurrence*: the n-th
-time the same request was made within the episode. The occurrence keeps a sampled model (temperature
-above 0) honest: two identical prompts in one episode may have had different answers, and a replay
-gives each its own. The attempt keeps repeats (``--repeats k``) independent samples rather than k
-copies of the first.
+(temperature, max_tokens, stop), the JSON schema asked for (if any), the episode's seed and
+attempt, and the *occurrence*: the n-th time the same request was made within the episode. The
+occurrence keeps a sampled model (temperature above 0) honest: two identical prompts in one episode
+may have had different answers, and a replay gives each its own. The attempt keeps repeats
+(``--repeats k``) independent samples rather than k copies of the first.
 
 Failed calls are never stored (a re-run tries them again). Benchmarks use the cache unless the run
 says ``cache: false`` (``--no-cache``); live games and studies never do unless a seat's settings ask
@@ -64,6 +64,7 @@ class CachingClient:
         max_tokens: int | None = None,
         temperature: float | None = None,
         stop: Sequence[str] | None = None,
+        json_schema: Mapping[str, Any] | None = None,
     ) -> LlmReply:
         config = self.config
         request: dict[str, Any] = {
@@ -76,6 +77,8 @@ class CachingClient:
             "seed": self.seed,
             "attempt": self.attempt,
         }
+        if json_schema is not None:  # only then, so the keys of requests without one stay as they were
+            request["json_schema"] = json_schema
         base = request_key(request)
         occurrence = self._seen[base]
         self._seen[base] += 1
@@ -96,7 +99,9 @@ class CachingClient:
                 )
         self.calls += 1
         with limits.endpoint_slot(request["endpoint"]):
-            reply = self.client.chat(messages, max_tokens=max_tokens, temperature=temperature, stop=stop)
+            reply = self.client.chat(
+                messages, max_tokens=max_tokens, temperature=temperature, stop=stop, json_schema=json_schema
+            )
         if self.enabled and reply.ok:
             try:
                 with transaction.atomic():

@@ -29,6 +29,7 @@ class StubEndpoint:
     # Statuses to answer the next requests with, one each (e.g. [429, 429] then the script again);
     # they come with ``retry-after-ms: 20`` so the client's backoff is short in tests.
     fail_next: list[int] = field(default_factory=list)
+    fail_message: str = ""  # the error message of those answers (default "scripted <status>")
     in_flight: int = 0
     max_in_flight: int = 0  # the most requests it was answering at once
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -75,7 +76,8 @@ def stub_endpoint(script: Script | list[str]) -> Iterator[StubEndpoint]:
             if endpoint.delay_seconds:
                 time.sleep(endpoint.delay_seconds)
             if scripted is not None:
-                payload = {"error": {"message": f"scripted {scripted}", "type": "rate_limit_error"}}
+                message = endpoint.fail_message or f"scripted {scripted}"
+                payload = {"error": {"message": message, "type": "rate_limit_error"}}
                 self._send(scripted, payload, {"retry-after-ms": "20"})
                 return
             if endpoint.status != 200:

@@ -53,3 +53,50 @@ def test_config_from_settings_with_condition_overrides(settings):
 def test_client_needs_an_endpoint():
     with pytest.raises(ValueError, match="base_url"):
         LlmClient(model="m")
+
+
+SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+
+
+def test_a_json_schema_is_asked_for_the_openai_way():
+    with stub_endpoint(['{"ok": true}']) as endpoint:
+        reply = LlmClient(base_url=endpoint.base_url, model="m").chat(
+            [{"role": "user", "content": "hi"}], json_schema=SCHEMA
+        )
+    assert reply.ok and reply.text == '{"ok": true}'
+    (sent,) = endpoint.requests
+    assert sent["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "reply", "schema": SCHEMA, "strict": True},
+    }
+
+
+@pytest.mark.parametrize(
+    "status, message",
+    [
+        (422, ""),
+        # llama-cpp-python's server (0.3): its request validation fails inside the handler
+        (500, "1 validation error: {'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be 'text'\"}"),
+    ],
+)
+def test_an_endpoint_that_refuses_json_schema_is_asked_llama_cpp_python_s_way_and_remembered(status, message):
+    with stub_endpoint(['{"ok": true}', '{"ok": false}']) as endpoint:
+        endpoint.fail_next, endpoint.fail_message = [status], message
+        client = LlmClient(base_url=endpoint.base_url, model="m")
+        first = client.chat([{"role": "user", "content": "hi"}], json_schema=SCHEMA)
+        second = client.chat([{"role": "user", "content": "again"}], json_schema=SCHEMA)
+        plain = client.chat([{"role": "user", "content": "no schema"}])
+    assert first.text == '{"ok": true}' and second.text == '{"ok": false}' and plain.ok
+    formats = [sent.get("response_format") for sent in endpoint.requests]
+    asked_again = {"type": "json_object", "schema": SCHEMA}
+    assert formats == [formats[0], asked_again, asked_again, None]
+    assert formats[0]["type"] == "json_schema"
+
+
+def test_other_failures_are_not_retried_in_another_format():
+    with stub_endpoint(["x"]) as endpoint:
+        endpoint.status = 500
+        reply = LlmClient(base_url=endpoint.base_url, model="m").chat(
+            [{"role": "user", "content": "hi"}], json_schema=SCHEMA
+        )
+    assert reply.error.startswith("HTTP 500") and len(endpoint.requests) == 1
