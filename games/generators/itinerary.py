@@ -34,6 +34,9 @@ from games.generators.knobs import Knob
 from games.importers.itinerary_content import FOLDER, as_sample, read_world
 from games.planners.itinerary_search import plan
 
+# What ``optimal_makespan`` measures, for the generator page.
+OBJECTIVE = "the exhaustive planner's value: the trip's cost in CNY, or its minutes when the brief minimises time"
+
 KNOBS = (
     Knob("cities", 1, 0, 3, "towns to travel to besides the origin (0: a day plan at home)"),
     Knob("days", 1, 1, 3, "days to spend in each town (type 1) or extra days in the window"),

@@ -26,6 +26,9 @@ from games.generators.knobs import Knob
 from games.planners.kitchen_dispatcher import heuristic
 from games.planners.kitchen_sweep import sweep
 
+# What ``optimal_makespan`` measures, for the generator page.
+OBJECTIVE = "the heuristic dispatcher's CoS (there is no exact solver for the kitchen, so never proven)"
+
 KNOBS = (
     Knob("dishes", 3, 1, 6, "dishes orders may ask for"),
     Knob("depth", 2, 1, 3, "levels of a dish's recipe tree"),

@@ -24,6 +24,11 @@ class Knob:
         return type(self.default)
 
     @property
+    def label(self) -> str:
+        """The name as a form reads it: ``per_task`` is "Per task"."""
+        return self.name.replace("_", " ").capitalize()
+
+    @property
     def is_bool(self) -> bool:
         return isinstance(self.default, bool)
 

@@ -24,6 +24,9 @@ from games.domains.recipes.kitchen import DEFAULT_APPLIANCES, load_kitchen
 from games.generators.knobs import Knob
 from games.planners import budget, recipes_heuristic, recipes_optimal
 
+# What ``optimal_makespan`` measures, for the generator page.
+OBJECTIVE = "the makespan in seconds (the CP-SAT optimum)"
+
 KNOBS = (
     Knob("steps", 8, 3, 30, "steps per recipe"),
     Knob("recipes", 2, 1, 3, "recipes cooked at once"),

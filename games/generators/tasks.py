@@ -30,6 +30,9 @@ from games.generators.knobs import Knob
 from games.planners import budget, tasks_optimal
 from games.planners.tasks_npc import npc_policy
 
+# What ``optimal_makespan`` measures, for the generator page.
+OBJECTIVE = "the makespan in minutes (the CP-SAT optimum for the agents knob)"
+
 KNOBS = (
     Knob("actions", 20, 5, 100, "number of actions in the instance"),
     Knob("background", 0.3, 0.0, 1.0, "share of type 2 (background) actions"),

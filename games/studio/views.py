@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import researcher_required
 from games import services
@@ -77,9 +77,15 @@ def _editor(request: HttpRequest, domain: str, **context: Any) -> HttpResponse:
     return render(request, "studio/editor.html", context, status=context.pop("status", 200))
 
 
+@require_http_methods(["GET", "POST"])
 @researcher_required
 def new(request: HttpRequest, domain: str) -> HttpResponse:
+    """The editor on the domain's example, or (POST, from the generator page) on a given text and
+    name: nothing is saved until the researcher saves."""
     domain = _domain(domain)
+    if request.method == "POST":
+        text = request.POST.get("text", "")[:MAX_TEXT]
+        return _editor(request, domain, name=request.POST.get("name", "").strip()[:80], text=text, scenario=None)
     return _editor(request, domain, name="", text=starter(domain), scenario=None)
 
 
@@ -204,6 +210,7 @@ def generator(request: HttpRequest) -> HttpResponse:
         "seed": request.POST.get("seed", "0"),
         "max_count": PAGE_COUNT,
         "page_seconds": f"{PAGE_SECONDS:g}",
+        "objective": generator_module(domain).OBJECTIVE,
     }
     if request.method == "POST":
         try:
@@ -225,17 +232,33 @@ def generator(request: HttpRequest) -> HttpResponse:
         except KnobError as error:
             context["error"] = str(error)
             return render(request, "studio/generate.html", context, status=400)
+        saved: dict[str, int] = {}
         if request.POST.get("action") == "save":
             save_generated(domain, instances)
+            slugs = [instance["slug"] for instance in instances]
+            saved = dict(Scenario.objects.current().filter(slug__in=slugs).values_list("slug", "pk"))
             messages.success(
                 request,
                 f"Saved {len(instances)} instances as generated/{instances[0]['family']}-*; "
-                "benchmarks select them with that pattern.",
+                "benchmarks and studies select them with that pattern. Open one to see its optimal plan or play it.",
             )
+            context["saved_list"] = reverse("games:scenarios") + f"?domain={domain}&q={instances[0]['family']}"
+        context["rows"] = [_row(domain, instance, saved.get(instance["slug"])) for instance in instances]
         context["instances"] = instances
         context["command"] = _command(domain, count, seed, given)
-        context["saved_list"] = reverse("games:scenarios") + f"?domain={domain}&q=generated/"
     return render(request, "studio/generate.html", context)
+
+
+def _row(domain: str, instance: dict[str, Any], saved_pk: int | None) -> dict[str, Any]:
+    """One instance of the generator's table: a saved one opens in the studio by its scenario; an
+    unsaved one carries its text, which the studio opens without saving (``new`` by POST)."""
+    name = instance["slug"].split("/", 1)[-1]
+    row: dict[str, Any] = {"instance": instance, "name": name}
+    if saved_pk is not None:
+        row["open_url"] = reverse("studio:edit", args=[saved_pk])
+    else:
+        row["text"] = export(domain, prepared(domain, instance["definition"]), name)[1]
+    return row
 
 
 def _command(domain: str, count: int, seed: int, knobs: dict[str, Any]) -> str:

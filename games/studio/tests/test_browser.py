@@ -141,7 +141,7 @@ def test_a_researcher_authors_a_task_fixes_a_mistake_sees_the_optimum_and_plays_
 def test_a_researcher_generates_a_family_sees_what_is_proven_and_saves_it(tmp_path, shots):
     from playwright.sync_api import expect
 
-    with in_the_studio(tmp_path) as (_stack, page, errors):
+    def generate(page: Any, button: str) -> Any:
         page.click("text=Open the generator")
         expect(page.locator("h1")).to_have_text("Generate instances")
         htmx_ready(page)
@@ -150,19 +150,33 @@ def test_a_researcher_generates_a_family_sees_what_is_proven_and_saves_it(tmp_pa
         page.fill("#gen-count", "2")
         page.fill("#gen-seed", "2")
         page.fill("#knob-steps", "30")
-        page.click("button:has-text('Generate')")
+        page.click(f"button:has-text('{button}')")
         table = page.locator(".studio-instances")
         expect(table).to_contain_text("generated/recipes-s2-", timeout=60_000)
-        rows = table.locator("tbody tr")
+        return table.locator("tbody tr")
+
+    with in_the_studio(tmp_path) as (_stack, page, errors):
+        rows = generate(page, "Generate")
         expect(rows).to_have_count(2)
         # The first pair needs more than the page's budget for its proof: it says so, with its bound.
         expect(rows.nth(0).locator(".badge")).to_have_text("no")
         command = page.get_by_text("python manage.py generate")
         expect(command).to_contain_text("--seed 2 --max-seconds 3 --steps 30 --json")
         page.screenshot(path=str(shots / "studio-generated.png"), full_page=True)
+        # Before saving, an instance opens in the editor from its own text, with its plan.
+        rows.nth(1).get_by_role("button", name="Open").focus()
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        expect(page.locator("#studio-name")).to_have_value(re.compile(r"recipes-s2-.*-002"))
+        expect(page.locator(".studio-preview")).to_contain_text("Makespan", timeout=30_000)
+        page.click("text=← Studio")
 
-        page.click("button:has-text('Generate and save as a family')")
-        expect(page.locator(".message")).to_contain_text("Saved 2 instances as generated/recipes-s2-", timeout=60_000)
+        rows = generate(page, "Generate and save as a family")
+        expect(page.locator(".message")).to_contain_text("Saved 2 instances as generated/recipes-s2-")
+        # Saved, each opens as its scenario: editing it makes a new version.
+        rows.nth(0).get_by_role("link", name="Open").click()
+        expect(page.locator("h1")).to_contain_text(re.compile(r"Edit generated/recipes-s2-.*-001 v1"))
+        expect(page.locator(".studio-preview")).to_contain_text("Makespan", timeout=30_000)
         page.click("text=← Studio")
         expect(page.locator(".studio-generated li")).to_have_count(2)
         assert not errors, errors

@@ -96,6 +96,7 @@ def test_only_researchers_use_the_studio(client, participant):
     client.force_login(participant)
     assert client.get("/studio/").status_code == 403
     assert client.get("/studio/tasks/new/").status_code == 403
+    assert client.post("/studio/tasks/new/", {"name": "x", "text": starter("tasks")}).status_code == 403
     assert _check(client, "tasks", starter("tasks")).status_code == 403
     assert client.post("/studio/tasks/save/", {"name": "x", "text": starter("tasks")}).status_code == 403
     assert client.get("/studio/generate/").status_code == 403
@@ -138,6 +139,26 @@ def test_a_generated_instance_opens_in_the_editor_as_json(client_r):
     assert "tasks-v1" in editor
     text = json.dumps(scenario.definition, indent=2)
     assert "proven optimal" in _check(client_r, "tasks", text, name=scenario.slug.split("/")[1]).content.decode()
+
+
+def test_an_instance_opens_in_the_editor_with_its_optimum_before_and_after_it_is_saved(client_r):
+    page = client_r.post("/studio/generate/", {"domain": "tasks", "count": "1", "seed": "1", "actions": "8"})
+    (instance,), (row,) = page.context["instances"], page.context["rows"]
+    assert "open_url" not in row and 'action="/studio/tasks/new/"' in page.content.decode()
+    # Unsaved: its text goes to the editor, which checks and previews it without saving anything.
+    editor = client_r.post("/studio/tasks/new/", {"name": row["name"], "text": row["text"]})
+    check = editor.context["check"]
+    assert editor.status_code == 200 and check["problems"] == []
+    assert check["preview"]["makespan"] == instance["optimal_makespan"] and check["preview"]["optimal"]
+    assert f'value="{row["name"]}"' in editor.content.decode()
+    assert not Scenario.objects.exists()
+    # Saved: each instance links to its scenario in the studio.
+    saved = client_r.post(
+        "/studio/generate/", {"domain": "tasks", "count": "1", "seed": "1", "actions": "8", "action": "save"}
+    )
+    scenario = Scenario.objects.get(source="generated")
+    assert saved.context["rows"][0]["open_url"] == f"/studio/edit/{scenario.pk}/"
+    assert f'href="/studio/edit/{scenario.pk}/"' in saved.content.decode()
 
 
 def test_editing_a_bundled_scenario_from_its_page_keeps_its_slug_and_makes_a_new_version(client_r):
