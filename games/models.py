@@ -33,6 +33,12 @@ class Scenario(models.Model):
     source = models.CharField(max_length=100, help_text="Dataset name, 'bundled', or who authored it.")
     description = models.TextField(blank=True)
     definition = models.JSONField(help_text="The scenario as the domain's rule set reads it.")
+    certificate = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="A generated instance's known optimum (games.generators.family.certificate): "
+        "optimal_makespan, optimal, lower_bound, greedy_makespan and what they were computed for.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = ScenarioQuerySet.as_manager()

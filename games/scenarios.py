@@ -17,14 +17,28 @@ from games.models import Scenario
 
 @transaction.atomic
 def save_scenario(
-    *, domain: str, slug: str, title: str, source: str, definition: dict[str, Any], description: str = ""
+    *,
+    domain: str,
+    slug: str,
+    title: str,
+    source: str,
+    definition: dict[str, Any],
+    description: str = "",
+    certificate: dict[str, Any] | None = None,
 ) -> tuple[Scenario, bool]:
-    """Store ``definition`` under ``slug``; return (scenario, changed)."""
+    """Store ``definition`` under ``slug``; return (scenario, changed). A ``certificate`` (a generated
+    instance's optimum) is kept with it; given again for the same definition it replaces the old
+    one (a larger solver budget may have proven what a smaller one could not)."""
     current = Scenario.objects.select_for_update().filter(slug=slug, is_current=True).first()
     if current is not None and current.definition == definition and current.domain == domain:
-        if current.title != title or current.description != description:
-            current.title, current.description = title, description
-            current.save(update_fields=["title", "description"])
+        fields = {"title": title, "description": description}
+        if certificate is not None:
+            fields["certificate"] = certificate
+        changed = [name for name, value in fields.items() if getattr(current, name) != value]
+        if changed:
+            for name in changed:
+                setattr(current, name, fields[name])
+            current.save(update_fields=changed)
         return current, False
     version = 1
     if current is not None:
@@ -38,6 +52,7 @@ def save_scenario(
         source=source,
         description=description,
         definition=definition,
+        certificate=certificate,
     )
     return scenario, True
 
@@ -65,7 +80,7 @@ def prepared(domain: str, definition: dict[str, Any]) -> dict[str, Any]:
 def save_generated(domain: str, instances: Iterable[Mapping[str, Any]]) -> list[tuple[str, bool]]:
     """Store generated instances (``games.generators.family.generate``) as scenarios of source
     ``generated``, each described by how it was made and its certificate; (slug, changed) each."""
-    from games.generators.family import describe
+    from games.generators.family import certificate, describe
 
     saved = []
     for instance in instances:
@@ -77,6 +92,7 @@ def save_generated(domain: str, instances: Iterable[Mapping[str, Any]]) -> list[
             source="generated",
             definition=definition,
             description=describe(instance),
+            certificate=certificate(domain, instance),
         )
         saved.append((instance["slug"], changed))
     return saved

@@ -92,3 +92,20 @@ def describe(instance: Mapping[str, Any]) -> str:
         f"{json.dumps(instance['knobs'], sort_keys=True)}). Optimum {instance['optimal_makespan']} ({proof}); "
         f"reference heuristic {instance['greedy_makespan']}."
     )
+
+
+def certificate(domain: str, instance: Mapping[str, Any]) -> dict[str, Any]:
+    """What a saved instance keeps of its solving (``Scenario.certificate``), so benchmark runs on it
+    can be measured against its optimum: the values, what the optimum measures, and the conditions
+    it holds under (``basis``: e.g. the number of agents, time constraints on), which an episode
+    must share to be compared (``games.npc.optimality``)."""
+    generator = module(domain)
+    basis = generator.basis(instance["knobs"]) if hasattr(generator, "basis") else {}
+    return {
+        "optimal_makespan": instance["optimal_makespan"],
+        "optimal": bool(instance["optimal"]),
+        "lower_bound": instance["lower_bound"],
+        "greedy_makespan": instance["greedy_makespan"],
+        "objective": generator.OBJECTIVE,
+        "basis": basis,
+    }

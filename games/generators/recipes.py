@@ -135,6 +135,20 @@ def _recipe(rng: random.Random, knobs: dict[str, Any], name: str) -> dict[str, A
     return {"name": name, "steps": steps}
 
 
+def basis(knobs: dict[str, Any]) -> dict[str, Any]:
+    """What the optimum holds for (``family.certificate``): the rules with time constraints on."""
+    return {"time_constraints": True}
+
+
+def achieved(item: dict[str, Any], metrics: dict[str, Any], basis: dict[str, Any]) -> float | None:
+    """An episode's makespan in seconds, or None when it is not comparable: not a success (a step
+    left undone or a window missed), or played with time constraints set otherwise."""
+    if not metrics.get("success") or bool(metrics.get("time_constraints")) != bool(basis.get("time_constraints")):
+        return None
+    value = metrics.get("makespan_seconds")
+    return float(value) if isinstance(value, int | float) else None
+
+
 def evaluate(definition: dict[str, Any], knobs: dict[str, Any], max_seconds: float) -> dict[str, Any]:
     heuristic = recipes_heuristic.plan(definition, time_constraints=True)
     # Stopped by deterministic work, so the optimum, bound and proof are the same on every machine.

@@ -191,6 +191,20 @@ def heuristic(definition: dict[str, Any], knobs: dict[str, Any]) -> tuple[int | 
     return max(run.end for run in state.finished), starts
 
 
+def basis(knobs: dict[str, Any]) -> dict[str, Any]:
+    """What the optimum holds for (``family.certificate``): the number of agents it was computed for."""
+    return {"agents": knobs["agents"]}
+
+
+def achieved(item: dict[str, Any], metrics: dict[str, Any], basis: dict[str, Any]) -> float | None:
+    """An episode's makespan in the optimum's terms (minutes to finish everything), or None when it
+    is not comparable: not finished, or played by another number of agents."""
+    if not metrics.get("completed") or item.get("agents", 1) != basis.get("agents", 1):
+        return None
+    value = metrics.get("completion_time")
+    return float(value) if isinstance(value, int | float) else None
+
+
 def evaluate(definition: dict[str, Any], knobs: dict[str, Any], max_seconds: float) -> dict[str, Any]:
     scenario = compile_definition(definition, constrained=knobs["constrained"])
     greedy, starts = heuristic(definition, knobs)

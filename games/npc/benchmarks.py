@@ -34,7 +34,7 @@ from games.agents.headless import run_episode
 from games.agents.llm import LlmClient, LlmConfig
 from games.engine import registry
 from games.models import Scenario
-from games.npc import stats
+from games.npc import optimality, stats
 from games.npc.call_rows import call_row
 from games.npc.llm_cache import CachingClient
 from games.npc.models import BenchmarkResult, BenchmarkRun, LlmCall, RunStatus
@@ -441,11 +441,17 @@ def csv_text(run: BenchmarkRun) -> str:
         for name, value in result.metrics.items():
             if _scalar(value) and name not in metric_names:
                 metric_names.append(name)
+    # Episodes on generated instances: their certified optimum and how far from it they ended.
+    certified = optimality.compared(
+        run.domain, [{"item": r.item, "metrics": r.metrics, "error": r.error} for r in results]
+    )
+    optimum_fields = OPTIMUM_FIELDS if any(certified) else []
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(CSV_FIELDS + metric_names)
-    for r in results:
+    writer.writerow(CSV_FIELDS + optimum_fields + metric_names)
+    for r, found in zip(results, certified, strict=True):
         item = r.item
+        optimum = [] if not optimum_fields else _optimum_columns(found)
         writer.writerow(
             [
                 run.pk,
@@ -471,9 +477,26 @@ def csv_text(run: BenchmarkRun) -> str:
                 r.wall_seconds,
                 r.error,
             ]
+            + optimum
             + [r.metrics.get(name, "") for name in metric_names]
         )
     return out.getvalue()
+
+
+OPTIMUM_FIELDS = ["optimum", "optimum_proven", "optimum_lower_bound", "optimum_ratio"]
+
+
+def _optimum_columns(found: optimality.Compared | None) -> list[Any]:
+    if found is None:
+        return ["", "", "", ""]
+    certificate = found[1]
+    ratio = optimality.ratio(found)
+    return [
+        certificate.get("optimal_makespan"),
+        bool(certificate.get("optimal")),
+        certificate.get("lower_bound"),
+        "" if ratio is None else ratio,
+    ]
 
 
 def _scalar(value: Any) -> bool:

@@ -1,0 +1,110 @@
+"""Benchmark episodes measured against the certified optimum of generated instances.
+
+A generated instance saved as a scenario keeps its certificate (``Scenario.certificate``, written by
+``games.generators.family.certificate``): the solver's optimum (proven, or the best plan found with
+its lower bound), the reference heuristic's value, and the conditions the optimum holds for. An
+episode on such a scenario that finished under those conditions is compared through its domain
+generator's ``achieved`` (tasks: minutes to finish; recipes: the makespan of a successful episode):
+its ratio is its value over the optimum, 1.00 being optimal (below 1 only where the optimum is not
+proven and the agent found a better plan). Domains whose generator has no ``achieved`` (the kitchen
+has no exact solver; itinerary scores are not makespans) get no comparison.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from statistics import mean
+from typing import Any
+
+from games.generators import family
+from games.generators.knobs import KnobError
+from games.models import Scenario
+
+
+def _only_scenario(row: Mapping[str, Any]) -> str | None:
+    scenarios = row.get("item", {}).get("scenarios") or []
+    return scenarios[0] if len(scenarios) == 1 else None
+
+
+Compared = tuple[str, dict[str, Any], float | None]  # (scenario, its certificate, the episode's value)
+
+
+def compared(domain: str, rows: Sequence[Mapping[str, Any]]) -> list[Compared | None]:
+    """For each row (aligned): its scenario, that scenario's certificate and the episode's value in
+    the optimum's terms (None when it did not finish under the optimum's conditions); None for a
+    row with no certified scenario or that could not be played."""
+    try:
+        achieved = getattr(family.module(domain), "achieved", None)
+    except KnobError:
+        achieved = None
+    slugs = {slug for slug in map(_only_scenario, rows) if slug}
+    if achieved is None or not slugs:
+        return [None] * len(rows)
+    certificates: dict[str, dict[str, Any]] = dict(
+        Scenario.objects.current().filter(slug__in=slugs, certificate__isnull=False).values_list("slug", "certificate")
+    )
+    out: list[Compared | None] = []
+    for row in rows:
+        slug = _only_scenario(row)
+        if row.get("error") or slug is None or slug not in certificates:
+            out.append(None)
+            continue
+        certificate = certificates[slug]
+        value = achieved(row["item"], row.get("metrics") or {}, certificate.get("basis", {}))
+        out.append((slug, certificate, value))
+    return out
+
+
+def ratio(found: Compared | None) -> float | None:
+    """The episode's value over the optimum (None when not compared)."""
+    if found is None:
+        return None
+    _, certificate, value = found
+    optimum = certificate.get("optimal_makespan")
+    return round(value / optimum, 4) if value is not None and optimum else None
+
+
+def against_optimum(domain: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """Per instance and overall: how far the episodes' makespans are from the certified optimum;
+    None when no episode was played on a scenario with a certificate."""
+    played: dict[str, tuple[dict[str, Any], list[float | None]]] = {}
+    for found in compared(domain, rows):
+        if found is not None:
+            slug, certificate, value = found
+            played.setdefault(slug, (certificate, []))[1].append(value)
+    if not played:
+        return None
+    instances = [_instance(slug, certificate, values) for slug, (certificate, values) in sorted(played.items())]
+    ratios = [i["mean_ratio"] for i in instances if i["mean_ratio"] is not None]
+    heuristic = [i["heuristic_ratio"] for i in instances if i["heuristic_ratio"] is not None]
+    return {
+        "objective": instances[0]["objective"],
+        "instances": instances,
+        "episodes": sum(i["episodes"] for i in instances),
+        "compared": sum(i["compared"] for i in instances),
+        "at_optimum": sum(i["at_optimum"] for i in instances),
+        "proven": sum(1 for i in instances if i["optimal"]),
+        "mean_ratio": round(mean(ratios), 3) if ratios else None,
+        "heuristic_ratio": round(mean(heuristic), 3) if heuristic else None,
+    }
+
+
+def _instance(slug: str, certificate: Mapping[str, Any], values: Sequence[float | None]) -> dict[str, Any]:
+    optimum = certificate.get("optimal_makespan")
+    finished = [v for v in values if v is not None]
+    ratios = [v / optimum for v in finished] if optimum else []
+    greedy = certificate.get("greedy_makespan")
+    return {
+        "slug": slug,
+        "objective": certificate.get("objective", ""),
+        "optimum": optimum,
+        "optimal": bool(certificate.get("optimal")),
+        "lower_bound": certificate.get("lower_bound"),
+        "heuristic": greedy,
+        "heuristic_ratio": round(greedy / optimum, 3) if optimum and isinstance(greedy, int | float) else None,
+        "episodes": len(values),
+        "compared": len(finished),
+        "best": min(finished) if finished else None,
+        "at_optimum": sum(1 for v in finished if optimum is not None and v <= optimum),
+        "mean_ratio": round(mean(ratios), 3) if ratios else None,
+    }

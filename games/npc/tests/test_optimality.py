@@ -1,0 +1,110 @@
+"""Benchmark runs on generated instances measured against the certified optimum they were saved
+with (games.npc.optimality): per instance and overall, on the run page and in the CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from games.generators.family import generate
+from games.models import Scenario
+from games.npc import benchmarks, optimality
+from games.npc.tasksets import build_items
+from games.scenarios import save_generated, save_scenario
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def family(db):
+    """Two generated tasks instances (8 actions, one agent), saved with their certificates."""
+    instances = generate("tasks", count=2, seed=5, knobs={"actions": 8}, max_seconds=2)
+    save_generated("tasks", instances)
+    return instances
+
+
+def row(slug, *, completed=True, minutes=None, agents=1, error=""):
+    item = {"scenarios": [slug], "agents": agents, "seed": 0, "group": {}}
+    return {"item": item, "metrics": {"completed": completed, "completion_time": minutes}, "error": error}
+
+
+def test_saving_a_generated_instance_keeps_its_certificate_and_a_better_one_replaces_it(family):
+    first = family[0]
+    stored = Scenario.objects.get(slug=first["slug"], is_current=True)
+    assert stored.certificate["optimal_makespan"] == first["optimal_makespan"]
+    assert stored.certificate["optimal"] == first["optimal"] and stored.certificate["basis"] == {"agents": 1}
+    better = {**stored.certificate, "lower_bound": stored.certificate["optimal_makespan"], "optimal": True}
+    again, changed = save_scenario(
+        domain="tasks",
+        slug=stored.slug,
+        title=stored.title,
+        source=stored.source,
+        definition=stored.definition,
+        description=stored.description,
+        certificate=better,
+    )
+    assert not changed and again.pk == stored.pk and again.version == 1
+    assert Scenario.objects.get(pk=stored.pk).certificate == better
+
+
+def test_episodes_are_compared_only_when_they_finished_under_the_optimums_conditions(family):
+    one, two = family
+    best_one, best_two = one["optimal_makespan"], two["optimal_makespan"]
+    rows = [
+        row(one["slug"], minutes=best_one),
+        row(one["slug"], minutes=best_one + 6),
+        row(one["slug"], completed=False),  # not finished: not compared
+        row(one["slug"], minutes=best_one, agents=2),  # another team size: not compared
+        row(two["slug"], minutes=2 * best_two),
+        row(two["slug"], error="could not start"),  # not played: left out
+        row("bundled/make-tea", minutes=3),  # no certificate: left out
+    ]
+    found = optimality.against_optimum("tasks", rows)
+    first, second = found["instances"]
+    assert (first["slug"], first["episodes"], first["compared"], first["at_optimum"]) == (one["slug"], 4, 2, 1)
+    assert first["best"] == best_one
+    assert first["mean_ratio"] == pytest.approx((1 + (best_one + 6) / best_one) / 2, abs=1e-3)
+    assert (second["compared"], second["mean_ratio"]) == (1, 2.0)
+    assert found["mean_ratio"] == pytest.approx((first["mean_ratio"] + 2.0) / 2, abs=1e-3)
+    assert (found["episodes"], found["compared"], found["at_optimum"]) == (5, 3, 1)
+    expected = (one["greedy_makespan"] / best_one + two["greedy_makespan"] / best_two) / 2
+    assert found["heuristic_ratio"] == pytest.approx(expected, abs=1e-3)
+
+
+def test_nothing_to_compare_without_certified_scenarios(family):
+    assert optimality.against_optimum("tasks", [row("bundled/make-tea", minutes=3)]) is None
+    assert optimality.against_optimum("kitchen", [row(family[0]["slug"], minutes=3)]) is None
+
+
+def test_no_finished_episode_beats_a_proven_optimum_and_the_run_shows_and_exports_the_comparison(
+    family, client, researcher
+):
+    """The planner's episodes, played by the rules, never end before a proven CP-SAT optimum: the
+    solver's model and the game's rules agree."""
+    assert all(instance["optimal"] for instance in family)
+    items = build_items("tasks", patterns=[f"generated/{family[0]['family']}-*"])
+    run = benchmarks.run_benchmark(benchmarks.create_run("tasks", "planner", items).pk)
+    found = optimality.against_optimum("tasks", benchmarks.result_rows(run))
+    assert found["compared"] == found["episodes"] == 2
+    assert all(instance["mean_ratio"] >= 1 for instance in found["instances"])
+
+    client.force_login(researcher)
+    page = client.get(f"/benchmarks/{run.pk}/").content.decode()
+    assert "Against the certified optimum" in page and family[0]["slug"] in page
+    exported = list(csv.DictReader(io.StringIO(client.get(f"/benchmarks/{run.pk}/results.csv").content.decode())))
+    assert [float(line["optimum"]) for line in exported] == [float(i["optimal_makespan"]) for i in family]
+    assert all(float(line["optimum_ratio"]) >= 1 and line["optimum_proven"] == "True" for line in exported)
+
+
+def test_recipe_pairs_played_by_the_rules_never_end_before_their_proven_optimum(db):
+    instances = generate("recipes", count=2, seed=3, knobs={"steps": 6}, max_seconds=2)
+    save_generated("recipes", instances)
+    assert all(instance["optimal"] for instance in instances)
+    items = build_items("recipes", patterns=[f"generated/{instances[0]['family']}-*"])
+    run = benchmarks.run_benchmark(benchmarks.create_run("recipes", "planner", items).pk)
+    found = optimality.against_optimum("recipes", benchmarks.result_rows(run))
+    # Only the episodes with time constraints on are compared (the optimum holds for those).
+    assert found["episodes"] == len(items) and found["compared"] == 2
+    assert all(instance["mean_ratio"] >= 1 for instance in found["instances"])
