@@ -31,7 +31,7 @@ def save_scenario(
     one (a larger solver budget may have proven what a smaller one could not)."""
     current = Scenario.objects.select_for_update().filter(slug=slug, is_current=True).first()
     if current is not None and current.definition == definition and current.domain == domain:
-        fields = {"title": title, "description": description}
+        fields: dict[str, Any] = {"title": title, "description": description}
         if certificate is not None:
             fields["certificate"] = certificate
         changed = [name for name, value in fields.items() if getattr(current, name) != value]

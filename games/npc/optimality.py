@@ -40,9 +40,10 @@ def compared(domain: str, rows: Sequence[Mapping[str, Any]]) -> list[Compared | 
     slugs = {slug for slug in map(_only_scenario, rows) if slug}
     if achieved is None or not slugs:
         return [None] * len(rows)
-    certificates: dict[str, dict[str, Any]] = dict(
-        Scenario.objects.current().filter(slug__in=slugs, certificate__isnull=False).values_list("slug", "certificate")
-    )
+    stored = Scenario.objects.current().filter(slug__in=slugs, certificate__isnull=False)
+    certificates: dict[str, dict[str, Any]] = {
+        slug: certificate for slug, certificate in stored.values_list("slug", "certificate") if certificate
+    }
     out: list[Compared | None] = []
     for row in rows:
         slug = _only_scenario(row)
