@@ -117,3 +117,38 @@ def test_read_a_runs_curves_and_compare_it_with_people(live_server, browser, dja
     page.get_by_role("heading", name="Compare: tasks").wait_for()
     assert page.locator("table.compare-table tr.source-head", has_text="People alone").count() == 0
     page.screenshot(path=str(SCREENSHOTS / "npc-benchmark-compare.png"), full_page=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_over_a_generated_family_is_read_against_its_certified_optimum(
+    live_server, browser, django_user_model, settings
+):
+    from accounts.roles import Role, grant
+
+    settings.BACKGROUND_INLINE = True
+    user = django_user_model.objects.create_user("rita", password="pw-researcher-1")
+    grant(user, Role.RESEARCHER)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(120_000)
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
+    page.goto(f"{live_server.url}/studio/generate/")
+    page.fill("#gen-count", "2")
+    page.fill("#knob-actions", "8")
+    page.get_by_role("button", name="Generate and save as a family").click()
+    family = page.locator("h2 code").first.inner_text()
+    page.goto(f"{live_server.url}/benchmarks/")
+    page.select_option("select[name=agent]", "planner")
+    page.fill("input[name=scenarios]", f"generated/{family}-*")
+    page.get_by_role("button", name="Start the run").click()
+    section = page.locator("section[aria-labelledby=optimum-h]")
+    section.wait_for()
+    assert "2 of 2 episodes compared; 2 of 2 optima proven" in section.inner_text()
+    rows = section.locator("tbody tr")
+    assert rows.count() == 2 and family in rows.first.inner_text()
+    # The planner plays by the rules, so no finished episode can beat a proven optimum.
+    ratios = [float(text.rstrip("×")) for text in section.locator("tbody td:last-child").all_inner_texts()]
+    assert all(ratio >= 1 for ratio in ratios)
+    section.screenshot(path=str(SCREENSHOTS / "npc-benchmark-optimum.png"))
