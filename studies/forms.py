@@ -164,22 +164,54 @@ class ConditionForm(forms.Form):
         return settings
 
 
-def _scenario_choices() -> list[tuple[int, str]]:
+FAMILY = "family:"  # the value prefix of a choice that adds a whole generated family
+
+
+def _scenario_choices() -> list[tuple[str, list[tuple[Any, str]]]]:
+    """The current scenarios grouped by domain (one option group each)."""
+    groups: dict[str, list[tuple[Any, str]]] = {}
+    for s in Scenario.objects.current().order_by("domain", "title"):
+        groups.setdefault(s.get_domain_display(), []).append((s.pk, f"{s.title} ({s.slug})"))
+    return list(groups.items())
+
+
+def family_of(slug: str) -> str | None:
+    """``tasks-s0-91bcbc`` for ``generated/tasks-s0-91bcbc-003`` (a generated instance), else None."""
+    source, _, name = slug.partition("/")
+    family, _, index = name.rpartition("-")
+    return family if source == "generated" and family and index.isdigit() else None
+
+
+def _family_choices() -> list[tuple[str, str]]:
+    """One option per generated family (games.generators): adds every instance at once."""
+    counts: dict[tuple[str, str], int] = {}
+    for slug, domain in Scenario.objects.current().filter(source="generated").values_list("slug", "domain"):
+        family = family_of(slug)
+        if family:
+            counts[(family, domain)] = counts.get((family, domain), 0) + 1
     return [
-        (s.pk, f"{s.get_domain_display()}: {s.title} ({s.slug})")
-        for s in Scenario.objects.current().order_by("domain", "title")
+        (f"{FAMILY}{family}", f"all {count} instances of generated/{family}-* ({domain})")
+        for (family, domain), count in sorted(counts.items())
     ]
 
 
 class ScenarioForm(forms.Form):
-    scenario = forms.TypedChoiceField(coerce=int, choices=[])
+    scenario = forms.ChoiceField(choices=[])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["scenario"].choices = _scenario_choices()  # type: ignore[attr-defined]
+        families = _family_choices()
+        grouped = _scenario_choices()
+        self.fields["scenario"].choices = ([("Generated families", families)] if families else []) + grouped  # type: ignore[attr-defined]
 
-    def chosen(self) -> Scenario:
-        return Scenario.objects.get(pk=self.cleaned_data["scenario"])
+    def chosen(self) -> list[Scenario]:
+        """The scenario chosen, or every current instance of the family chosen, in slug order."""
+        value = self.cleaned_data["scenario"]
+        if value.startswith(FAMILY):
+            family = value.removeprefix(FAMILY)
+            found = Scenario.objects.current().filter(source="generated", slug__startswith=f"generated/{family}-")
+            return [s for s in found.order_by("slug") if family_of(s.slug) == family]
+        return list(Scenario.objects.filter(pk=int(value)))
 
 
 class OnboardingPageForm(forms.Form):

@@ -5,7 +5,7 @@ only pilots used)."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -212,6 +212,16 @@ def add_scenario(study: Study, scenario: Any) -> StudyScenario:
     if study.study_scenarios.filter(scenario=scenario).exists():
         raise StudyError(f"{scenario.title} is already in this study.")
     return StudyScenario.objects.create(study=study, index=_next_index(study.study_scenarios), scenario=scenario)
+
+
+@transaction.atomic
+def add_scenarios(study: Study, scenarios: Sequence[Any]) -> list[StudyScenario]:
+    """Add every scenario not yet in the study (a generated family), in the order given."""
+    _check_unlocked(study)
+    if not scenarios:
+        raise StudyError("That family has no scenarios left; generate it again.")
+    present = set(study.study_scenarios.values_list("scenario_id", flat=True))
+    return [add_scenario(study, scenario) for scenario in scenarios if scenario.pk not in present]
 
 
 @transaction.atomic

@@ -87,6 +87,20 @@ def test_a_researcher_adds_a_condition_and_reads_the_analysis(live_server, brows
     assert "Added the condition" in page.text_content(".messages")
     assert "2 × llm" in page.text_content("#conditions")
     page.screenshot(path=shots / "designer.png", full_page=True)
+    # A generated family goes in whole, by the keyboard, from the scenario list.
+    from games.generators.family import generate
+    from games.scenarios import save_generated
+
+    instances = generate("tasks", count=2, seed=8, knobs={"actions": 6}, max_seconds=1)
+    save_generated("tasks", instances)
+    page.reload()
+    family = f"all 2 instances of generated/{instances[0]['family']}-* (tasks)"
+    page.get_by_label("Scenario", exact=True).select_option(label=family)
+    page.get_by_role("button", name="Add scenario").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("text=Added 2 scenarios of the family.")
+    listed = page.locator("#scenarios table").inner_text()
+    assert instances[0]["slug"] in listed and instances[1]["slug"] in listed
 
     page.goto(f"{live_server.url}/studies/{study.pk}/analysis/")
     assert page.locator("svg.chart").count() == 2

@@ -217,3 +217,37 @@ def test_a_researcher_messages_a_participant_on_their_page_and_in_their_game(cli
     assert "Message from the researcher: Please keep going, about 5 minutes left." in list(chat)
     assert Client().post(url, {"text": "spoof"}).status_code in (302, 403)  # only researchers
     assert Participant.objects.get().researcher_message == "Please keep going, about 5 minutes left."
+
+
+def test_a_generated_family_is_added_to_a_study_in_one_go(client, researcher, make_study):
+    from games.generators.family import generate
+    from games.scenarios import save_generated, save_scenario
+    from studies.forms import family_of
+
+    instances = generate("tasks", count=2, seed=4, knobs={"actions": 6}, max_seconds=1)
+    save_generated("tasks", instances)
+    family = instances[0]["family"]
+    # Named like a family member but not generated: never swept in.
+    save_scenario(
+        domain="tasks",
+        slug=f"studio/{family}-009",
+        title="look-alike",
+        source="studio",
+        definition=instances[0]["definition"],
+    )
+    assert family_of(instances[1]["slug"]) == family and family_of(f"studio/{family}-009") is None
+    study = make_study()
+    client.force_login(researcher)
+    page = client.get(reverse("studies:design", args=[study.pk])).content.decode()
+    assert f"all 2 instances of generated/{family}-* (tasks)" in page and 'optgroup label="Generated families"' in page
+
+    add = reverse("studies:add_scenario", args=[study.pk])
+    done = client.post(add, {"scenario-scenario": f"family:{family}"}, follow=True).content.decode()
+    assert "Added 2 scenarios of the family." in done
+    before = list(study.study_scenarios.order_by("index").values_list("scenario__slug", flat=True))
+    assert before[-2:] == [instances[0]["slug"], instances[1]["slug"]]
+    again = client.post(add, {"scenario-scenario": f"family:{family}"}, follow=True).content.decode()
+    assert "Added 0 scenarios of the family; 2 were already in the study." in again
+    assert list(study.study_scenarios.order_by("index").values_list("scenario__slug", flat=True)) == before
+    bad = client.post(add, {"scenario-scenario": "family:no-such-family"})
+    assert bad.status_code == 400 and list(study.study_scenarios.values_list("scenario__slug", flat=True)) == before

@@ -166,8 +166,21 @@ def add_scenario(request: HttpRequest, pk: int) -> HttpResponse:
     form = ScenarioForm(request.POST, prefix="scenario")
     if not form.is_valid():
         return _invalid(request, study, scenario_form=form)
-    scenario = form.chosen()
-    _attempt(request, lambda: services.add_scenario(study, scenario), f"Added {scenario.title}.")
+    chosen = form.chosen()
+    if len(chosen) == 1:
+        _attempt(request, lambda: services.add_scenario(study, chosen[0]), f"Added {chosen[0].title}.")
+    else:
+        try:
+            added = services.add_scenarios(study, chosen)
+        except StudyError as error:
+            messages.error(request, str(error))
+        else:
+            kept = len(chosen) - len(added)
+            messages.success(
+                request,
+                f"Added {len(added)} scenario{'s' if len(added) != 1 else ''} of the family"
+                + (f"; {kept} {'was' if kept == 1 else 'were'} already in the study." if kept else "."),
+            )
     return _back(study, "scenarios")
 
 
