@@ -19,6 +19,7 @@ from games.codec import format_time
 from games.engine import durations, registry
 from games.engine.domain import resolve
 from games.models import Game, GameEvent, SeatKind
+from games.npc import optimality
 from games.seatnames import SeatInfo, cannot_read_chat, seat_names
 from games.viewer import Update, Viewer, event_message
 
@@ -166,6 +167,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "score_title": metrics.headline_title(game.domain),
         "finished": game.is_finished,
         "result_rows": metric_rows(game.result or {}, game.domain) if game.is_finished else [],
+        "optimum": optimality.for_game(game),
         "clock_attrs": clock_attrs(state),
         "header_clock": header_clock(game.domain, observation, float(state["time"]), state["time_unit"]),
         "server_now": timezone.now().isoformat(),

@@ -140,6 +140,12 @@ def basis(knobs: dict[str, Any]) -> dict[str, Any]:
     return {"time_constraints": True}
 
 
+def show(value: float) -> str:
+    """A makespan in seconds as the recipes page writes game time (m:ss)."""
+    seconds = round(value)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def achieved(item: dict[str, Any], metrics: dict[str, Any], basis: dict[str, Any]) -> float | None:
     """An episode's makespan in seconds, or None when it is not comparable: not a success (a step
     left undone or a window missed), or played with time constraints set otherwise."""

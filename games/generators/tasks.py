@@ -196,6 +196,11 @@ def basis(knobs: dict[str, Any]) -> dict[str, Any]:
     return {"agents": knobs["agents"]}
 
 
+def show(value: float) -> str:
+    """A value in the optimum's terms as the game page writes it."""
+    return f"{value:g} minutes"
+
+
 def achieved(item: dict[str, Any], metrics: dict[str, Any], basis: dict[str, Any]) -> float | None:
     """An episode's makespan in the optimum's terms (minutes to finish everything), or None when it
     is not comparable: not finished, or played by another number of agents."""

@@ -109,3 +109,28 @@ def _instance(slug: str, certificate: Mapping[str, Any], values: Sequence[float 
         "at_optimum": sum(1 for v in finished if optimum is not None and v <= optimum),
         "mean_ratio": round(mean(ratios), 3) if ratios else None,
     }
+
+
+def for_game(game: Any) -> dict[str, Any] | None:
+    """A finished game on one generated instance against the optimum of the version it played: the
+    optimum, its proof, the game's value and their ratio (None where there is nothing to compare)."""
+    certificate = game.scenario.certificate
+    if not game.is_finished or not certificate or len(game.scenario_ids or [1]) != 1:
+        return None
+    try:
+        generator = family.module(game.domain)
+    except KnobError:
+        return None
+    achieved, show = getattr(generator, "achieved", None), getattr(generator, "show", None)
+    optimum = certificate.get("optimal_makespan")
+    if achieved is None or show is None or not optimum:
+        return None
+    item = {"scenarios": [game.scenario.slug], "agents": game.seats.count()}
+    value = achieved(item, game.result or {}, certificate.get("basis", {}))
+    return {
+        "optimum": show(optimum),
+        "optimal": bool(certificate.get("optimal")),
+        "lower_bound": show(certificate["lower_bound"]) if certificate.get("lower_bound") is not None else None,
+        "value": None if value is None else show(value),
+        "ratio": None if value is None else round(value / optimum, 2),
+    }

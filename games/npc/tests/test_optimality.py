@@ -108,3 +108,27 @@ def test_recipe_pairs_played_by_the_rules_never_end_before_their_proven_optimum(
     # Only the episodes with time constraints on are compared (the optimum holds for those).
     assert found["episodes"] == len(items) and found["compared"] == 2
     assert all(instance["mean_ratio"] >= 1 for instance in found["instances"])
+
+
+def test_a_finished_game_on_a_generated_instance_reads_against_its_optimum(family, client, participant):
+    from games import selectors, services
+    from games.engine import registry
+    from games.models import Game
+    from games.planners.tasks_npc import npc_policy
+
+    instance = family[0]
+    game = services.create_game(instance["slug"], [{"kind": "human", "user": participant}], clock="lockstep")
+    rules = registry.get("tasks")
+    for _ in range(500):
+        game = Game.objects.get(pk=game.pk)
+        if game.is_finished:
+            break
+        action = npc_policy(rules, selectors.current_state(game)[1], 0)
+        services.apply_action(game.pk, agent=0, action=action, by=participant)
+    assert game.is_finished and game.result["completed"]
+    taken = game.result["completion_time"]
+    client.force_login(participant)
+    page = " ".join(client.get(f"/games/{game.pk}/").content.decode().split())
+    assert f"The best possible: <strong>{instance['optimal_makespan']:g} minutes</strong>" in page
+    assert "proven optimal" in page
+    assert f"This game took {taken:g} minutes, <strong>{taken / instance['optimal_makespan']:.2f}×</strong>" in page
