@@ -1,5 +1,6 @@
 """What the run page and the comparison page show for one source of episodes (a run, a group of
-human games, the reference plan): the paper table, mean and 95 % CI per metric, pass^k, curves."""
+human games, the reference plan): the paper table, mean and 95 % CI per metric, pass^k, curves,
+and on generated instances the distance to their certified optimum."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena_site import charts
-from games.npc import stats
+from games.npc import optimality, stats
 from games.npc.tables import paper_table
 
 FAINT_LIMIT = 40  # individual episodes drawn behind a mean curve (more is noise on the page)
@@ -23,6 +24,7 @@ def source_report(domain: str, label: str, rows: Sequence[Mapping[str, Any]]) ->
         "summary": stats.summary(domain, rows),
         "pass_k": stats.pass_hat_k(domain, rows),
         "curves": curves,
+        "optimum": optimality.against_optimum(domain, rows),
     }
 
 

@@ -13,7 +13,7 @@ from arena_site.htmx import HtmxHttpRequest
 from games.agents import prices
 from games.engine import registry
 from games.models import Game
-from games.npc import benchmarks, comparison, optimality, reports, stats
+from games.npc import benchmarks, comparison, reports, stats
 from games.npc.forms import BenchmarkForm
 from games.npc.models import BenchmarkRun, LlmCall, RunStatus
 from games.npc.tasksets import TaskSetError, build_items
@@ -61,11 +61,10 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
 def _context(run: BenchmarkRun) -> dict[str, object]:
     done, total = benchmarks.progress(run)
     results = list(run.results.order_by("id"))
-    rows = benchmarks.result_rows(run)
-    report = reports.source_report(run.domain, run.agent, rows)
+    report = reports.source_report(run.domain, run.agent, benchmarks.result_rows(run))
     return {
         "report": report,
-        "optimum": optimality.against_optimum(run.domain, rows),
+        "optimum": report["optimum"],
         "ci_reports": [report],
         "charts": reports.curve_charts([report]),
         "success_meaning": stats.success_meaning(run.domain),
@@ -151,6 +150,7 @@ def benchmark_compare(request: HttpRequest, domain: str) -> HttpResponse:
             "chosen": {run.pk for run in runs},
             "humans": humans,
             "ci_reports": context["sources"],
+            "certified": [source for source in context["sources"] if source.get("optimum")],
             "success_meaning": stats.success_meaning(domain),
         }
     )

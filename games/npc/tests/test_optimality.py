@@ -110,25 +110,49 @@ def test_recipe_pairs_played_by_the_rules_never_end_before_their_proven_optimum(
     assert all(instance["mean_ratio"] >= 1 for instance in found["instances"])
 
 
-def test_a_finished_game_on_a_generated_instance_reads_against_its_optimum(family, client, participant):
+def play_alone(slug, person):
+    """A person's lockstep game on ``slug``, played to the end by the planner teammate's choices."""
     from games import selectors, services
     from games.engine import registry
     from games.models import Game
     from games.planners.tasks_npc import npc_policy
 
-    instance = family[0]
-    game = services.create_game(instance["slug"], [{"kind": "human", "user": participant}], clock="lockstep")
+    game = services.create_game(slug, [{"kind": "human", "user": person}], clock="lockstep")
     rules = registry.get("tasks")
     for _ in range(500):
         game = Game.objects.get(pk=game.pk)
         if game.is_finished:
-            break
+            return game
         action = npc_policy(rules, selectors.current_state(game)[1], 0)
-        services.apply_action(game.pk, agent=0, action=action, by=participant)
-    assert game.is_finished and game.result["completed"]
+        services.apply_action(game.pk, agent=0, action=action, by=person)
+    raise AssertionError("the game did not end")
+
+
+def test_a_finished_game_on_a_generated_instance_reads_against_its_optimum(family, client, participant):
+    instance = family[0]
+    game = play_alone(instance["slug"], participant)
+    assert game.result["completed"]
     taken = game.result["completion_time"]
     client.force_login(participant)
     page = " ".join(client.get(f"/games/{game.pk}/").content.decode().split())
     assert f"The best possible: <strong>{instance['optimal_makespan']:g} minutes</strong>" in page
     assert "proven optimal" in page
     assert f"This game took {taken:g} minutes, <strong>{taken / instance['optimal_makespan']:.2f}×</strong>" in page
+
+
+def test_the_comparison_sets_people_and_the_reference_plan_against_the_optimum(family, client, participant, researcher):
+    instance = family[0]
+    game = play_alone(instance["slug"], participant)
+    items = build_items("tasks", patterns=[f"generated/{instance['family']}-*"])
+    benchmarks.run_benchmark(benchmarks.create_run("tasks", "planner", items).pk)
+    client.force_login(researcher)
+    page = client.get("/benchmarks/compare/tasks/")
+    certified = {source["label"]: source["optimum"] for source in page.context["certified"]}
+    people = certified["People alone"]
+    assert (people["episodes"], people["compared"]) == (1, 1)
+    assert people["mean_ratio"] == pytest.approx(
+        game.result["completion_time"] / instance["optimal_makespan"], abs=1e-3
+    )
+    (reference,) = [label for label in certified if label.startswith("Reference plan")]
+    assert certified[reference]["compared"] == 2 and certified[reference]["mean_ratio"] >= 1
+    assert "Against the certified optimum" in page.content.decode()
