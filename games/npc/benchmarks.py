@@ -382,7 +382,8 @@ def table(run: BenchmarkRun) -> dict[str, Any]:
 
 
 def summary(run: BenchmarkRun) -> dict[str, Any]:
-    """The run for ``manage.py benchmark --json``: the paper table, CIs, pass^k, calls and cost."""
+    """The run for ``manage.py benchmark --json``: the paper table, CIs, pass^k, calls and cost, and
+    on generated instances the distance to their certified optimum (``optimum``, else null)."""
     finished, total = progress(run)
     rows = result_rows(run)
     results = list(
@@ -398,6 +399,7 @@ def summary(run: BenchmarkRun) -> dict[str, Any]:
         "table": table(run),
         "metrics": stats.summary(run.domain, rows),
         "pass_k": stats.pass_hat_k(run.domain, rows),
+        "optimum": optimality.against_optimum(run.domain, rows),
         "llm": run.config.get("llm"),
         "llm_calls": sum(r.llm_calls for r in results),
         "cached_calls": sum(r.cached_calls for r in results),

@@ -105,6 +105,7 @@ def test_recipe_pairs_played_by_the_rules_never_end_before_their_proven_optimum(
     items = build_items("recipes", patterns=[f"generated/{instances[0]['family']}-*"])
     run = benchmarks.run_benchmark(benchmarks.create_run("recipes", "planner", items).pk)
     found = optimality.against_optimum("recipes", benchmarks.result_rows(run))
+    assert benchmarks.summary(run)["optimum"] == found  # what `manage.py benchmark --json` prints
     # Only the episodes with time constraints on are compared (the optimum holds for those).
     assert found["episodes"] == len(items) and found["compared"] == 2
     assert all(instance["mean_ratio"] >= 1 for instance in found["instances"])
