@@ -25,7 +25,7 @@ class InstantModel:
     def __init__(self, reply: str) -> None:
         self.reply = reply
 
-    def chat(self, messages: Sequence[Message], *, max_tokens: int | None = None) -> LlmReply:
+    def chat(self, messages: Sequence[Message], *, max_tokens: int | None = None, json_schema: Any = None) -> LlmReply:
         return LlmReply(self.reply, 0.0, 0, 0)
 
 

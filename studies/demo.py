@@ -57,7 +57,10 @@ def load_demo(log: Callable[[str], None] = print) -> int:
         study.description = "A four-condition within-subject demo after MindAgent's user study."
         study.save(update_fields=["description"])
         for name, kind, count in CONDITIONS:
-            services.add_condition(study, name=name, npc_kind=kind, npc_count=count)
+            # LLM teammates held to legal actions: the bundled 135M model otherwise mostly writes
+            # commands the rules refuse, and its teammates stand still (the design page can change it).
+            dispatcher = {"prompt": {"constrained": True}} if kind == NpcKind.LLM else None
+            services.add_condition(study, name=name, npc_kind=kind, npc_count=count, dispatcher=dispatcher)
         for scenario in scenarios:
             services.add_scenario(study, scenario)
         services.add_onboarding_page(study, kind=PageKind.TEXT, title="How the game works", body=RULES)

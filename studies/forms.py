@@ -95,6 +95,12 @@ class ConditionForm(forms.Form):
     hints = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="Inference knowledge added to the prompt."
     )
+    constrained = forms.BooleanField(
+        required=False,
+        label="Hold LLM replies to legal actions",
+        help_text="The endpoint may only write one legal action per teammate (JSON-constrained decoding; "
+        "llama.cpp, vLLM and OpenAI support it). Small models then always act; the papers' agents answer freely.",
+    )
     human_count = forms.IntegerField(
         min_value=1,
         max_value=5,
@@ -161,6 +167,8 @@ class ConditionForm(forms.Form):
             settings["endpoint"] = data["endpoint"]
         if data.get("temperature") is not None:
             settings["temperature"] = data["temperature"]
+        if data.get("constrained"):
+            settings["prompt"] = {"constrained": True}
         return settings
 
 

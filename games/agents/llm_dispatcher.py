@@ -10,12 +10,13 @@ with a human) is never commanded.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.agents import memory as mem
-from games.agents.extraction import display, extract
+from games.agents.extraction import Command, Extraction, display, extract
 from games.agents.knowledge import relevant_knowledge
 from games.agents.llm import LlmReply, Message
 from games.agents.prompting import has_template, render, section
@@ -25,7 +26,18 @@ from games.engine import registry
 
 
 class ChatClient(Protocol):
-    def chat(self, messages: Sequence[Message], *, max_tokens: int | None = None) -> LlmReply: ...
+    def chat(
+        self,
+        messages: Sequence[Message],
+        *,
+        max_tokens: int | None = None,
+        json_schema: Mapping[str, Any] | None = None,
+    ) -> LlmReply: ...
+
+
+# Constrained replies enumerate each agent's legal actions; past this many, the turn is asked for
+# free text (the schema would outgrow what endpoints take).
+CONSTRAINED_MAX_CHOICES = 300
 
 
 @dataclass(frozen=True)
@@ -37,6 +49,10 @@ class PromptOptions:
     # Long observations (an itinerary's timetable) are cut so small local models keep within
     # their context window; hosted models can take more (seat/condition setting).
     max_state_chars: int = 4000
+    # Hold the reply to a JSON object of one legal action per free NPC (``response_format``): endpoints
+    # that constrain decoding (llama.cpp, vLLM, OpenAI) then only produce legal commands. Off by
+    # default: the papers' agents answer in free text, and benchmarks measure that.
+    constrained: bool = False
 
     @classmethod
     def from_json(cls, raw: dict[str, Any] | None) -> PromptOptions:
@@ -47,6 +63,7 @@ class PromptOptions:
             history_window=int(raw.get("history_window", 6)),
             max_tokens=int(raw.get("max_tokens", 160)),
             max_state_chars=int(raw.get("max_state_chars", 4000)),
+            constrained=bool(raw.get("constrained", False)),
         )
 
 
@@ -137,12 +154,20 @@ class LlmDispatcher:
             return Decision()
         turn = Turn(turn.rules, turn.state, agents, turn.events, turn.chat)
         messages = self.messages(turn, memory)
-        reply = self.client.chat(messages, max_tokens=self.options.max_tokens)
+        legal = {agent: turn.rules.legal_actions(turn.state, agent) for agent in agents}
+        schema = reply_schema(self.domain, agents, legal) if self.options.constrained else None
+        if schema is None:
+            reply = self.client.chat(messages, max_tokens=self.options.max_tokens)
+        else:
+            messages[-1] = {**messages[-1], "content": messages[-1]["content"] + "\n\n" + constrained_format(schema)}
+            reply = self.client.chat(messages, max_tokens=self.options.max_tokens, json_schema=schema)
         if not reply.ok:
             # The NPCs idle this step; the error is logged with the call. Old feedback is kept.
             return Decision(calls=[CallRecord("dispatcher", messages, reply, problems=[reply.error])])
-        legal = {agent: turn.rules.legal_actions(turn.state, agent) for agent in agents}
-        extraction = extract(self.domain, reply.text, agents, legal, state=turn.state)
+        if schema is None:
+            extraction = extract(self.domain, reply.text, agents, legal, state=turn.state)
+        else:
+            extraction = read_constrained(self.domain, reply.text, agents)
         checked = validate(turn.rules, turn.state, extraction.commands)
         problems = extraction.problems + checked.problems
         memory["problems"] = problems
@@ -158,3 +183,40 @@ class LlmDispatcher:
             calls=[CallRecord("dispatcher", messages, reply, [str(c) for c in checked.accepted], problems)],
             say=say,
         )
+
+
+def reply_schema(domain: str, agents: Sequence[int], legal: Mapping[int, Sequence[str]]) -> dict[str, Any] | None:
+    """The JSON Schema of a constrained reply: ``{"agent 1": <one of its legal actions>, ...}`` for
+    the free NPCs; None when an agent's legal actions cannot be listed (none, or too many)."""
+    properties: dict[str, Any] = {}
+    for agent in agents:
+        choices = list(dict.fromkeys(legal.get(agent, ())))
+        if not choices or len(choices) > CONSTRAINED_MAX_CHOICES:
+            return None
+        properties[f"agent {display(domain, agent)}"] = {"type": "string", "enum": choices}
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
+
+
+def constrained_format(schema: Mapping[str, Any]) -> str:
+    keys = ", ".join(f'"{key}": "<its action>"' for key in schema["properties"])
+    return f"Answer with JSON only: {{{keys}}}, each action one of that agent's legal actions."
+
+
+def read_constrained(domain: str, text: str, agents: Sequence[int]) -> Extraction:
+    """The commands of a constrained reply; what is missing or not JSON becomes a problem (fed back
+    next turn), and every command is still validated against the state like a free-text one."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return Extraction([], ["the reply was not the JSON object asked for"])
+    if not isinstance(data, dict):
+        return Extraction([], ["the reply was not the JSON object asked for"])
+    commands, problems = [], []
+    for agent in agents:
+        key = f"agent {display(domain, agent)}"
+        action = data.get(key)
+        if isinstance(action, str) and action.strip():
+            commands.append(Command(agent, action.strip()))
+        else:
+            problems.append(f"no command for {key}")
+    return Extraction(commands, problems)

@@ -251,3 +251,23 @@ def test_a_generated_family_is_added_to_a_study_in_one_go(client, researcher, ma
     assert list(study.study_scenarios.order_by("index").values_list("scenario__slug", flat=True)) == before
     bad = client.post(add, {"scenario-scenario": "family:no-such-family"})
     assert bad.status_code == 400 and list(study.study_scenarios.values_list("scenario__slug", flat=True)) == before
+
+
+def test_a_condition_can_hold_its_llm_teammates_to_legal_actions(client, researcher, make_study):
+    study = make_study()
+    client.force_login(researcher)
+    add = reverse("studies:add_condition", args=[study.pk])
+    page = client.get(reverse("studies:design", args=[study.pk])).content.decode()
+    assert "Hold LLM replies to legal actions" in page
+    client.post(
+        add,
+        {
+            "condition-name": "Held",
+            "condition-npc_kind": "llm",
+            "condition-npc_count": "1",
+            "condition-constrained": "on",
+        },
+    )
+    client.post(add, {"condition-name": "Free", "condition-npc_kind": "llm", "condition-npc_count": "1"})
+    assert study.conditions.get(name="Held").dispatcher == {"prompt": {"constrained": True}}
+    assert "prompt" not in study.conditions.get(name="Free").dispatcher

@@ -108,3 +108,38 @@ def test_headless_episode_with_llm_dispatcher_finishes_the_chores():
     assert RULES.outcome(episode.state).reason == "all chores done"
     assert [a.action for a in episode.actions] == ["do wash dish", "do sweep floor", "do water plant"]
     assert len(episode.calls) == 3
+
+
+def test_a_constrained_dispatcher_asks_for_one_legal_action_per_npc_and_reads_the_json():
+    state = fresh(3)
+    replies = ['{"agent 2": "do wash dish", "agent 3": "do sweep floor"}', "Agent 2: do wash dish", '{"agent 2": ""}']
+    with stub_endpoint(replies) as endpoint:
+        client = LlmClient(base_url=endpoint.base_url, model="m")
+        brain = LlmDispatcher(client, "tasks", npc_agents=[1, 2], options=PromptOptions(constrained=True))
+        first = brain.decide(Turn(RULES, state, [1, 2]), {})
+        assert first.actions == [(1, "do wash dish"), (2, "do sweep floor")]
+        schema = endpoint.requests[0]["response_format"]["json_schema"]["schema"]
+        assert schema["required"] == ["agent 2", "agent 3"]
+        assert schema["properties"]["agent 2"]["enum"] == RULES.legal_actions(state, 1)
+        assert (
+            'Answer with JSON only: {"agent 2": "<its action>", "agent 3": "<its action>"}'
+            in (endpoint.requests[0]["messages"][-1]["content"])
+        )
+        # An endpoint that ignores the schema: nothing is taken from prose; the problem is fed back.
+        prose = brain.decide(Turn(RULES, state, [1]), {})
+        assert prose.actions == [] and prose.calls[0].problems == ["the reply was not the JSON object asked for"]
+        empty = brain.decide(Turn(RULES, state, [1]), {})
+        assert empty.actions == [] and empty.calls[0].problems == ["no command for agent 2"]
+    unconstrained = LlmDispatcher(client, "tasks", npc_agents=[1])
+    assert unconstrained.options.constrained is False  # the papers' agents answer in free text
+
+
+def test_constrained_replies_fall_back_to_free_text_when_actions_cannot_be_listed():
+    from games.agents.llm_dispatcher import CONSTRAINED_MAX_CHOICES, reply_schema
+
+    assert reply_schema("tasks", [1], {1: []}) is None
+    assert reply_schema("tasks", [1], {1: [f"do {n}" for n in range(CONSTRAINED_MAX_CHOICES + 1)]}) is None
+    assert reply_schema("tasks", [1], {1: ["wait", "wait", "do x"]})["properties"]["agent 2"]["enum"] == [
+        "wait",
+        "do x",
+    ]

@@ -115,3 +115,19 @@ def test_react_benchmark_with_repeats_and_stored_replies_on_the_real_model(bundl
     again = benchmarks.run_benchmark(benchmarks.rerun(run).pk)
     assert sum(r.cached_calls for r in again.results.all()) == 4  # no model call at all
     assert benchmarks.table(again) == benchmarks.table(run)
+
+
+@pytest.mark.parametrize("domain", sorted(SEATS))
+def test_held_to_legal_actions_the_small_model_commands_every_npc(domain, bundled, llm_settings):
+    """With ``constrained`` the endpoint may only write one legal action per free NPC: the bundled
+    135M model, which mostly writes commands the rules refuse when it answers freely, then gives
+    every NPC a command the rules take."""
+    scenario = Scenario.objects.current().filter(domain=domain).order_by("slug").first()
+    npc = {"kind": "npc", "dispatcher": "llm", "settings": {"prompt": {**SHORT, "max_tokens": 96, "constrained": True}}}
+    game = services.create_game(scenario.slug, [npc] * SEATS[domain], clock="lockstep")
+    NpcMemory.objects.create(game=game)
+    assert play_turn(game.pk)
+    call = LlmCall.objects.get(game=game)
+    assert call.error == "" and call.problems == [], (call.reply, call.problems)
+    assert len(call.parsed) == SEATS[domain]  # every NPC was free at the start, and each got a command
+    assert GameEvent.objects.filter(game=game, category="action").count() >= SEATS[domain]
