@@ -114,8 +114,10 @@ def _instance(slug: str, certificate: Mapping[str, Any], values: Sequence[float 
 def for_game(game: Any) -> dict[str, Any] | None:
     """A finished game on one generated instance against the optimum of the version it played: the
     optimum, its proof, the game's value and their ratio (None where there is nothing to compare)."""
+    if not game.is_finished or len(game.scenario_ids or [1]) != 1:
+        return None  # before reading the scenario: the live page calls this on every update
     certificate = game.scenario.certificate
-    if not game.is_finished or not certificate or len(game.scenario_ids or [1]) != 1:
+    if not certificate:
         return None
     try:
         generator = family.module(game.domain)
