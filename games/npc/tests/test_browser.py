@@ -20,6 +20,17 @@ pytestmark = [
 ]
 
 
+def researcher_page(live_server, browser, user):
+    """A chromium page signed in as ``user`` (by its session cookie), patient on 2 shared cores."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(120_000)  # 2 shared cores: be patient, never assert on time
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
+    return page
+
+
 @pytest.mark.django_db(transaction=True)
 def test_start_a_run_and_read_the_table(live_server, browser, django_user_model, settings):
     from accounts.roles import Role, grant
@@ -31,12 +42,7 @@ def test_start_a_run_and_read_the_table(live_server, browser, django_user_model,
         save_scenario(
             domain="tasks", slug=f"test/chores{i}", title=f"c{i}", source="tests", definition=task(f"job{i}", i)
         )
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_default_timeout(120_000)  # 2 shared cores: be patient, never assert on time
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[django_settings.SESSION_COOKIE_NAME].value
-    page.context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
+    page = researcher_page(live_server, browser, user)
     page.goto(f"{live_server.url}/benchmarks/")
     # a field only one domain's task set reads shows for that domain; TDAG is offered for itineraries
     page.select_option("select[name=domain]", "kitchen")
@@ -84,12 +90,7 @@ def test_read_a_runs_curves_and_compare_it_with_people(live_server, browser, dja
     benchmarks.run_benchmark(run.pk)
     play_as_person("test/chores1", person, moves=50)
     play_as_person("test/chores2", person, moves=0)
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_default_timeout(120_000)
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[django_settings.SESSION_COOKIE_NAME].value
-    page.context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
+    page = researcher_page(live_server, browser, user)
     page.goto(f"{live_server.url}/benchmarks/{run.pk}/")
     page.get_by_role("heading", name="Every metric with its 95 % confidence interval").wait_for()
     assert page.locator("table.pass-k tbody tr").count() == 2  # pass^1 and pass^2
@@ -128,12 +129,7 @@ def test_a_run_over_a_generated_family_is_read_against_its_certified_optimum(
     settings.BACKGROUND_INLINE = True
     user = django_user_model.objects.create_user("rita", password="pw-researcher-1")
     grant(user, Role.RESEARCHER)
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_default_timeout(120_000)
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[django_settings.SESSION_COOKIE_NAME].value
-    page.context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
+    page = researcher_page(live_server, browser, user)
     page.goto(f"{live_server.url}/studio/generate/")
     page.fill("#gen-count", "2")
     page.fill("#knob-actions", "8")
