@@ -257,7 +257,7 @@ def _row(domain: str, instance: dict[str, Any], saved_pk: int | None) -> dict[st
     if saved_pk is not None:
         row["open_url"] = reverse("studio:edit", args=[saved_pk])
     else:
-        row["text"] = export(domain, prepared(domain, instance["definition"]), name)[1]
+        row["text"] = export(domain, instance["definition"], name)[1]  # what saving derives is not written out
     return row
 
 
