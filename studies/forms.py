@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from games.agents import endpoints
+from games.generators.family import family_of
 from games.models import Scenario
 from studies.models import Condition, LobbyFallback, NpcKind, PageKind, Study
 
@@ -181,13 +182,6 @@ def _scenario_choices() -> list[tuple[str, list[tuple[Any, str]]]]:
     for s in Scenario.objects.current().order_by("domain", "title"):
         groups.setdefault(s.get_domain_display(), []).append((s.pk, f"{s.title} ({s.slug})"))
     return list(groups.items())
-
-
-def family_of(slug: str) -> str | None:
-    """``tasks-s0-91bcbc`` for ``generated/tasks-s0-91bcbc-003`` (a generated instance), else None."""
-    source, _, name = slug.partition("/")
-    family, _, index = name.rpartition("-")
-    return family if source == "generated" and family and index.isdigit() else None
 
 
 def _family_choices() -> list[tuple[str, str]]:

@@ -44,6 +44,14 @@ def family_name(domain: str, seed: int, knobs: Mapping[str, Any]) -> str:
     return f"{domain}-s{seed}-{digest}"
 
 
+def family_of(slug: str) -> str | None:
+    """The family of a generated instance's slug (``tasks-s0-91bcbc`` for
+    ``generated/tasks-s0-91bcbc-003``, as ``generate`` names them), else None."""
+    source, _, name = slug.partition("/")
+    family, _, index = name.rpartition("-")
+    return family if source == SOURCE and family and index.isdigit() else None
+
+
 def build(domain: str, seed: int, knobs: Mapping[str, Any], index: int) -> dict[str, Any]:
     """The definition of instance ``index`` of a family (no solving)."""
     # Knobs are not part of the seed: instance ``index`` of two families that differ in one knob

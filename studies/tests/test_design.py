@@ -220,9 +220,8 @@ def test_a_researcher_messages_a_participant_on_their_page_and_in_their_game(cli
 
 
 def test_a_generated_family_is_added_to_a_study_in_one_go(client, researcher, make_study):
-    from games.generators.family import generate
+    from games.generators.family import family_of, generate
     from games.scenarios import save_generated, save_scenario
-    from studies.forms import family_of
 
     instances = generate("tasks", count=2, seed=4, knobs={"actions": 6}, max_seconds=1)
     save_generated("tasks", instances)
