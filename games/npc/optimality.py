@@ -21,6 +21,14 @@ from games.generators.knobs import KnobError
 from games.models import Scenario
 
 
+def _generator(domain: str) -> Any:
+    """The domain's generator module, or None for a domain without one."""
+    try:
+        return family.module(domain)
+    except KnobError:
+        return None
+
+
 def _only_scenario(row: Mapping[str, Any]) -> str | None:
     scenarios = row.get("item", {}).get("scenarios") or []
     return scenarios[0] if len(scenarios) == 1 else None
@@ -33,10 +41,7 @@ def compared(domain: str, rows: Sequence[Mapping[str, Any]]) -> list[Compared | 
     """For each row (aligned): its scenario, that scenario's certificate and the episode's value in
     the optimum's terms (None when it did not finish under the optimum's conditions); None for a
     row with no certified scenario or that could not be played."""
-    try:
-        achieved = getattr(family.module(domain), "achieved", None)
-    except KnobError:
-        achieved = None
+    achieved = getattr(_generator(domain), "achieved", None)
     slugs = {slug for slug in map(_only_scenario, rows) if slug}
     if achieved is None or not slugs:
         return [None] * len(rows)
@@ -119,10 +124,7 @@ def for_game(game: Any) -> dict[str, Any] | None:
     certificate = game.scenario.certificate
     if not certificate:
         return None
-    try:
-        generator = family.module(game.domain)
-    except KnobError:
-        return None
+    generator = _generator(game.domain)
     achieved, show = getattr(generator, "achieved", None), getattr(generator, "show", None)
     optimum = certificate.get("optimal_makespan")
     if achieved is None or show is None or not optimum:
