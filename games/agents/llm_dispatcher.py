@@ -208,7 +208,7 @@ def read_constrained(domain: str, text: str, agents: Sequence[int]) -> Extractio
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
-        return Extraction([], ["the reply was not the JSON object asked for"])
+        data = None
     if not isinstance(data, dict):
         return Extraction([], ["the reply was not the JSON object asked for"])
     commands, problems = [], []
