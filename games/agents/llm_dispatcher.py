@@ -173,15 +173,13 @@ class LlmDispatcher:
         memory["problems"] = problems
         done = "; ".join(f"agent {display(self.domain, c.agent)}: {c.action}" for c in checked.accepted) or "nothing"
         mem.remember(memory, f"t={turn.now:g}: you commanded {done}", self.options.history_window)
-        say = extraction.say or (
-            "; ".join(f"Agent {display(self.domain, c.agent)} will {c.action}" for c in checked.accepted)
-            if checked.accepted
-            else ""
-        )
+        # Only what the model says to the human is chat: its commands are in the game's log already,
+        # in the reader's names ("Teammate 1 went to Storage"); a summary in engine words repeated
+        # each of them on every turn.
         return Decision(
             actions=[(c.agent, c.action) for c in checked.accepted],
             calls=[CallRecord("dispatcher", messages, reply, [str(c) for c in checked.accepted], problems)],
-            say=say,
+            say=extraction.say,
         )
 
 

@@ -167,7 +167,9 @@ def add_scenario(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _invalid(request, study, scenario_form=form)
     chosen = form.chosen()
-    if len(chosen) == 1:
+    if not chosen:  # removed from the catalogue since the page was drawn
+        messages.error(request, "That choice is no longer in the catalogue; choose again.")
+    elif len(chosen) == 1:
         _attempt(request, lambda: services.add_scenario(study, chosen[0]), f"Added {chosen[0].title}.")
     else:
         try:

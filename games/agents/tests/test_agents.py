@@ -80,6 +80,7 @@ def test_llm_dispatcher_prompt_has_every_part_and_commands_are_validated():
         assert '"please wash the dish first"' in user and "To do: wash dish" in user
         second = brain.decide(Turn(RULES, state, [2]), memory)
         assert second.actions == [(2, "do water plant")]
+        assert second.say == ""  # no "Say:": nothing for the chat (the log shows the command)
         user2 = endpoint.requests[1]["messages"][1]["content"]
         assert "Feedback on your last commands" in user2 and "do fly kite" in user2
         assert "you commanded agent 2: do wash dish" in user2  # the history window
