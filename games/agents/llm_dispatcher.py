@@ -38,6 +38,8 @@ class ChatClient(Protocol):
 # Constrained replies enumerate each agent's legal actions; past this many, the turn is asked for
 # free text (the schema would outgrow what endpoints take).
 CONSTRAINED_MAX_CHOICES = 300
+# A constrained reply's answer to the human, asked for only on a turn where the human has spoken.
+SAY_KEY = "say"
 
 
 @dataclass(frozen=True)
@@ -155,7 +157,9 @@ class LlmDispatcher:
         turn = Turn(turn.rules, turn.state, agents, turn.events, turn.chat)
         messages = self.messages(turn, memory)
         legal = {agent: turn.rules.legal_actions(turn.state, agent) for agent in agents}
-        schema = reply_schema(self.domain, agents, legal) if self.options.constrained else None
+        # When the human has spoken, a constrained reply also answers them ("say"); otherwise it is
+        # only the commands, which the game's log shows.
+        schema = reply_schema(self.domain, agents, legal, say=bool(turn.chat)) if self.options.constrained else None
         if schema is None:
             reply = self.client.chat(messages, max_tokens=self.options.max_tokens)
         else:
@@ -183,20 +187,28 @@ class LlmDispatcher:
         )
 
 
-def reply_schema(domain: str, agents: Sequence[int], legal: Mapping[int, Sequence[str]]) -> dict[str, Any] | None:
+def reply_schema(
+    domain: str, agents: Sequence[int], legal: Mapping[int, Sequence[str]], *, say: bool = False
+) -> dict[str, Any] | None:
     """The JSON Schema of a constrained reply: ``{"agent 1": <one of its legal actions>, ...}`` for
-    the free NPCs; None when an agent's legal actions cannot be listed (none, or too many)."""
+    the free NPCs, and with ``say`` a ``"say"`` string (the answer to what the human said); None
+    when an agent's legal actions cannot be listed (none, or too many)."""
     properties: dict[str, Any] = {}
     for agent in agents:
         choices = list(dict.fromkeys(legal.get(agent, ())))
         if not choices or len(choices) > CONSTRAINED_MAX_CHOICES:
             return None
         properties[f"agent {display(domain, agent)}"] = {"type": "string", "enum": choices}
+    if say:
+        properties[SAY_KEY] = {"type": "string"}
     return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
 
 
 def constrained_format(schema: Mapping[str, Any]) -> str:
-    keys = ", ".join(f'"{key}": "<its action>"' for key in schema["properties"])
+    keys = ", ".join(
+        f'"{key}": "<a short answer to the human>"' if key == SAY_KEY else f'"{key}": "<its action>"'
+        for key in schema["properties"]
+    )
     return f"Answer with JSON only: {{{keys}}}, each action one of that agent's legal actions."
 
 
@@ -217,4 +229,5 @@ def read_constrained(domain: str, text: str, agents: Sequence[int]) -> Extractio
             commands.append(Command(agent, action.strip()))
         else:
             problems.append(f"no command for {key}")
-    return Extraction(commands, problems)
+    said = data.get(SAY_KEY)
+    return Extraction(commands, problems, say=" ".join(said.split())[:500] if isinstance(said, str) else "")

@@ -131,6 +131,8 @@ def test_a_constrained_dispatcher_asks_for_one_legal_action_per_npc_and_reads_th
         assert prose.actions == [] and prose.calls[0].problems == ["the reply was not the JSON object asked for"]
         empty = brain.decide(Turn(RULES, state, [1]), {})
         assert empty.actions == [] and empty.calls[0].problems == ["no command for agent 2"]
+    assert first.say == ""  # the human said nothing: no answer asked for, none posted
+    assert "say" not in schema["properties"]
     unconstrained = LlmDispatcher(client, "tasks", npc_agents=[1])
     assert unconstrained.options.constrained is False  # the papers' agents answer in free text
 
@@ -144,3 +146,17 @@ def test_constrained_replies_fall_back_to_free_text_when_actions_cannot_be_liste
         "wait",
         "do x",
     ]
+
+
+def test_a_constrained_reply_answers_the_human_when_they_have_spoken():
+    state = fresh(2)
+    replies = ['{"agent 2": "do wash dish", "say": "  Sure,\\n I will wash it. "}']
+    with stub_endpoint(replies) as endpoint:
+        client = LlmClient(base_url=endpoint.base_url, model="m")
+        brain = LlmDispatcher(client, "tasks", npc_agents=[1], options=PromptOptions(constrained=True))
+        decision = brain.decide(Turn(RULES, state, [1], chat=["can you wash the dish?"]), {})
+    schema = endpoint.requests[0]["response_format"]["json_schema"]["schema"]
+    assert schema["required"] == ["agent 2", "say"] and schema["properties"]["say"] == {"type": "string"}
+    assert '"say": "<a short answer to the human>"' in endpoint.requests[0]["messages"][-1]["content"]
+    assert decision.actions == [(1, "do wash dish")]
+    assert decision.say == "Sure, I will wash it."
