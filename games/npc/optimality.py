@@ -116,25 +116,44 @@ def _instance(slug: str, certificate: Mapping[str, Any], values: Sequence[float 
     }
 
 
+def measured(
+    domain: str, slug: str, certificate: Mapping[str, Any] | None, metrics: Mapping[str, Any], agents: int
+) -> dict[str, Any] | None:
+    """One finished episode on a certified instance, in the optimum's terms: the optimum, whether it
+    is proven, its lower bound, the episode's value and the ratio value / optimum (value and ratio
+    None when it did not finish under the optimum's conditions); None where there is no comparison
+    (no certificate, or a domain without one)."""
+    achieved = getattr(_generator(domain), "achieved", None)
+    optimum = certificate.get("optimal_makespan") if certificate else None
+    if achieved is None or not optimum or not certificate:
+        return None
+    value = achieved({"scenarios": [slug], "agents": agents}, dict(metrics), certificate.get("basis", {}))
+    return {
+        "optimum": optimum,
+        "optimal": bool(certificate.get("optimal")),
+        "lower_bound": certificate.get("lower_bound"),
+        "value": value,
+        "ratio": None if value is None else round(value / optimum, 4),
+    }
+
+
 def for_game(game: Any) -> dict[str, Any] | None:
     """A finished game on one generated instance against the optimum of the version it played: the
     optimum, its proof, the game's value and their ratio (None where there is nothing to compare)."""
     if not game.is_finished or len(game.scenario_ids or [1]) != 1:
         return None  # before reading the scenario: the live page calls this on every update
     certificate = game.scenario.certificate
-    if not certificate:
+    show = getattr(_generator(game.domain), "show", None)
+    if not certificate or show is None:
         return None
-    generator = _generator(game.domain)
-    achieved, show = getattr(generator, "achieved", None), getattr(generator, "show", None)
-    optimum = certificate.get("optimal_makespan")
-    if achieved is None or show is None or not optimum:
+    found = measured(game.domain, game.scenario.slug, certificate, game.result or {}, game.seats.count())
+    if found is None:
         return None
-    item = {"scenarios": [game.scenario.slug], "agents": game.seats.count()}
-    value = achieved(item, game.result or {}, certificate.get("basis", {}))
+    value, bound = found["value"], found["lower_bound"]
     return {
-        "optimum": show(optimum),
-        "optimal": bool(certificate.get("optimal")),
-        "lower_bound": show(certificate["lower_bound"]) if certificate.get("lower_bound") is not None else None,
+        "optimum": show(found["optimum"]),
+        "optimal": found["optimal"],
+        "lower_bound": None if bound is None else show(bound),
         "value": None if value is None else show(value),
-        "ratio": None if value is None else round(value / optimum, 2),
+        "ratio": None if found["ratio"] is None else round(found["ratio"], 2),
     }

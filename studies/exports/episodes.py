@@ -58,8 +58,28 @@ def episode_columns(study: Study) -> list[Column]:
     for name, measure in _objective_columns(study):
         unit = f" in {measure.unit}" if measure.unit else ""
         columns.append(Column(name, f"{measure.label}{unit}, read from the game's result (empty if not applicable)."))
+    if _certified(study):
+        columns += [
+            Column(
+                "optimum",
+                "Generated instances: the solver's best value for this scenario version (tasks: minutes to finish "
+                "with as many agents; recipes: makespan in seconds with time constraints on); empty otherwise.",
+            ),
+            Column("optimum_proven", "True when that value is proven optimal, false when it is the best plan found."),
+            Column("optimum_lower_bound", "The solver's lower bound (equal to the optimum when proven)."),
+            Column(
+                "optimum_ratio",
+                "The game's value over the optimum (1 = optimal); empty when the game did not finish under the "
+                "optimum's conditions (not everything done, another number of agents, time constraints off).",
+            ),
+        ]
     columns.append(Column("metrics", "The game's full result as JSON (every metric the domain reports)."))
     return columns
+
+
+def _certified(study: Study) -> bool:
+    """Whether any of the study's scenarios is a generated instance with a certified optimum."""
+    return study.study_scenarios.filter(scenario__certificate__isnull=False).exists()
 
 
 def episode_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
@@ -71,6 +91,9 @@ def episode_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
         .select_related("participant", "condition", "scenario", "lobby", "routed_from")
         .order_by("participant_id", "index")
     )
+    certified = _certified(study)
+    if certified:
+        queryset = queryset.annotate(seats_in_game=Count("game__seats", distinct=True))
     taken_over = dict(
         GameEvent.objects.filter(game__study_episode__participant__study=study, kind="seat_replaced")
         .values("game_id")
@@ -104,8 +127,24 @@ def episode_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
         for name, measure in objective:
             value = measure.read(e.metrics or {}) if name.startswith(e.scenario.domain + "_") else None
             row[name] = "" if value is None else value
+        if certified:
+            row.update(_against_optimum(e))
         row["metrics"] = e.metrics or {}
         yield row
+
+
+def _against_optimum(e: Episode) -> dict[str, Any]:
+    from games.npc.optimality import measured
+
+    found = measured(e.scenario.domain, e.scenario.slug, e.scenario.certificate, e.metrics or {}, e.seats_in_game)  # type: ignore[attr-defined]
+    if found is None:
+        return {"optimum": "", "optimum_proven": "", "optimum_lower_bound": "", "optimum_ratio": ""}
+    return {
+        "optimum": found["optimum"],
+        "optimum_proven": found["optimal"],
+        "optimum_lower_bound": "" if found["lower_bound"] is None else found["lower_bound"],
+        "optimum_ratio": "" if found["ratio"] is None else found["ratio"],
+    }
 
 
 EVENT_COLUMNS = [
