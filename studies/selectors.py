@@ -25,6 +25,8 @@ from studies.models import (
 )
 
 IDLE_AFTER = timedelta(minutes=5)
+# The measure of episodes on generated instances with a certified optimum (studies/analysis page).
+OPTIMUM_RATIO = "optimum_ratio"
 
 
 def studies_overview() -> QuerySet[Study]:
@@ -186,6 +188,9 @@ def study_analysis(study: Study, include_dropped: bool = False, include_pilots: 
     played = Episode.objects.filter(
         participant__in=participants, status__in=[EpisodeStatus.SURVEY, EpisodeStatus.DONE]
     ).select_related("condition", "scenario")
+    certified = study.study_scenarios.filter(scenario__certificate__isnull=False).exists()
+    if certified:  # tasks optima hold for a number of agents: each game's seats
+        played = played.annotate(seats_in_game=Count("game__seats", distinct=True))
     objective_obs: dict[tuple[str, str], list[Observation]] = defaultdict(list)
     n_episodes = 0
     subjects: set[int] = set()
@@ -198,6 +203,11 @@ def study_analysis(study: Study, include_dropped: bool = False, include_pilots: 
                 objective_obs[(episode.scenario.domain, measure.key)].append(
                     Observation(str(episode.participant_id), episode.condition.name, value)
                 )
+        ratio = _optimum_ratio(episode) if certified else None
+        if ratio is not None:
+            objective_obs[(episode.scenario.domain, OPTIMUM_RATIO)].append(
+                Observation(str(episode.participant_id), episode.condition.name, ratio)
+            )
     domains_seen = sorted({domain for domain, _ in objective_obs})
     objective = []
     for domain in domains_seen:
@@ -207,6 +217,10 @@ def study_analysis(study: Study, include_dropped: bool = False, include_pilots: 
                 label = prefix + measure.label + (f" ({measure.unit})" if measure.unit else "")
                 obs = objective_obs[(domain, measure.key)]
                 objective.append(analyse(f"{domain}.{measure.key}", label, obs, conditions, within))
+        if (domain, OPTIMUM_RATIO) in objective_obs:
+            label = prefix + "Makespan over the certified optimum (1 = optimal; lower is better)"
+            obs = objective_obs[(domain, OPTIMUM_RATIO)]
+            objective.append(analyse(f"{domain}.{OPTIMUM_RATIO}", label, obs, conditions, within))
 
     construct_labels = dict(study.items.values_list("construct", "construct_label"))
     per_episode: dict[int, list[ItemAnswer]] = defaultdict(list)
@@ -239,6 +253,24 @@ def study_analysis(study: Study, include_dropped: bool = False, include_pilots: 
         n_episodes=n_episodes,
         within=within,
     )
+
+
+def _optimum_ratio(episode: Episode) -> float | None:
+    """A finished episode on a generated instance: its value over the certified optimum of the
+    version played (None when not comparable: see games.npc.optimality)."""
+    from games.npc.optimality import measured
+
+    scenario = episode.scenario
+    if not scenario.certificate:
+        return None
+    found = measured(
+        scenario.domain,
+        scenario.slug,
+        scenario.certificate,
+        episode.metrics or {},
+        episode.seats_in_game,  # type: ignore[attr-defined]
+    )
+    return None if found is None else found["ratio"]
 
 
 def _ordered_constructs(study: Study, labels: dict[str, str]) -> list[tuple[str, str]]:

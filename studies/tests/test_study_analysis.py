@@ -94,3 +94,48 @@ def test_an_empty_study_says_what_to_do(client, researcher, make_study):
     page = client.get(reverse("studies:analysis", args=[study.pk])).content.decode()
     assert "No finished games yet" in page
     services.set_status(study, "closed")
+
+
+def test_games_on_generated_instances_are_analysed_against_the_certified_optimum(
+    client, researcher, django_capture_on_commit_callbacks
+):
+    """Each finished game on a certified instance counts its makespan over the optimum; a condition
+    that dawdles reads further from 1."""
+    from statistics import fmean
+
+    from games import selectors as game_selectors
+    from games import services as game_services
+    from games.engine import registry
+    from games.generators.family import generate
+    from games.models import Game, Scenario
+    from games.planners.tasks_npc import npc_policy
+    from games.scenarios import save_generated
+    from studies.models import StudyStatus
+
+    (instance,) = generate("tasks", count=1, seed=5, knobs={"actions": 8}, max_seconds=2)
+    save_generated("tasks", [instance])
+    study = services.create_study(title="Pace", created_by=researcher, clock_mode="lockstep", design="between")
+    for name in ("Brisk", "Dawdling"):
+        services.add_condition(study, name=name, npc_kind="none", npc_count=0)
+    services.add_scenario(study, Scenario.objects.get(slug=instance["slug"], is_current=True))
+    services.set_status(study, StudyStatus.OPEN)
+    rules, expected = registry.get("tasks"), {"Brisk": [], "Dawdling": []}
+    for k in range(4):
+        player = services.give_consent(services.join(study, external_id=f"P{k}"))
+        episode = services.start_episode(player, player.episodes.get(index=0))
+        condition = episode.condition.name
+        if condition == "Dawdling":
+            for _ in range(3):
+                game_services.apply_action(episode.game_id, agent=0, action="wait", by=player.user)
+        with django_capture_on_commit_callbacks(execute=True):  # the episode hears that its game ended
+            while not (game := Game.objects.get(pk=episode.game_id)).is_finished:
+                action = npc_policy(rules, game_selectors.current_state(game)[1], 0)
+                game_services.apply_action(game.pk, agent=0, action=action, by=player.user)
+        expected[condition].append(game.result["completion_time"] / instance["optimal_makespan"])
+    (measure,) = [m for m in selectors.study_analysis(study).objective if m.key == "tasks.optimum_ratio"]
+    means = {group.condition: group.mean for group in measure.groups}
+    assert means == pytest.approx({name: fmean(values) for name, values in expected.items()}, abs=1e-3)
+    assert 1 <= means["Brisk"] < means["Dawdling"]
+    client.force_login(researcher)
+    page = client.get(reverse("studies:analysis", args=[study.pk])).content.decode()
+    assert "Makespan over the certified optimum" in page
