@@ -167,11 +167,21 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "score_title": metrics.headline_title(game.domain),
         "finished": game.is_finished,
         "result_rows": metric_rows(game.result or {}, game.domain) if game.is_finished else [],
-        "optimum": optimality.for_game(game),
+        "optimum": _optimum_shown(game),
         "clock_attrs": clock_attrs(state),
         "header_clock": header_clock(game.domain, observation, float(state["time"]), state["time_unit"]),
         "server_now": timezone.now().isoformat(),
     }
+
+
+def _optimum_shown(game: Game) -> dict[str, Any] | None:
+    """The finished game against its instance's certified optimum, unless it is a study's game whose
+    design does not show that (``Study.show_optimum``: what participants see is the study's choice)."""
+    found = optimality.for_game(game)
+    if found is None:
+        return None
+    in_study = game.study_episode.values_list("participant__study__show_optimum", flat=True).first()
+    return None if in_study is False else found
 
 
 # The rules write to the agent who acted ("You started ..."): the words to write instead where the

@@ -40,6 +40,7 @@ class StudyBasicsForm(forms.ModelForm):
             "attention_max_failures",
             "bonus_formula",
             "bonus_cap",
+            "show_optimum",
         ]
         widgets = {
             "description": forms.Textarea(attrs={"rows": 2}),
@@ -55,6 +56,7 @@ class StudyBasicsForm(forms.ModelForm):
             "screened_out_url": "Screened-out redirect",
             "attention_max_failures": "Attention checks allowed to fail",
             "bonus_formula": "Bonus per episode",
+            "show_optimum": "Show the best possible result after each game",
         }
 
     def clean_bonus_formula(self) -> str:

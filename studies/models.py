@@ -114,6 +114,11 @@ class Study(models.Model):
         help_text="Games with several participants: a participant away this long leaves their seat to a computer "
         "teammate, so the others can go on.",
     )
+    show_optimum = models.BooleanField(
+        default=False,
+        help_text="After a game on a generated instance, show the participant the best possible result (the "
+        "certified optimum) and how close they came. Off: they see their own result only.",
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -27,3 +27,42 @@ def completed_participant(study, external_id, *, progress_by_condition, answer_b
     participant.status = ParticipantStatus.COMPLETED
     participant.save(update_fields=["status"])
     return participant
+
+
+def generated_study(researcher, *, conditions=("Alone",), **fields):
+    """An open lockstep study on one generated tasks instance (8 actions, certified optimum), with
+    no-NPC conditions of the given names; returns (study, the generated instance)."""
+    from games.generators.family import generate
+    from games.models import Scenario
+    from games.scenarios import save_generated
+    from studies.models import StudyStatus
+
+    (instance,) = generate("tasks", count=1, seed=5, knobs={"actions": 8}, max_seconds=2)
+    save_generated("tasks", [instance])
+    study = services.create_study(
+        title="On a generated instance", created_by=researcher, clock_mode="lockstep", **fields
+    )
+    for name in conditions:
+        services.add_condition(study, name=name, npc_kind="none", npc_count=0)
+    services.add_scenario(study, Scenario.objects.get(slug=instance["slug"], is_current=True))
+    services.set_status(study, StudyStatus.OPEN)
+    return study, instance
+
+
+def play_with_the_planner(player, episode, *, waits=0):
+    """Start ``episode`` and play it to the end by the planner's choices, after ``waits`` minutes of
+    waiting, as ``player``; the finished game."""
+    from games import selectors as game_selectors
+    from games import services as game_services
+    from games.engine import registry
+    from games.models import Game
+    from games.planners.tasks_npc import npc_policy
+
+    episode = services.start_episode(player, episode)
+    for _ in range(waits):
+        game_services.apply_action(episode.game_id, agent=0, action="wait", by=player.user)
+    rules = registry.get("tasks")
+    while not (game := Game.objects.get(pk=episode.game_id)).is_finished:
+        action = npc_policy(rules, game_selectors.current_state(game)[1], 0)
+        game_services.apply_action(game.pk, agent=0, action=action, by=player.user)
+    return game

@@ -137,3 +137,19 @@ def test_researchers_see_what_plays_each_seat(blinded_study, client, researcher)
     page = client.get(reverse("games:play", args=[episode.game_id])).content.decode()
     kind = episode.condition.npc_kind
     assert re.search(rf"\b{kind}\b", page, re.IGNORECASE), f"the researcher's view names the {kind} teammate"
+
+
+@pytest.mark.parametrize("show", [False, True])
+def test_the_certified_optimum_reaches_a_participant_only_when_the_study_shows_it(researcher, show):
+    from studies import services
+    from studies.tests.factories import generated_study, play_with_the_planner
+
+    study, instance = generated_study(researcher, show_optimum=show)
+    player = services.give_consent(services.join(study, external_id="P1"))
+    game = play_with_the_planner(player, player.episodes.get(index=0))
+    browser = HttpClient()
+    browser.force_login(player.user)
+    page = " ".join(browser.get(f"/games/{game.pk}/").content.decode().split())
+    best = f"The best possible: <strong>{instance['optimal_makespan']:g} minutes</strong>"
+    assert (best in page) is show
+    assert "Continue the study" in page

@@ -16,7 +16,7 @@ from games import services as game_services
 from studies import export_jobs, exports, selectors, services
 from studies.models import ExportJob
 from studies.tasks import run_export
-from studies.tests.factories import completed_participant
+from studies.tests.factories import completed_participant, generated_study, play_with_the_planner
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -184,28 +184,10 @@ def test_npc_calls_export_and_failed_calls_show_on_the_monitor(client, researche
     assert 'href="#npc-errors"' in client.get(reverse("studies:monitor", args=[study.pk])).content.decode()
 
 
-def test_episodes_on_a_generated_instance_read_against_its_certified_optimum(client, researcher, participant):
-    from games import selectors
-    from games.engine import registry
-    from games.generators.family import generate
-    from games.models import Game, Scenario
-    from games.planners.tasks_npc import npc_policy
-    from games.scenarios import save_generated
-    from studies.models import StudyStatus
-
-    (instance,) = generate("tasks", count=1, seed=5, knobs={"actions": 8}, max_seconds=2)
-    save_generated("tasks", [instance])
-    scenario = Scenario.objects.get(slug=instance["slug"], is_current=True)
-    study = services.create_study(title="On a generated family", created_by=researcher, clock_mode="lockstep")
-    services.add_condition(study, name="Alone", npc_kind="none", npc_count=0)
-    services.add_scenario(study, scenario)
-    services.set_status(study, StudyStatus.OPEN)
+def test_episodes_on_a_generated_instance_read_against_its_certified_optimum(client, researcher):
+    study, instance = generated_study(researcher)
     player = services.give_consent(services.join(study, external_id="P1"))
-    episode = services.start_episode(player, player.episodes.get(index=0))
-    rules = registry.get("tasks")
-    while not (game := Game.objects.get(pk=episode.game_id)).is_finished:  # the planner's choices, by the player
-        action = npc_policy(rules, selectors.current_state(game)[1], 0)
-        game_services.apply_action(game.pk, agent=0, action=action, by=player.user)
+    game = play_with_the_planner(player, player.episodes.get(index=0))
     client.force_login(researcher)
     url = reverse("studies:export", args=[study.pk, "episodes", "jsonl"])
     (row,) = [json.loads(line) for line in body(client.get(url)).splitlines()]
@@ -214,7 +196,6 @@ def test_episodes_on_a_generated_instance_read_against_its_certified_optimum(cli
     assert row["optimum_lower_bound"] == instance["lower_bound"]
     assert row["optimum_ratio"] == round(taken / instance["optimal_makespan"], 4) and row["optimum_ratio"] >= 1
     # A study without certified scenarios has no such columns.
-    plain = [
-        c.name for c in exports.TABLES["episodes"].columns(services.create_study(title="x", created_by=researcher))
-    ]
-    assert "optimum" not in plain and "optimum" in [c.name for c in exports.TABLES["episodes"].columns(study)]
+    plain = services.create_study(title="x", created_by=researcher)
+    assert "optimum" not in [c.name for c in exports.TABLES["episodes"].columns(plain)]
+    assert "optimum" in [c.name for c in exports.TABLES["episodes"].columns(study)]

@@ -8,7 +8,7 @@ from django.urls import reverse
 from statsmodels.stats.anova import AnovaRM
 
 from studies import selectors, services
-from studies.tests.factories import completed_participant
+from studies.tests.factories import completed_participant, generated_study, play_with_the_planner
 
 pytestmark = pytest.mark.django_db
 
@@ -103,34 +103,14 @@ def test_games_on_generated_instances_are_analysed_against_the_certified_optimum
     that dawdles reads further from 1."""
     from statistics import fmean
 
-    from games import selectors as game_selectors
-    from games import services as game_services
-    from games.engine import registry
-    from games.generators.family import generate
-    from games.models import Game, Scenario
-    from games.planners.tasks_npc import npc_policy
-    from games.scenarios import save_generated
-    from studies.models import StudyStatus
-
-    (instance,) = generate("tasks", count=1, seed=5, knobs={"actions": 8}, max_seconds=2)
-    save_generated("tasks", [instance])
-    study = services.create_study(title="Pace", created_by=researcher, clock_mode="lockstep", design="between")
-    for name in ("Brisk", "Dawdling"):
-        services.add_condition(study, name=name, npc_kind="none", npc_count=0)
-    services.add_scenario(study, Scenario.objects.get(slug=instance["slug"], is_current=True))
-    services.set_status(study, StudyStatus.OPEN)
-    rules, expected = registry.get("tasks"), {"Brisk": [], "Dawdling": []}
+    study, instance = generated_study(researcher, conditions=("Brisk", "Dawdling"), design="between")
+    expected = {"Brisk": [], "Dawdling": []}
     for k in range(4):
         player = services.give_consent(services.join(study, external_id=f"P{k}"))
-        episode = services.start_episode(player, player.episodes.get(index=0))
+        episode = player.episodes.get(index=0)
         condition = episode.condition.name
-        if condition == "Dawdling":
-            for _ in range(3):
-                game_services.apply_action(episode.game_id, agent=0, action="wait", by=player.user)
         with django_capture_on_commit_callbacks(execute=True):  # the episode hears that its game ended
-            while not (game := Game.objects.get(pk=episode.game_id)).is_finished:
-                action = npc_policy(rules, game_selectors.current_state(game)[1], 0)
-                game_services.apply_action(game.pk, agent=0, action=action, by=player.user)
+            game = play_with_the_planner(player, episode, waits=3 if condition == "Dawdling" else 0)
         expected[condition].append(game.result["completion_time"] / instance["optimal_makespan"])
     (measure,) = [m for m in selectors.study_analysis(study).objective if m.key == "tasks.optimum_ratio"]
     means = {group.condition: group.mean for group in measure.groups}
