@@ -17,6 +17,8 @@ TERMS: dict[str, str] = {
     "kitchen:pending": "Orders still open when the game ended.",
     "kitchen:thrown_away": "Items put back into storage (thrown away).",
     "CoS": "Collaboration score: the mean success rate over the alpha settings.",
+    "kitchen:level": "The kitchen level played.",
+    "kitchen:steps": "Steps the game lasted.",
     # recipes (Recipe2Plan)
     "progress": "Share of the recipe steps done.",
     "tasks:progress": "Share of the work done (each action counts by its minutes).",
@@ -30,6 +32,13 @@ TERMS: dict[str, str] = {
     "S×E": "Success × efficiency: the R-efficiency when every recipe was finished, else 0.",
     "makespan_seconds": "Time from the start to the end of the last step.",
     "rejections": "Actions the rules refused.",
+    "recipes:success": "Whether every step of every recipe was done, with no time window missed.",
+    "recipes:status": "How the game stands: success, failed or still playing.",
+    "recipes:reason": "Why the game ended, when it did not end in success.",
+    "executed_seconds": "The steps' total duration so far, the ones that run by themselves included.",
+    "autonomous_seconds": "The duration of the finished steps that run by themselves (oven, stove ...).",
+    "recipes:actions": "Step actions the rules accepted.",
+    "time_constraints": "Whether the recipes' time windows between steps were enforced.",
     # tasks (TimeArena)
     "AS": "Average score: the mean progress (percent of the work done) over the episodes.",
     "CS": "Completion speed: progress per minute of game time, averaged over the episodes.",
@@ -37,11 +46,21 @@ TERMS: dict[str, str] = {
     "CT": "Completion time: the mean game minutes to finish everything, over the episodes that did.",
     "completion_speed": "Progress per minute of game time (progress ÷ the minute it was reached).",
     "completion_time": "Game minute when every task was done.",
+    "tasks:progress_time": "Game minute when the progress above was reached.",
+    "tasks:time": "Game minute when the episode ended.",
+    "tasks:ended": "Why the episode ended.",
+    "tasks:counts": "Actions by outcome: valid (started), waits (necessary when nothing could start), and the "
+    "refused ones by reason.",
     # itinerary
     "executability": "Up to 60 points: the share of the plan's checks that passed (trains exist, places are open, "
     "times and money add up).",
     "constraints": "Up to 20 points: the share of the brief's wishes the trip met (once the plan is executable).",
     "total": "Executability + constraints + efficiency, out of 100.",
+    "itinerary:objective": "What the brief asks to keep low (money or time), the trip's value of it and the range "
+    "the efficiency points are given over.",
+    "itinerary:spent": "Money spent on the trip (CNY).",
+    "itinerary:finished_at": "When the trip's last train or visit ended.",
+    "itinerary:over": "Why the trip ended.",
 }
 
 
