@@ -72,7 +72,8 @@ def my_games(request: HttpRequest) -> HttpResponse:
     page = Paginator(games, 50).get_page(request.GET.get("page"))
     for game in page.object_list:
         own = [s.agent for s in permissions.seats_of(request.user, game)]
-        game.seat_names = presenters.names_for(game, own, blind=permissions.is_blinded(request.user, game))
+        game.blind = permissions.is_blinded(request.user, game)
+        game.seat_names = presenters.names_for(game, own, blind=game.blind)
     return render(request, "games/my_games.html", {"page": page})
 
 
@@ -124,6 +125,7 @@ def play(request: HttpRequest, pk: int) -> HttpResponse:
     update = load_update(game.pk, who, 0)
     context = presenters.live_context(update, who, full=True)
     context["watching"] = not who.agents
+    context["blind"] = who.blind  # a study participant: no scenario slug (a researcher's name for it)
     context["ws_url"] = f"/ws/games/{game.pk}/?format=html"
     return render(request, "games/play.html", context)
 
