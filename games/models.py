@@ -85,8 +85,10 @@ class Game(models.Model):
     ``anchor_at``; while running in real time it advances by ``speed`` game units per second.
     """
 
-    # Not stored: the seats' names as one viewer reads them, set by pages listing games for a viewer.
+    # Not stored: the seats' names as one viewer reads them, and whether that viewer is blinded (a
+    # study participant), set by pages listing games for a viewer.
     seat_names: list[str]
+    blind: bool
     domain = models.CharField(max_length=20)
     rule_set_id = models.CharField(max_length=40, help_text="Versioned rule-set id, e.g. tasks-v1.")
     scenario = models.ForeignKey(Scenario, on_delete=models.PROTECT, related_name="games")
