@@ -124,9 +124,9 @@ def measured(
     None when it did not finish under the optimum's conditions); None where there is no comparison
     (no certificate, or a domain without one)."""
     achieved = getattr(_generator(domain), "achieved", None)
-    optimum = certificate.get("optimal_makespan") if certificate else None
-    if achieved is None or not optimum or not certificate:
+    if achieved is None or not certificate or not certificate.get("optimal_makespan"):
         return None
+    optimum = certificate["optimal_makespan"]
     value = achieved({"scenarios": [slug], "agents": agents}, dict(metrics), certificate.get("basis", {}))
     return {
         "optimum": optimum,

@@ -144,6 +144,18 @@ def press(page: Any, button: Any) -> None:
         button.click()
 
 
+def press_until_over(page: Any, *, moves: int = 60, pause_ms: int = 300) -> int:
+    """Play a lockstep game as a first-time player might: key 1 (the first action offered) while
+    there is one, else w (wait), until the result shows or ``moves`` keys are pressed; the number
+    pressed."""
+    pressed = 0
+    while not page.locator("#game-result h2").is_visible() and pressed < moves:
+        page.keyboard.press("1" if page.locator("#game-actions [data-key='1']").count() else "w")
+        page.wait_for_timeout(pause_ms)
+        pressed += 1
+    return pressed
+
+
 def stored(stack: Stack, game_id: int) -> dict:
     """The game's status, result and outcome as the database holds them."""
     return json.loads(stack.python(_RESULT.format(game=game_id)).strip().splitlines()[-1])

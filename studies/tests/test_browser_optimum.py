@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from games.tests.browser_helpers import chromium, htmx_ready, need_chromium, new_page, sign_in
+from games.tests.browser_helpers import chromium, htmx_ready, need_chromium, new_page, press_until_over, sign_in
 from games.tests.server import Stack
 
 pytestmark = [pytest.mark.browser]
@@ -62,12 +62,7 @@ def test_a_participant_reads_the_optimum_when_the_study_shows_it(tmp_path, shots
             htmx_ready(page)
             page.wait_for_function("() => document.querySelector('[ws-connect]')")
             page.wait_for_timeout(500)
-            moves = 0
-            while not page.locator("#game-result h2").is_visible() and moves < 60:
-                key = "1" if page.locator("#game-actions [data-key='1']").count() else "w"
-                page.keyboard.press(key)
-                page.wait_for_timeout(300)
-                moves += 1
+            press_until_over(page)
             result = page.locator("#game-result")
             expect(result).to_contain_text(f"The best possible: {optimum} minutes")
             expect(result).to_contain_text("proven optimal")

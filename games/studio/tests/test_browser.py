@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games.tests.browser_helpers import chromium, htmx_ready, need_chromium, new_page, sign_in
+from games.tests.browser_helpers import chromium, htmx_ready, need_chromium, new_page, press_until_over, sign_in
 from games.tests.server import Stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -118,12 +118,7 @@ def test_a_researcher_authors_a_task_fixes_a_mistake_sees_the_optimum_and_plays_
         expect(page.locator("#game-actions [data-key='1']")).to_be_visible()
         page.wait_for_function("() => window.htmx && document.querySelector('[ws-connect]')")
         page.wait_for_timeout(500)
-        moves = 0
-        while not page.locator("#game-result h2").is_visible() and moves < 20:
-            key = "1" if page.locator("#game-actions [data-key='1']").count() else "w"
-            page.keyboard.press(key)
-            page.wait_for_timeout(400)
-            moves += 1
+        press_until_over(page, moves=20, pause_ms=400)
         expect(page.locator("#game-result")).to_contain_text("Progress")
         assert re.search(r"Progress\s*100", page.locator("#game-result").inner_text())
         page.screenshot(path=str(shots / "studio-played.png"), full_page=True)
