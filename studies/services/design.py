@@ -394,7 +394,7 @@ def endpoint_problems(study: Study) -> list[str]:
             problems.append(
                 f"Condition “{condition.name}”: the LLM endpoint “{config.endpoint}” ({config.base_url}, model "
                 f"{config.model}) did not answer: {why}. Start that model server (make run serves the "
-                "bundled one) or choose another endpoint for the condition."
+                "bundled one once scripts/test-tools.sh has installed it) or choose another endpoint for the condition."
             )
     return problems
 
