@@ -225,15 +225,18 @@ def row_bars(
     high: float = 1.0,
     percent: bool = False,
     title: str = "",
+    plot_width: int = ROW_PLOT_WIDTH,
 ) -> RowChart:
-    """``groups``: (label, [(series, value or None)], reference or None). Values below ``low`` widen the axis."""
+    """``groups``: (label, [(series, value or None)], reference or None). Values below ``low`` widen the
+    axis. ``plot_width``: the bars' room (narrower for a chart in half a card, so that its text is not
+    scaled down with it)."""
     label_width = min(260, max([len(label) for label, _, _ in groups] or [4]) * LABEL_CHAR_WIDTH + 12)
     values = [v for _, bars, _ in groups for _, v in bars if v is not None]
     low = min([low, *values])
     span = (high - low) or 1.0
 
     def x_of(value: float) -> float:
-        return label_width + ROW_PLOT_WIDTH * (value - low) / span
+        return label_width + plot_width * (value - low) / span
 
     names = list(dict.fromkeys(series for _, bars, _ in groups for series, _ in bars))
     colours = {name: SERIES_COLOURS[i % len(SERIES_COLOURS)] for i, name in enumerate(names)}
@@ -269,7 +272,9 @@ def row_bars(
         tick += step
     chart = RowChart(out, [(n, colours[n]) for n in names], ticks, zero_x=zero, title=title)
     chart.plot_left = label_width
-    chart.width = label_width + ROW_PLOT_WIDTH + 110  # room for the value text after the longest bar
+    # room for the value text after the longest bar ("0.61", "n/a (not defined)")
+    longest = max((len(bar.text) for group in out for bar in group.bars), default=4)
+    chart.width = label_width + plot_width + longest * LABEL_CHAR_WIDTH + 12
     chart.height = y + 18
     chart.axis_bottom = y
     chart.tick_y = y + 14

@@ -70,6 +70,7 @@ def report(request: HttpRequest, pk: int) -> HttpResponse:
         pairs = row_bars(
             [(pair.replace("|", " · "), [("Cohen's kappa", kappa)], None) for pair, kappa in kappas.items()],
             title=f"Cohen's kappa per annotator pair, {PROPERTY_TITLES[prop]}",
+            plot_width=200,  # half a card wide
         )
         sections.append(
             {
