@@ -131,3 +131,20 @@ def test_held_to_legal_actions_the_small_model_commands_every_npc(domain, bundle
     assert call.error == "" and call.problems == [], (call.reply, call.problems)
     assert len(call.parsed) == SEATS[domain]  # every NPC was free at the start, and each got a command
     assert GameEvent.objects.filter(game=game, category="action").count() >= SEATS[domain]
+
+
+def test_held_to_legal_actions_the_small_model_answers_the_human(bundled, participant, llm_settings):
+    """A constrained reply on a turn where the human has chatted carries a ``say`` (the schema asks
+    for it): the bundled model's answer is posted as its seat's chat, beside a legal command."""
+    scenario = Scenario.objects.current().filter(domain="tasks").order_by("slug").first()
+    prompt = {**SHORT, "max_tokens": 160, "constrained": True}
+    npc = {"kind": "npc", "dispatcher": "llm", "settings": {"prompt": prompt}}
+    game = services.create_game(scenario.slug, [{"kind": "human", "user": participant}, npc], clock="lockstep")
+    NpcMemory.objects.create(game=game)
+    services.post_chat(game.pk, text="Teammate, what will you do first?", by=participant, agent=0)
+    assert play_turn(game.pk)
+    call = LlmCall.objects.get(game=game)
+    assert call.error == "" and call.problems == [], (call.reply, call.problems)
+    answer = GameEvent.objects.filter(game=game, category="chat", agent=1).values_list("data", flat=True)
+    assert len(answer) == 1 and answer[0]["text"].strip(), call.reply
+    assert len(call.parsed) == 1
