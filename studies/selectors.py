@@ -188,9 +188,9 @@ def study_analysis(study: Study, include_dropped: bool = False, include_pilots: 
     played = Episode.objects.filter(
         participant__in=participants, status__in=[EpisodeStatus.SURVEY, EpisodeStatus.DONE]
     ).select_related("condition", "scenario")
-    certified = study.study_scenarios.filter(scenario__certificate__isnull=False).exists()
-    if certified:  # tasks optima hold for a number of agents: each game's seats
-        played = played.annotate(seats_in_game=Count("game__seats", distinct=True))
+    certified = has_certified_scenarios(study)
+    if certified:
+        played = with_seat_counts(played)
     objective_obs: dict[tuple[str, str], list[Observation]] = defaultdict(list)
     n_episodes = 0
     subjects: set[int] = set()
@@ -203,7 +203,8 @@ def study_analysis(study: Study, include_dropped: bool = False, include_pilots: 
                 objective_obs[(episode.scenario.domain, measure.key)].append(
                     Observation(str(episode.participant_id), episode.condition.name, value)
                 )
-        ratio = _optimum_ratio(episode) if certified else None
+        found = against_optimum(episode) if certified else None
+        ratio = None if found is None else found["ratio"]
         if ratio is not None:
             objective_obs[(episode.scenario.domain, OPTIMUM_RATIO)].append(
                 Observation(str(episode.participant_id), episode.condition.name, ratio)
@@ -255,22 +256,25 @@ def study_analysis(study: Study, include_dropped: bool = False, include_pilots: 
     )
 
 
-def _optimum_ratio(episode: Episode) -> float | None:
-    """A finished episode on a generated instance: its value over the certified optimum of the
-    version played (None when not comparable: see games.npc.optimality)."""
+def has_certified_scenarios(study: Study) -> bool:
+    """Whether any of the study's scenarios is a generated instance with a certified optimum."""
+    return study.study_scenarios.filter(scenario__certificate__isnull=False).exists()
+
+
+def with_seat_counts(episodes: QuerySet) -> QuerySet:
+    """Episodes with ``seats_in_game`` (a tasks optimum holds for a number of agents), as
+    ``against_optimum`` reads them."""
+    return episodes.annotate(seats_in_game=Count("game__seats", distinct=True))
+
+
+def against_optimum(episode: Episode) -> dict[str, Any] | None:
+    """An episode (from ``with_seat_counts``) against the certified optimum of the scenario version
+    it played: ``games.npc.optimality.measured`` (None without a certificate)."""
     from games.npc.optimality import measured
 
     scenario = episode.scenario
-    if not scenario.certificate:
-        return None
-    found = measured(
-        scenario.domain,
-        scenario.slug,
-        scenario.certificate,
-        episode.metrics or {},
-        episode.seats_in_game,  # type: ignore[attr-defined]
-    )
-    return None if found is None else found["ratio"]
+    seats = episode.seats_in_game  # type: ignore[attr-defined]
+    return measured(scenario.domain, scenario.slug, scenario.certificate, episode.metrics or {}, seats)
 
 
 def _ordered_constructs(study: Study, labels: dict[str, str]) -> list[tuple[str, str]]:

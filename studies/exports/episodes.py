@@ -13,6 +13,7 @@ from studies.exports.base import CHUNK, Column, Options, iso, participants_of, p
 from studies.exports.writers import RawJSON
 from studies.measures import objective_measures
 from studies.models import Episode, Study
+from studies.selectors import against_optimum, has_certified_scenarios, with_seat_counts
 from studies.services.lobby import wait_seconds
 
 
@@ -58,7 +59,7 @@ def episode_columns(study: Study) -> list[Column]:
     for name, measure in _objective_columns(study):
         unit = f" in {measure.unit}" if measure.unit else ""
         columns.append(Column(name, f"{measure.label}{unit}, read from the game's result (empty if not applicable)."))
-    if _certified(study):
+    if has_certified_scenarios(study):
         columns += [
             Column(
                 "optimum",
@@ -77,11 +78,6 @@ def episode_columns(study: Study) -> list[Column]:
     return columns
 
 
-def _certified(study: Study) -> bool:
-    """Whether any of the study's scenarios is a generated instance with a certified optimum."""
-    return study.study_scenarios.filter(scenario__certificate__isnull=False).exists()
-
-
 def episode_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
     from games.models import GameEvent
 
@@ -91,9 +87,9 @@ def episode_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
         .select_related("participant", "condition", "scenario", "lobby", "routed_from")
         .order_by("participant_id", "index")
     )
-    certified = _certified(study)
+    certified = has_certified_scenarios(study)
     if certified:
-        queryset = queryset.annotate(seats_in_game=Count("game__seats", distinct=True))
+        queryset = with_seat_counts(queryset)
     taken_over = dict(
         GameEvent.objects.filter(game__study_episode__participant__study=study, kind="seat_replaced")
         .values("game_id")
@@ -134,9 +130,7 @@ def episode_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
 
 
 def _against_optimum(e: Episode) -> dict[str, Any]:
-    from games.npc.optimality import measured
-
-    found = measured(e.scenario.domain, e.scenario.slug, e.scenario.certificate, e.metrics or {}, e.seats_in_game)  # type: ignore[attr-defined]
+    found = against_optimum(e)
     if found is None:
         return {"optimum": "", "optimum_proven": "", "optimum_lower_bound": "", "optimum_ratio": ""}
     return {
