@@ -447,13 +447,13 @@ def csv_text(run: BenchmarkRun) -> str:
     certified = optimality.compared(
         run.domain, [{"item": r.item, "metrics": r.metrics, "error": r.error} for r in results]
     )
-    optimum_fields = OPTIMUM_FIELDS if any(certified) else []
+    optimum_fields = optimality.COLUMNS if any(certified) else []
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_FIELDS + optimum_fields + metric_names)
     for r, found in zip(results, certified, strict=True):
         item = r.item
-        optimum = [] if not optimum_fields else _optimum_columns(found)
+        optimum = [] if not optimum_fields else optimality.columns(None if found is None else found[2])
         writer.writerow(
             [
                 run.pk,
@@ -483,22 +483,6 @@ def csv_text(run: BenchmarkRun) -> str:
             + [r.metrics.get(name, "") for name in metric_names]
         )
     return out.getvalue()
-
-
-OPTIMUM_FIELDS = ["optimum", "optimum_proven", "optimum_lower_bound", "optimum_ratio"]
-
-
-def _optimum_columns(found: optimality.Compared | None) -> list[Any]:
-    if found is None:
-        return ["", "", "", ""]
-    certificate = found[1]
-    ratio = optimality.ratio(found)
-    return [
-        certificate.get("optimal_makespan"),
-        bool(certificate.get("optimal")),
-        certificate.get("lower_bound"),
-        "" if ratio is None else ratio,
-    ]
 
 
 def _scalar(value: Any) -> bool:

@@ -34,16 +34,16 @@ def _only_scenario(row: Mapping[str, Any]) -> str | None:
     return scenarios[0] if len(scenarios) == 1 else None
 
 
-Compared = tuple[str, dict[str, Any], float | None]  # (scenario, its certificate, the episode's value)
+# (scenario, its certificate, the episode against it: ``measured``)
+Compared = tuple[str, dict[str, Any], dict[str, Any]]
 
 
 def compared(domain: str, rows: Sequence[Mapping[str, Any]]) -> list[Compared | None]:
-    """For each row (aligned): its scenario, that scenario's certificate and the episode's value in
-    the optimum's terms (None when it did not finish under the optimum's conditions); None for a
-    row with no certified scenario or that could not be played."""
-    achieved = getattr(_generator(domain), "achieved", None)
+    """For each row (aligned): its scenario, that scenario's certificate and the episode in the
+    optimum's terms (``measured``: value and ratio None when it did not finish under the optimum's
+    conditions); None for a row with no certified scenario or that could not be played."""
     slugs = {slug for slug in map(_only_scenario, rows) if slug}
-    if achieved is None or not slugs:
+    if getattr(_generator(domain), "achieved", None) is None or not slugs:
         return [None] * len(rows)
     stored = Scenario.objects.current().filter(slug__in=slugs, certificate__isnull=False)
     certificates: dict[str, dict[str, Any]] = {
@@ -56,18 +56,21 @@ def compared(domain: str, rows: Sequence[Mapping[str, Any]]) -> list[Compared | 
             out.append(None)
             continue
         certificate = certificates[slug]
-        value = achieved(row["item"], row.get("metrics") or {}, certificate.get("basis", {}))
-        out.append((slug, certificate, value))
+        found = measured(domain, slug, certificate, row.get("metrics") or {}, row["item"].get("agents", 1))
+        out.append(None if found is None else (slug, certificate, found))
     return out
 
 
-def ratio(found: Compared | None) -> float | None:
-    """The episode's value over the optimum (None when not compared)."""
+# The columns of an episode against the optimum, in benchmark CSVs and study exports (``columns``).
+COLUMNS = ["optimum", "optimum_proven", "optimum_lower_bound", "optimum_ratio"]
+
+
+def columns(found: Mapping[str, Any] | None) -> list[Any]:
+    """``COLUMNS``' values for one episode (``measured``, or None: all empty)."""
     if found is None:
-        return None
-    _, certificate, value = found
-    optimum = certificate.get("optimal_makespan")
-    return round(value / optimum, 4) if value is not None and optimum else None
+        return ["", "", "", ""]
+    bound, ratio = found["lower_bound"], found["ratio"]
+    return [found["optimum"], found["optimal"], "" if bound is None else bound, "" if ratio is None else ratio]
 
 
 def against_optimum(domain: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
@@ -76,8 +79,8 @@ def against_optimum(domain: str, rows: Sequence[Mapping[str, Any]]) -> dict[str,
     played: dict[str, tuple[dict[str, Any], list[float | None]]] = {}
     for found in compared(domain, rows):
         if found is not None:
-            slug, certificate, value = found
-            played.setdefault(slug, (certificate, []))[1].append(value)
+            slug, certificate, episode = found
+            played.setdefault(slug, (certificate, []))[1].append(episode["value"])
     if not played:
         return None
     instances = [_instance(slug, certificate, values) for slug, (certificate, values) in sorted(played.items())]

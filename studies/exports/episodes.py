@@ -130,15 +130,9 @@ def episode_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
 
 
 def _against_optimum(e: Episode) -> dict[str, Any]:
-    found = against_optimum(e)
-    if found is None:
-        return {"optimum": "", "optimum_proven": "", "optimum_lower_bound": "", "optimum_ratio": ""}
-    return {
-        "optimum": found["optimum"],
-        "optimum_proven": found["optimal"],
-        "optimum_lower_bound": "" if found["lower_bound"] is None else found["lower_bound"],
-        "optimum_ratio": "" if found["ratio"] is None else found["ratio"],
-    }
+    from games.npc import optimality
+
+    return dict(zip(optimality.COLUMNS, optimality.columns(against_optimum(e)), strict=True))
 
 
 EVENT_COLUMNS = [
