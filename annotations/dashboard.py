@@ -35,7 +35,7 @@ def annotator_panel(user: Any) -> dict[str, Any]:
         body = "Nothing assigned to you yet."
     elif open_entries:
         body = (
-            f"{len(open_entries)} of {len(entries)} recipes to label; next: {open_entries[0].assignment.recipe.name}."
+            f"{len(open_entries)} of {len(entries)} recipes to label; next: {open_entries[0].assignment.recipe.title}."
         )
     else:
         body = f"All {len(entries)} recipes submitted. Thank you!"

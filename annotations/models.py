@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 
 from annotations.schema import DEFAULT_GUIDELINES, DEFAULT_PROPERTIES, PROPERTIES, PROPERTY_TITLES
+from games.domains.recipes.text import recipe_title
 
 PROPERTY_CHOICES = [(p, PROPERTY_TITLES[p]) for p in PROPERTIES]
 
@@ -76,6 +77,11 @@ class ProjectRecipe(models.Model):
 
     def __str__(self) -> str:
         return f"{self.project.name}: {self.name}"
+
+    @property
+    def title(self) -> str:
+        """The name as people read it ("Tomato Soup" for "Tomato-Soup")."""
+        return recipe_title(self.name)
 
 
 class Item(models.Model):

@@ -64,6 +64,29 @@ TERMS: dict[str, str] = {
 }
 
 
+# Row names where the key's own words would not do ("se", "r efficiency"); the rest read as the key.
+LABELS: dict[str, str] = {
+    "se": "S×E",
+    "r_efficiency": "R-efficiency",
+    "progress": "progress (%)",
+    "makespan_seconds": "makespan (s)",
+    "executed_seconds": "executed (s)",
+    "autonomous_seconds": "autonomous (s)",
+    "tasks:time": "ended at minute",
+    "tasks:ended": "why it ended",
+    "recipes:reason": "why it ended",
+    "itinerary:over": "why it ended",
+}
+
+# The rows that say why a game ended: the result panel leaves them out where its first line said it.
+WHY_ENDED = {"tasks:ended", "recipes:reason", "itinerary:over"}
+
+
+def label(key: str, domain: str = "") -> str:
+    """A result row's name: the key in words, or its ``LABELS`` entry."""
+    return LABELS.get(f"{domain}:{key}") or LABELS.get(key) or key.replace("_", " ")
+
+
 def explain(term: str, domain: str = "") -> str:
     """The plain words for ``term``; a domain may mean something else by it (``domain:term``)."""
     return TERMS.get(f"{domain}:{term}") or TERMS.get(term, "")

@@ -8,6 +8,7 @@ the committed log.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -101,10 +102,37 @@ def timeline_texts(domain: str, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def log_for(domain: str, entries: list[dict[str, Any]], names: list[str], board: dict[str, Any]) -> list[dict]:
+    entries = said_once(entries)
     own = presenter(domain)
     if own is None or not hasattr(own, "log_lines"):
         return entries
     return own.log_lines(entries, names, board)
+
+
+GAME_OVER = "the game is over"
+
+
+def said_once(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The log without words it has just shown: an engine message repeated at the same moment is
+    left out (a failed recipe's "spoiled" and "finished" events carry the same sentence), and the
+    loop's "the game is over: <reason>" reads "the game is over" where the reason was just said.
+    Chat is never left out: two people may write the same words."""
+    kept: list[dict[str, Any]] = []
+    said: set[str] = set()
+    moment = None
+    for entry in entries:
+        if entry.get("time") != moment:
+            said, moment = set(), entry.get("time")
+        message = str(entry.get("message", ""))
+        if entry.get("category") == "control" and entry.get("kind") == "finished":
+            reason = message.removeprefix(GAME_OVER + ": ")
+            if reason != message and any(earlier.startswith(reason) for earlier in said):
+                entry = dict(entry, message=GAME_OVER)
+        elif entry.get("category") == "engine" and message in said:
+            continue
+        said.add(message)
+        kept.append(entry)
+    return kept
 
 
 def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[dict] | None = None) -> dict[str, Any]:
@@ -166,7 +194,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "score_text": metrics.headline_text(game.domain, state["metrics"], observation),
         "score_title": metrics.headline_title(game.domain),
         "finished": game.is_finished,
-        "result_rows": metric_rows(game.result or {}, game.domain) if game.is_finished else [],
+        "result_rows": metric_rows(game.result or {}, game.domain, said=game.outcome) if game.is_finished else [],
         "optimum": _optimum_shown(game),
         "clock_attrs": clock_attrs(state),
         "header_clock": header_clock(game.domain, observation, float(state["time"]), state["time_unit"]),
@@ -358,7 +386,7 @@ def progress_chart(
     points = [[float(t), float(value)] for t, value in points]
     if final is not None and (not points or points[-1][1] != final):
         points.append([max(now, points[-1][0]) if points else now, float(final)])
-    span = max(span, now, 1.0, *(t for t, _ in points))
+    span = float(math.ceil(max(span, now, 1.0, *(t for t, _ in points))))  # the axis ends on a whole unit
     coords = []
     last = 0.0
     for t, value in points:
@@ -383,12 +411,15 @@ def progress_chart(
     }
 
 
-def metric_rows(result: dict[str, Any], domain: str = "") -> list[tuple[str, str, str]]:
+def metric_rows(result: dict[str, Any], domain: str = "", *, said: str = "") -> list[tuple[str, str, str]]:
     """The domain's metrics for people: numbers and words as they are, counts without the zeros;
-    per-agent lists and schedules are left to the timeline."""
+    per-agent lists and schedules are left to the timeline. ``said``: the outcome the panel has
+    already written, so the row of why the game ended is not shown twice."""
     rows = []
     for key, value in result.items():
         if isinstance(value, list):
+            continue
+        if f"{domain}:{key}" in glossary.WHY_ENDED and _repeats(str(value), said):
             continue
         if isinstance(value, dict):
             if not all(isinstance(v, int | float | str | bool | None) for v in value.values()):
@@ -399,8 +430,14 @@ def metric_rows(result: dict[str, Any], domain: str = "") -> list[tuple[str, str
             text = f"{100 * value:.0f} %"
         else:
             text = _value(value)
-        rows.append((key.replace("_", " "), text, glossary.explain(key, domain)))
+        rows.append((glossary.label(key, domain), text, glossary.explain(key, domain)))
     return rows
+
+
+def _repeats(text: str, said: str) -> bool:
+    """Whether ``text`` says what ``said`` did (the outcome is stored cut to 200 characters)."""
+    text, said = text.strip().rstrip(".").casefold(), said.strip().rstrip(".").casefold()
+    return bool(text and said) and (text.startswith(said) or said.startswith(text))
 
 
 def _value(value: Any) -> str:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from games import timeline
+from games.domains.recipes.text import recipe_title
 from games.engine.durations import short_clock
 
 _STEP = re.compile(r"^\s*(step|pause)\s*\(\s*(\d+)\s*,\s*([^,()]+?)\s*\)\s*$", re.I)
@@ -112,14 +114,15 @@ def recipe_cards(data: Mapping[str, Any], agent: int) -> list[dict[str, Any]]:
                     ],
                 }
             )
-        cards.append({**{k: recipe[k] for k in ("name", "complete", "done", "total")}, "steps": steps})
+        shown = {k: recipe[k] for k in ("name", "complete", "done", "total")}
+        cards.append({**shown, "title": recipe_title(recipe["name"]), "steps": steps})
     return cards
 
 
 def appliance_rows(data: Mapping[str, Any]) -> list[dict[str, Any]]:
     rows = []
     for appliance in data["appliances"]:
-        users = [f"{u['recipe']} step {u['step']} until {clock(u['until'])}" for u in appliance["users"]]
+        users = [f"{recipe_title(u['recipe'])} step {u['step']} until {clock(u['until'])}" for u in appliance["users"]]
         rows.append(
             {
                 "name": appliance["name"].capitalize(),
@@ -168,9 +171,14 @@ def idle_hint(data: Mapping[str, Any], agent: int, actions: Sequence[str]) -> st
 
 
 def next_event(data: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The next thing that happens by itself: a running step ending, or a window closing."""
-    options = [(r["end"], f"{r['recipe']} step {r['step']} ends") for r in data["running"]]
-    options += [(d["deadline"], f"{d['recipe']} step {d['step']} must have started") for d in data["deadlines"]]
+    """The next thing that happens by itself: a running step ending, or a window closing; nothing
+    once the game is over."""
+    if data.get("status", "playing") != "playing":
+        return None
+    options = [(r["end"], f"{recipe_title(r['recipe'])} step {r['step']} ends") for r in data["running"]]
+    options += [
+        (d["deadline"], f"{recipe_title(d['recipe'])} step {d['step']} must have started") for d in data["deadlines"]
+    ]
     options = [o for o in options if o[0] >= data["time"]]
     if not options:
         return None
@@ -190,7 +198,7 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
         if match is None or found is None:
             other.append({"action": action, "label": action})
             continue
-        name, step = found
+        name, step = recipe_title(found[0]), found[1]
         if match.group(1).lower() == "pause":
             ends = f" (it ends at {clock(step['running_until'])})" if step["running_until"] is not None else ""
             pause.append({"action": action, "label": f"Pause {name} step {step['index']}{ends}"})
@@ -242,14 +250,33 @@ def people_clock(message: str) -> str:
     return _HHMMSS.sub(lambda m: short_clock(int(m[1]) * 3600 + int(m[2]) * 60 + int(m[3])), message)
 
 
+def people_words(message: str, titles: Mapping[str, str]) -> str:
+    """A rules' message as the board writes it: game time as m:ss and recipes by their titles
+    ("Step 1 of Tomato-Soup is complete." -> "Step 1 of Tomato Soup is complete.")."""
+    for name, title in titles.items():
+        message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", title, message)
+    return people_clock(message)
+
+
 class RecipesPresenter:
     """The recipes descriptor's board presenter (``games.presenters.presenter``)."""
 
     def board(self, data: Mapping[str, Any], names: Sequence[str], actions: Sequence[str]) -> dict[str, Any]:
         return board(data, actions) if data.get("recipes") else {}
 
+    def describe(self, data: Mapping[str, Any]) -> Callable[[dict[str, Any]], str]:
+        """A timeline bar's words: the step by its recipe's title, as on the board."""
+
+        def label(details: dict[str, Any]) -> str:
+            if "recipe" in details and "step" in details and not details.get("action"):
+                return f"{recipe_title(str(details['recipe']))} step {details['step']}"
+            return timeline.default_label(details)
+
+        return label
+
     def log_lines(self, entries: Sequence[dict[str, Any]], names: Sequence[str], board: Mapping[str, Any]) -> list:
-        return [dict(e, message=people_clock(str(e.get("message", "")))) for e in entries]
+        titles = {card["name"]: card["title"] for card in board.get("cards", ()) if card["name"] != card["title"]}
+        return [dict(e, message=people_words(str(e.get("message", "")), titles)) for e in entries]
 
     def feedback(self, message: str, viewer: int | None) -> str:
         return people_clock(message)

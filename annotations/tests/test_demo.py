@@ -42,3 +42,16 @@ def test_researcher_dashboard_panel(client, researcher):
     assert "No annotation projects yet" in researcher_panel(researcher)["body"]
     client.force_login(researcher)
     assert reverse("annotations:projects") in client.get(reverse("home")).content.decode()
+
+
+def test_the_queue_names_recipes_as_people_read_them(client):
+    for name in demo.DEMO_RECIPES:
+        make_recipe(name)
+    demo_user = make_annotator("annotator")
+    demo.load_demo(lambda line: None)
+    client.force_login(demo_user)
+    queue = client.get(reverse("annotations:queue")).content.decode()
+    assert "Tomato Soup" in queue and "Tomato-Soup" not in queue  # the data's "Tomato-Soup"
+    soup = Assignment.objects.get(annotator__user=demo_user, recipe__name="Tomato-Soup")
+    page = client.get(reverse("annotations:label", args=[soup.recipe_id])).content.decode()
+    assert "<h1>Tomato Soup" in page

@@ -250,3 +250,39 @@ def test_the_kitchen_offers_places_to_pick_only_to_its_player_while_the_game_run
     replay = client.get(reverse("games:replay", args=[game.pk])).content.decode()
     assert "board-kitchen" in replay and "Storage" in replay
     assert "pick a place" not in replay and "data-pick-place" not in replay
+
+
+def _missed_window_game(participant):
+    """A lockstep game of the bundled "Quick lunch" lost the way a first-time player loses it: the
+    butter melts by itself (Omelette step 2), the cook starts the soup's five-minute chopping, and
+    step 3's two minutes after the butter pass while the cook is busy."""
+    registry.descriptor("recipes").part("bundled")(log=lambda line: None)
+    game = services.create_game(
+        "bundled/Omelette_Tomato-Soup", [{"kind": "human", "user": participant}], clock="lockstep"
+    )
+    services.apply_action(game.pk, agent=0, action="Step(2, Omelette)")
+    services.apply_action(game.pk, agent=0, action="Step(0, Tomato-Soup)")
+    while not Game.objects.get(pk=game.pk).is_finished:
+        services.pass_turn(game.pk, agent=0)
+    return Game.objects.get(pk=game.pk)
+
+
+def test_a_lost_recipes_game_says_why_once_and_names_recipes_as_people_read_them(client, participant):
+    game = _missed_window_game(participant)
+    assert game.outcome.startswith("Time constraint violated: step 3 of Omelette")
+    client.force_login(participant)
+    page = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    log = page[page.index('id="game-log-list"') :]
+    log = log[: log.index("</ol>")]
+    # the rules' "spoiled" and "finished" events and the loop's end all carry the sentence: said once
+    assert log.count("Time constraint violated") == 1
+    assert re.search(r'<span class="log-message">\s*the game is over\s*</span>', log)
+    result = page[page.index('id="game-result"') :]
+    result = result[: result.index("</section>")]
+    assert result.count("Time constraint violated") == 1  # the first line, not again as "why it ended"
+    assert "<dt>S×E</dt>" in result and "<dt>R-efficiency</dt>" in result and "<dt>Se</dt>" not in result
+    # "Tomato-Soup" is the data's (and the actions') name; people read "Tomato Soup"
+    assert "<h2>Tomato Soup</h2>" in page and "<h2>Tomato-Soup</h2>" not in page
+    assert "started step 0 of Tomato Soup" in log
+    assert 'data-step="Tomato-Soup 0"' in page  # the board's hook for the step keeps the data's name
+    assert "None: the game is over." in page  # no "next event" after the end

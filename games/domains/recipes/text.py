@@ -27,6 +27,12 @@ GRAMMAR_HINT = (
 )
 
 
+def recipe_title(name: str) -> str:
+    """A recipe's name as people read it: Recipe2Plan writes "Tomato-Soup" (one word, so the action
+    grammar can name it); headings and buttons say "Tomato Soup". Actions keep the data's name."""
+    return " ".join(name.replace("_", " ").replace("-", " ").split()) or name
+
+
 class ActionSyntaxError(ValueError):
     """Text that is not an action of the grammar; the message says how to write one."""
 
