@@ -86,7 +86,8 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
     whose words hold a time of day says how it follows the clock: its label in ``parts`` (before,
     that time, after), the time ``after`` minutes from now (the page's clock moves it on), and
     ``gone_at``, the trip minute from which the action no longer fits (the train has left, the
-    visit would run past closing, the moment waited for has come): the page takes the button away
+    visit would run past closing, the walk would run into the rest hours or a meal, the moment
+    waited for has come): the page takes the button away
     then, as the server would refuse it."""
     now = data["clock"]["text"]
     minute = int(data["clock"]["minute"])
@@ -111,6 +112,8 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
                 button.update(_timed(f"Go to {match.group(1)} ({minutes} min, arrive ", now, minutes, ")"))
             else:
                 button["label"] = f"Go to {match.group(1)}"
+            if place.get("transfer_until") is not None:
+                button["gone_at"] = place["transfer_until"] + 1  # the rest hours, a meal or the trip's end
             group = "Go to"
         elif match := _TRAIN.match(action):
             train = trains.get(match.group(1))

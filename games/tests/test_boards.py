@@ -560,10 +560,10 @@ def test_the_logs_times_read_as_the_domains_clock():
     assert [e["time_text"] for e in with_times(entries, log_time("recipes", {}))] == ["0:16", "0:02"]
     assert [e["time_text"] for e in with_times(entries, log_time("kitchen", {}))] == ["step 16", "step 2"]
     assert [e["time_text"] for e in with_times(entries, log_time("tasks", {}))] == ["t=16", "t=2.35"]
-    # the score chart's axis ends read the same way
+    # the score chart's axis ends read the same way, the far end on a whole unit (not "t=20.70")
     chart = progress_chart([[0.0, 0.0], [5.0, 60.0]], 20.7, 5.0, time_text=log_time("itinerary", trip))
-    assert (chart["start"], chart["end"]) == ("07:00", "07:20")
-    assert (progress_chart([], 20.7, 5.0)["start"], progress_chart([], 20.7, 5.0)["end"]) == ("t=0", "t=20.70")
+    assert (chart["start"], chart["end"]) == ("07:00", "07:21")
+    assert (progress_chart([], 20.7, 5.0)["start"], progress_chart([], 20.7, 5.0)["end"]) == ("t=0", "t=21")
 
 
 def test_itinerary_buttons_say_how_they_follow_the_running_clock():
@@ -588,7 +588,8 @@ def test_itinerary_buttons_say_how_they_follow_the_running_clock():
     assert visit["gone_at"] == closing - length + 1  # from then on the visit would run past closing
     go = next(b for a, b in buttons.items() if a.startswith("go to "))
     place = next(p for p in data["places"] if go["action"] == f"go to {p['name']}")
-    assert go["after"] == place["transfer_minutes"] and "gone_at" not in go  # a walk fits at any time
+    assert go["after"] == place["transfer_minutes"]
+    assert go["gone_at"] == 5 * 60 - place["transfer_minutes"] + 1  # from then on it would run into lunch
     train = next(b for a, b in buttons.items() if a.startswith("take train "))
     departure = next(t for t in data["trains"] if train["action"].startswith(f"take train {t['number']} "))
     departs = itinerary_view.trip_minute(data, departure["departure"])
@@ -632,3 +633,18 @@ def test_recipes_messages_read_game_time_as_the_page_writes_it():
     entries = [{"seq": 1, "category": "engine", "kind": "started", "time": 28.0, "agent": 0, "message": said}]
     assert log_for("recipes", entries, ["You"], {})[0]["message"].endswith("it ends at 10:28.")
     assert PRESENTER.feedback("Step 2 cannot start before 00:04:29.", 0) == "Step 2 cannot start before 4:29."
+
+
+def test_an_itinerary_walk_button_goes_when_the_menu_would_stop_offering_it():
+    from games import itinerary_view
+    from games.domains.itinerary.rules import RULES as TRIPS
+    from games.domains.itinerary.tests.worlds import definition
+
+    state = TRIPS.initial_state(definition())  # 07:00; the Tower 20 min away, lunch at 12:00
+    board = itinerary_view.board(TRIPS.observe(state, 0).data, TRIPS.legal_actions(state, 0))
+    go = next(b for g in board["groups"] for b in g["buttons"] if b["action"] == "go to Tower")
+    assert go["gone_at"] == 5 * 60 - 20 + 1  # from 11:41 the walk would run into lunch
+    late = TRIPS.act(state, 0, "wait until 11:40", 0).state
+    assert "go to Tower" in TRIPS.legal_actions(late, 0)
+    later = TRIPS.act(state, 0, "wait until 11:41", 0).state
+    assert "go to Tower" not in TRIPS.legal_actions(later, 0)

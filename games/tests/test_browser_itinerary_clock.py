@@ -1,7 +1,8 @@
 """A real-time itinerary in Debian's chromium, keys only: what the page says about now follows the
 running clock. Time passes while the player reads (a trip minute per second by default), and the
 page used to stand still between two actions: the header read "t = 15.7" beside a board clock of
-07:00, "Go to Fish Market Hall (12 min, arrive 07:12)" arrived at 07:28, and the log read "t=16".
+07:00, "Go to Fish Market Hall (12 min, arrive 07:12)" arrived at 07:28, and the log read "t=16";
+and at the day's end the walks stayed on offer after the menu had stopped offering them.
 """
 
 from __future__ import annotations
@@ -75,6 +76,21 @@ def test_the_itinerary_page_follows_the_running_clock(tmp_path, shots):
             expect(lighthouse).to_contain_text("open now")
             assert minutes(header.inner_text()) >= 8 * 60
             assert wait.is_disabled()  # nor does its key reach it
+
+            # the day's end: each walk goes when it would run into the rest hours from 22:00, and
+            # with every button gone the panel says why instead of standing empty
+            late = int(
+                stack.python(FAST_GAME.format(slug=SCENARIO).replace("speed=20", "speed=60")).strip().splitlines()[-1]
+            )
+            page.goto(f"{stack.base}/games/{late}/")
+            walk = page.locator("#game-actions button.action[data-action='go to Fish Market Hall']")
+            expect(walk).to_be_visible()
+            none_left = page.locator("#game-actions [data-none-left]")
+            expect(none_left).to_be_hidden()
+            expect(none_left).to_be_visible(timeout=30_000)
+            assert walk.is_hidden() and walk.is_disabled()
+            assert minutes(header.inner_text()) >= 21 * 60 + 48  # Fish Market Hall is 12 min away: 21:48 was the last
+            page.screenshot(path=str(shots / "itinerary-nothing-left.png"))
         assert not errors, errors
     finally:
         stack.close()

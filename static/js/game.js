@@ -75,6 +75,8 @@
       const title = group.previousElementSibling;
       if (title && title.classList.contains("action-group-title")) title.hidden = !shown;
     });
+    const noneLeft = document.querySelector("#game-actions [data-none-left]");
+    if (noneLeft) noneLeft.hidden = document.querySelectorAll("#game-actions button.action:not([hidden])").length > 0;
   }
 
   function syncOffset() {

@@ -164,6 +164,25 @@ def transfer_allowed(world: World, start: int, minutes: int) -> bool:
     return True
 
 
+def transfer_until(world: World, start: int, minutes: int) -> int | None:
+    """The last minute, from ``start`` on, at which a transfer of ``minutes`` may still begin (it is
+    allowed at every minute up to it and refused the minute after): the trip's end, the rest hours
+    from 22:00 and the meals ahead close it. None when it is refused at ``start`` already. A
+    real-time page takes its "go to" button away then, as the server would refuse it."""
+    if not transfer_allowed(world, start, minutes):
+        return None
+    midnight = world.midnight_before(start)
+    last = world.end - minutes
+    if world.rest_hours:
+        last = min(last, midnight + REST_FROM - minutes)
+    if world.check_meals:
+        for day in (midnight, midnight + DAY):
+            for _name, begin, _finish in MEALS:
+                if day + begin >= start + minutes:  # a meal ahead: the walk must be over when it begins
+                    last = min(last, day + begin - minutes)
+    return last
+
+
 def _when(world: World, now: int, moment: int) -> str:
     text = world.clock_text(moment)
     return text[-5:] if moment - now < 18 * 60 else text

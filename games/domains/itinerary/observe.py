@@ -12,6 +12,7 @@
       "trains":   [{"number", "origin", "destination", "departure", "arrival", "minutes", "price",
                     "from_here": bool}],   # upcoming trains between the brief's cities (<= 60)
       "places":   [{"name", "city", "kind", "opens", "closes", "transfer_minutes": int | null,
+                    "transfer_until": int | null,  # the last minute the walk there may begin
                     "required_minutes": int, "visited_minutes": int, "here": bool}],  # current city
       "plan":     [{"kind": "train|transfer|visit|stay", "action", "start", "end", "start_text",
                     "end_text", "city", "place", "price", "implicit": bool, "agent"}],
@@ -29,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games.domains.itinerary.checks import stay_days
+from games.domains.itinerary.now import transfer_until
 
 if TYPE_CHECKING:
     from games.domains.itinerary.state import ItineraryState
@@ -69,6 +71,7 @@ def observation_data(state: ItineraryState) -> dict[str, Any]:
     places = []
     done = state.spot_minutes()
     for place in sorted(world.places_in(state.city), key=lambda p: (p.kind != "hotel", p.name)):
+        walk = world.transfers.get((state.place, place.name))
         places.append(
             {
                 "name": place.name,
@@ -76,7 +79,8 @@ def observation_data(state: ItineraryState) -> dict[str, Any]:
                 "kind": place.kind,
                 "opens": place.opens,
                 "closes": place.closes,
-                "transfer_minutes": world.transfers.get((state.place, place.name)),
+                "transfer_minutes": walk,
+                "transfer_until": None if walk is None else transfer_until(world, state.clock, walk),
                 "required_minutes": world.required_minutes(place.name),
                 "visited_minutes": done.get(place.name, 0),
                 "here": place.name == state.place,

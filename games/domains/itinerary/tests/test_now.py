@@ -112,3 +112,24 @@ def test_an_always_open_sight_offers_no_wait_for_its_midnight_opening():
     # the Tower's opening and an hour from now; not "2024-01-02 00:00" (Walls' opening tomorrow,
     # a wait that would throw the day away for a sight open all the time)
     assert waits == ["wait until 08:00", "wait until 09:00"], waits
+
+
+def test_the_last_minute_to_walk_somewhere_is_where_the_menu_stops_offering_it():
+    """``transfer_until`` (what a real-time page hides a "go to" button by) against the menu's own
+    test, minute by minute: the walk is offered at every minute up to it and not the minute after,
+    when going would break the rest hours or a meal (a check the score counts)."""
+    from games.domains.itinerary.now import transfer_allowed, transfer_until
+
+    for overrides in ({}, {"check_meals": False}, {"rest_hours": False}, {"rest_hours": False, "check_meals": False}):
+        start = RULES.initial_state(definition(**overrides))  # 07:00 at the Alpha hotel, the Tower 20 min away
+        world = start.world
+        for late in range(0, 2 * 24 * 60, 37):
+            last = transfer_until(world, late, 20)
+            if last is None:
+                assert not transfer_allowed(world, late, 20)
+                continue
+            assert all(transfer_allowed(world, minute, 20) for minute in range(late, last + 1)), (overrides, late)
+            assert not transfer_allowed(world, last + 1, 20), (overrides, late, last)
+            if last + 1 < world.end - 20:  # not the trip's end: the walk there still happens, failing a check
+                said = " ".join(e.message for e in act(start, "go to Tower", late=last + 1)[1].events)
+                assert "overlaps" in said or "rest_hours" in said, said
