@@ -61,3 +61,10 @@ def test_dashboard_per_role(client, request, who):
     assert f"accounts/dashboard_{who}.html" in [t.name for t in response.templates]
     nav_labels = [item["label"] for item in response.context["nav_items"]]
     assert ("Scenarios" in nav_labels) == (who == "researcher")
+
+
+def test_a_participant_with_nothing_yet_is_told_where_games_come_from(client, participant):
+    client.force_login(participant)
+    page = client.get(reverse("home")).content.decode()
+    assert "Nothing to play yet. The link a researcher sent you starts your study" in page
+    assert "Nothing here yet." not in page
