@@ -144,7 +144,7 @@ def cook_line(data: Mapping[str, Any], agent: int, actions: Sequence[str]) -> st
         return "done: the game is over"
     if cook["busy"] and cook["doing"]:
         doing = cook["doing"]
-        return f"busy with {doing['recipe']} step {doing['step']} until {clock(cook['busy_until'])}"
+        return f"busy with {recipe_title(doing['recipe'])} step {doing['step']} until {clock(cook['busy_until'])}"
     if not actions:
         end = _next_end(data)
         return f"free: nothing can start before {clock(end['end'])}" if end else "free: nothing can start now"
@@ -163,7 +163,11 @@ def idle_hint(data: Mapping[str, Any], agent: int, actions: Sequence[str]) -> st
     if actions or cook is None or cook["busy"] or data.get("status", "playing") != "playing":
         return ""
     end = _next_end(data)
-    when = f"when {end['recipe']} step {end['step']} ends at {clock(end['end'])}" if end else "when that changes"
+    when = (
+        f"when {recipe_title(end['recipe'])} step {end['step']} ends at {clock(end['end'])}"
+        if end
+        else "when that changes"
+    )
     return (
         "You are free, but no step can start now (each step on the board says what it waits for). "
         f"Your next actions appear {when}."
@@ -254,7 +258,8 @@ def people_words(message: str, titles: Mapping[str, str]) -> str:
     """A rules' message as the board writes it: game time as m:ss and recipes by their titles
     ("Step 1 of Tomato-Soup is complete." -> "Step 1 of Tomato Soup is complete.")."""
     for name, title in titles.items():
-        message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", title, message)
+        # not inside an action ("continue it later with Step(2, Tomato-Soup)": that is what to type)
+        message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-]|\s*\))", title, message)
     return people_clock(message)
 
 
@@ -263,6 +268,10 @@ class RecipesPresenter:
 
     def board(self, data: Mapping[str, Any], names: Sequence[str], actions: Sequence[str]) -> dict[str, Any]:
         return board(data, actions) if data.get("recipes") else {}
+
+    def tick_text(self, data: Mapping[str, Any]) -> Callable[[float], str]:
+        """The timeline's axis in game time as the clock writes it ("10:00", not "600")."""
+        return clock
 
     def describe(self, data: Mapping[str, Any]) -> Callable[[dict[str, Any]], str]:
         """A timeline bar's words: the step by its recipe's title, as on the board."""

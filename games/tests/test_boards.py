@@ -648,3 +648,32 @@ def test_an_itinerary_walk_button_goes_when_the_menu_would_stop_offering_it():
     assert "go to Tower" in TRIPS.legal_actions(late, 0)
     later = TRIPS.act(state, 0, "wait until 11:41", 0).state
     assert "go to Tower" not in TRIPS.legal_actions(later, 0)
+
+
+def test_recipes_read_by_their_titles_except_where_the_player_is_told_what_to_type():
+    from games import recipes_view
+
+    titles = {"Tomato-Soup": "Tomato Soup"}
+    said = "You paused step 2 of Tomato-Soup with 00:00:38 left; continue it later with Step(2, Tomato-Soup)."
+    assert recipes_view.people_words(said, titles) == (
+        "You paused step 2 of Tomato Soup with 0:38 left; continue it later with Step(2, Tomato-Soup)."
+    )
+    assert recipes_view.people_words("Tomato-Soup-Deluxe is done", titles) == "Tomato-Soup-Deluxe is done"
+    assert recipes_view.PRESENTER.tick_text({})(600) == "10:00"  # the timeline's axis, as the clock
+
+
+def test_the_idle_recipes_cook_reads_the_recipe_by_its_title():
+    from games import recipes_view
+    from games.domains.recipes.rules import RULES as RECIPES
+    from games.domains.recipes.tests.kitchens import SOUP, kitchen
+
+    soup = dict(SOUP, name="Pea-Soup")
+    state = RECIPES.initial_state(kitchen(soup))
+    state = RECIPES.act(state, 0, "Step(0, Pea-Soup)", 0).state
+    data = RECIPES.observe(state, 0).data
+    board = recipes_view.board(data, RECIPES.legal_actions(state, 0))
+    assert [card["title"] for card in board["cards"]] == ["Pea Soup"]
+    assert board["cook"] == "busy with Pea Soup step 0 until 4:00"
+    labels = [b["label"] for g in board["groups"] for b in g["buttons"]]
+    assert labels and all("Pea-Soup" not in label for label in labels)
+    assert "Pea-Soup" not in str(board["next_event"]) + str(board["idle_hint"])
