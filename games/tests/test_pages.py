@@ -286,3 +286,20 @@ def test_a_lost_recipes_game_says_why_once_and_names_recipes_as_people_read_them
     assert "started step 0 of Tomato Soup" in log
     assert 'data-step="Tomato-Soup 0"' in page  # the board's hook for the step keeps the data's name
     assert "None: the game is over." in page  # no "next event" after the end
+
+
+def test_the_kitchen_says_once_what_to_do_with_a_dish_in_hand(client, participant):
+    """The board's line ("You hold tomato wedges, which is ordered: serve it ...") and the rules'
+    suggestion ("Hint: You hold tomato wedges: put it on Serving table") said the same thing."""
+    from games.viewer import Viewer, load_update
+
+    registry.descriptor("kitchen").part("bundled")(log=lambda line: None)
+    game = services.create_game("bundled/warm-up", [{"kind": "human", "user": participant}], clock="lockstep")
+    plan = ["goto storage0", "tomato", "goto chopboard0", "put", "activate", "get", "goto servingtable0"]
+    for wanted in plan:
+        legal = load_update(game.pk, Viewer(agents=[0]), 0).state["legal_actions"]
+        services.apply_action(game.pk, agent=0, action=next(a for a in legal if wanted in a))
+    client.force_login(participant)
+    page = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "You hold tomato wedges, which is ordered: serve it at the Serving table." in page
+    assert "Hint:" not in page
