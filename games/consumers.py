@@ -215,11 +215,9 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _send_feedback(self, kind: str, message: str, seq: int, domain: str = "") -> None:
         if self.html:
-            from games.presenters import presenter
+            from games.presenters import in_peoples_words
 
-            own = presenter(domain) if domain else None
-            if own is not None and hasattr(own, "feedback"):  # people read "You" and "Pan 1"; programs
-                message = own.feedback(message, self.who.agent)  # the rules' own names
+            message = in_peoples_words(domain, message, self.who.agent)  # programs: the rules' own
             html = render_to_string("games/live/_feedback.html", {"kind": kind, "message": message})
             await self.send(text_data=html)
         else:

@@ -112,6 +112,13 @@ def log_for(domain: str, entries: list[dict[str, Any]], names: list[str], board:
 GAME_OVER = "the game is over"
 
 
+def in_peoples_words(domain: str, message: str, viewer: int | None) -> str:
+    """A rules' message (a refusal, the outcome) as the page writes it: the presenter's
+    ``feedback`` ("Pan 1", "it ends at 10:28"); programs keep the rules' own words."""
+    own = presenter(domain) if domain else None
+    return own.feedback(message, viewer) if own is not None and hasattr(own, "feedback") else message
+
+
 def said_once(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The log without words it has just shown: an engine message repeated at the same moment is
     left out (a failed recipe's "spoiled" and "finished" events carry the same sentence), and the
@@ -195,6 +202,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "score_title": metrics.headline_title(game.domain),
         "finished": game.is_finished,
         "result_rows": metric_rows(game.result or {}, game.domain, said=game.outcome) if game.is_finished else [],
+        "outcome": in_peoples_words(game.domain, game.outcome, who.agent) if game.outcome else "",
         "optimum": _optimum_shown(game),
         "clock_attrs": clock_attrs(state),
         "header_clock": header_clock(game.domain, observation, float(state["time"]), state["time_unit"]),

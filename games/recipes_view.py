@@ -77,13 +77,16 @@ def _blocked_by(step: Mapping[str, Any], recipe: Mapping[str, Any], data: Mappin
 
 def recipe_cards(data: Mapping[str, Any], agent: int) -> list[dict[str, Any]]:
     cards = []
+    over = data.get("status", "playing") != "playing"
     for recipe in data["recipes"]:
         steps = []
         for step in recipe["steps"]:
             status = step["status"]
             state = status
             why = ""
-            if status in ("todo", "paused"):
+            if over and status != "done":  # no countdown or "ready" once the game is over
+                state, why = "blocked", "not done when the game ended"
+            elif status in ("todo", "paused"):
                 if step["can_start_at"] == data["time"]:
                     state = "ready" if status == "todo" else "paused"
                 else:
@@ -93,7 +96,7 @@ def recipe_cards(data: Mapping[str, Any], agent: int) -> list[dict[str, Any]]:
                 (c["deadline"] for c in step["time_constraints"] if c["deadline"] is not None and status != "done"),
                 None,
             )
-            running = step["chunks"][-1] if status == "running" and step["chunks"] else None
+            running = step["chunks"][-1] if state == "running" and step["chunks"] else None
             steps.append(
                 {
                     "index": step["index"],
@@ -107,7 +110,7 @@ def recipe_cards(data: Mapping[str, Any], agent: int) -> list[dict[str, Any]]:
                     "appliances": [a["name"] for a in step["appliances"]],
                     "run_start": running["start"] if running else None,
                     "run_end": running["end"] if running else None,
-                    "deadline": deadline if status not in ("running", "done") else None,
+                    "deadline": deadline if state not in ("running", "done") and not over else None,
                     "windows": [
                         f"must start within {clock(c['within'])} of step {c['after']} ending"
                         for c in step["time_constraints"]

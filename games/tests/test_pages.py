@@ -286,6 +286,11 @@ def test_a_lost_recipes_game_says_why_once_and_names_recipes_as_people_read_them
     assert "started step 0 of Tomato Soup" in log
     assert 'data-step="Tomato-Soup 0"' in page  # the board's hook for the step keeps the data's name
     assert "None: the game is over." in page  # no "next event" after the end
+    assert "had to start by 4:00 (2 min after step 2 finished)" in result  # the clock as the page writes it
+    assert (
+        'data-countdown-prefix="start within' not in page and "data-run-start" not in page
+    )  # no countdowns after the end
+    assert "not done when the game ended" in page
 
 
 def test_the_kitchen_says_once_what_to_do_with_a_dish_in_hand(client, participant):
