@@ -69,7 +69,7 @@ def test_a_participant_plays_a_tasks_game_in_the_browser(tmp_path, shots, worker
                     page.screenshot(path=str(shots / f"play-board{suffix}.png"), full_page=True)
             expect(page.locator("#game-result")).to_contain_text("Progress")
             expect(page.locator("#game-status")).to_contain_text("finished")
-            assert re.search(r"Progress\s*100", page.locator("#game-result").inner_text())
+            assert re.search(r"Progress \(%\)\s*100", page.locator("#game-result").inner_text())
 
             page.click("text=Watch the replay")
             expect(page.locator("h1")).to_contain_text("Replay")

@@ -52,7 +52,7 @@ def test_tasks_in_real_time_with_keys_to_the_end(tmp_path, shots):
         stack.close()
     assert not errors, errors
     assert saved["status"] == "finished"
-    assert facts["Progress"] == f"{saved['result']['progress']:g}"
+    assert facts["Progress (%)"] == f"{saved['result']['progress']:g}"
     assert header == f"{saved['result']['progress']:.0f}%"
     assert "chat is closed" in chat_closed
     assert speed > 0

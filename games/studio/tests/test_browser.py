@@ -120,7 +120,7 @@ def test_a_researcher_authors_a_task_fixes_a_mistake_sees_the_optimum_and_plays_
         page.wait_for_timeout(500)
         press_until_over(page, moves=20, pause_ms=400)
         expect(page.locator("#game-result")).to_contain_text("Progress")
-        assert re.search(r"Progress\s*100", page.locator("#game-result").inner_text())
+        assert re.search(r"Progress \(%\)\s*100", page.locator("#game-result").inner_text())
         page.screenshot(path=str(shots / "studio-played.png"), full_page=True)
 
         # The saved scenario opens again in the editor, and export gives the TOML back.
