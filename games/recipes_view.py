@@ -75,9 +75,14 @@ def _blocked_by(step: Mapping[str, Any], recipe: Mapping[str, Any], data: Mappin
     return "cannot start yet"
 
 
+def _over(data: Mapping[str, Any]) -> bool:
+    """Whether the observed game is over (success or failure)."""
+    return data.get("status", "playing") != "playing"
+
+
 def recipe_cards(data: Mapping[str, Any], agent: int) -> list[dict[str, Any]]:
     cards = []
-    over = data.get("status", "playing") != "playing"
+    over = _over(data)
     for recipe in data["recipes"]:
         steps = []
         for step in recipe["steps"]:
@@ -143,7 +148,7 @@ def cook_line(data: Mapping[str, Any], agent: int, actions: Sequence[str]) -> st
     cook = next((c for c in data["cooks"] if c["agent"] == agent), None)
     if cook is None:
         return ""
-    if data.get("status", "playing") != "playing":
+    if _over(data):
         return "done: the game is over"
     if cook["busy"] and cook["doing"]:
         doing = cook["doing"]
@@ -163,7 +168,7 @@ def _next_end(data: Mapping[str, Any]) -> dict[str, Any] | None:
 def idle_hint(data: Mapping[str, Any], agent: int, actions: Sequence[str]) -> str:
     """Why a free cook has no buttons, and when that changes ("" unless free with no action)."""
     cook = next((c for c in data["cooks"] if c["agent"] == agent), None)
-    if actions or cook is None or cook["busy"] or data.get("status", "playing") != "playing":
+    if actions or cook is None or cook["busy"] or _over(data):
         return ""
     end = _next_end(data)
     when = (
@@ -180,7 +185,7 @@ def idle_hint(data: Mapping[str, Any], agent: int, actions: Sequence[str]) -> st
 def next_event(data: Mapping[str, Any]) -> dict[str, Any] | None:
     """The next thing that happens by itself: a running step ending, or a window closing; nothing
     once the game is over."""
-    if data.get("status", "playing") != "playing":
+    if _over(data):
         return None
     options = [(r["end"], f"{recipe_title(r['recipe'])} step {r['step']} ends") for r in data["running"]]
     options += [
@@ -280,8 +285,8 @@ class RecipesPresenter:
         """A timeline bar's words: the step by its recipe's title, as on the board."""
 
         def label(details: dict[str, Any]) -> str:
-            if "recipe" in details and "step" in details and not details.get("action"):
-                return f"{recipe_title(str(details['recipe']))} step {details['step']}"
+            if "recipe" in details:
+                details = {**details, "recipe": recipe_title(str(details["recipe"]))}
             return timeline.default_label(details)
 
         return label
