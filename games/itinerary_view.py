@@ -154,8 +154,30 @@ def trip_end(data: Mapping[str, Any]) -> int:
     return int(data["clock"]["minute"]) + int(data["clock"]["minutes_left"])
 
 
+def day_so_far(plan: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The trip's legs, visits and stays, a wait read in pieces as one (a traveller who reads while
+    the real-time clock runs waits an hour, or to a sight's opening, at a time)."""
+    day: list[Mapping[str, Any]] = []
+    for leg in plan:
+        last = day[-1] if day else None
+        if (
+            last is not None
+            and leg["kind"] == last["kind"] == "stay"
+            and leg["implicit"]
+            and last["implicit"]
+            and leg["place"] == last["place"]
+            and leg["start"] == last["end"]
+        ):
+            day[-1] = dict(last, end=leg["end"], end_text=leg["end_text"])
+        else:
+            day.append(leg)
+    return day
+
+
 def board(data: Mapping[str, Any], actions: Sequence[str]) -> dict[str, Any]:
     return {
+        "day": day_so_far(data.get("plan", ())),
+        "clock": clock_text(data),
         "ends_at": trip_end(data),
         "sights": places(data),
         "departures": departures(data),
@@ -180,6 +202,14 @@ def leg_label(action: str) -> str:
     if parsed.verb == "visit":
         return f"Visit {args[0]}"
     return f"Stay in {args[0]}"
+
+
+_STAMPED = re.compile(r"\b\d{4}-\d{2}-\d{2} \d{2}:\d{2}\b")
+
+
+def _begin_of(board: Mapping[str, Any]) -> datetime | None:
+    clock = board.get("clock")
+    return clock.begin if isinstance(clock, TripClock) else None
 
 
 def _begin(data: Mapping[str, Any]) -> datetime | None:
@@ -280,6 +310,34 @@ class ItineraryPresenter:
 
     def span_of(self, data: Mapping[str, Any]) -> Callable[[dict[str, Any]], tuple[float, float] | None]:
         return span_of(data)
+
+    def result_text(self, key: str, value: Any) -> str | None:
+        """The result's objective in words ("time: 0 min; full efficiency points at 270 min or
+        less, none at 540 or more"); None: the generic row."""
+        if key != "objective" or not isinstance(value, Mapping):
+            return None
+        unit = "min" if value.get("unit") == "minute" else str(value.get("unit", ""))
+        amount = value.get("value")
+        low, high = value.get("min"), value.get("max")
+        if not isinstance(amount, int | float) or not isinstance(low, int | float) or not isinstance(high, int | float):
+            return None
+        return (
+            f"{value.get('quantity', '')}: {amount:g} {unit}; full efficiency points at {low:g} {unit} or less, "
+            f"none at {high:g} or more"
+        )
+
+    def log_lines(self, entries: Sequence[dict[str, Any]], names: Sequence[str], board: Mapping[str, Any]) -> list:
+        """The rules' messages with their times as the page's clock reads them ("until 08:00",
+        not "until 2024-05-02 08:00")."""
+        clock, begin = board.get("clock"), _begin_of(board)
+        if clock is None or begin is None:
+            return list(entries)
+
+        def read(match: re.Match[str]) -> str:
+            moment = datetime.strptime(match.group(0), _STAMP)
+            return clock((moment - begin).total_seconds() / 60)
+
+        return [dict(e, message=_STAMPED.sub(read, str(e.get("message", "")))) for e in entries]
 
 
 PRESENTER = ItineraryPresenter()

@@ -424,12 +424,16 @@ def metric_rows(result: dict[str, Any], domain: str = "", *, said: str = "") -> 
     per-agent lists and schedules are left to the timeline. ``said``: the outcome the panel has
     already written, so the row of why the game ended is not shown twice."""
     rows = []
+    own = presenter(domain) if domain else None
+    own_text = getattr(own, "result_text", None)
     for key, value in result.items():
         if isinstance(value, list):
             continue
         if f"{domain}:{key}" in glossary.WHY_ENDED and _repeats(str(value), said):
             continue
-        if isinstance(value, dict):
+        if own_text is not None and (text := own_text(key, value)) is not None:
+            pass  # the domain writes this one in its own words
+        elif isinstance(value, dict):
             if not all(isinstance(v, int | float | str | bool | None) for v in value.values()):
                 continue
             shown = [f"{k.replace('_', ' ')} {_value(v)}" for k, v in value.items() if v not in (0, None, "", False)]

@@ -171,7 +171,11 @@ def build(
         elif entry.kind == "waited":
             start = float(details.get("from", entry.time))
             until = float(details.get("until", entry.time + 1 if start == entry.time else entry.time))
-            row.bars.append(Bar("wait", start, max(until, start), "wait", done=True))
+            last = row.bars[-1] if row.bars else None
+            if last is not None and last.kind == "wait" and last.end == start:
+                last.end = max(until, start)  # one wait read in several pieces (a real-time clock) is one bar
+            else:
+                row.bars.append(Bar("wait", start, max(until, start), "wait", done=True))
             row.cursor = max(row.cursor, until)
         elif entry.kind == "rejected":
             row.rejections.append((float(entry.time), entry.data.get("message", "")))

@@ -77,6 +77,11 @@ class Domain:
     # "module:attribute" of ``paced_policy(reaction) -> Policy``: the planner as a person follows it,
     # reacting ``reaction`` game units late (``manage.py playtest``); None: ``npc_policy`` as it is.
     paced_policy: str | None = None
+    # "module:attribute" of ``wakes_at(state) -> float | None``: in real-time play, the next moment
+    # a player's options change with time alone though no rule fires (a sight opens, the rest hours
+    # end); the web loop moves the rules' clock there so the new options reach the page. None: the
+    # rules' ``next_deadline`` is every such moment.
+    wakes_at: str | None = None
     # The scenario's definition says how many seats it has (``agents``: kitchen levels); else one.
     team_in_definition: bool = False
     # A game lasts as long as its player reads, whatever the pace (the itinerary's clock jumps to

@@ -44,6 +44,7 @@ PARTS = (
     "measures",
     "paced_policy",
     "playtest_judge",
+    "wakes_at",
 )
 
 _domains: dict[str, Domain] = {}

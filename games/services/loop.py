@@ -160,7 +160,7 @@ def _catch_up(ctx: _Context, *, before_action: bool = False) -> None:
             target = clock.engine_time(game, ctx.now)
             current = rules.now(ctx.state)
             if target > current:
-                deadline = rules.next_deadline(ctx.state)
+                deadline = _real_time_deadline(ctx)
                 if before_action or (deadline is not None and deadline <= target):
                     _advance(ctx, target)
     else:
@@ -177,6 +177,18 @@ def _catch_up(ctx: _Context, *, before_action: bool = False) -> None:
     outcome = rules.outcome(ctx.state)
     if outcome.over:
         _end(ctx, outcome.reason or ("terminated" if outcome.terminated else "truncated"))
+
+
+def _real_time_deadline(ctx: _Context) -> float | None:
+    """When a real-time game must next move on by itself: the rules' next deadline or, earlier, the
+    moment the player's options change with time alone (the descriptor's ``wakes_at``: a sight
+    opens, the trip's end time comes), so that a player who only reads sees them."""
+    deadline = ctx.rules.next_deadline(ctx.state)
+    wakes_at = registry.descriptor(ctx.rules.domain).part("wakes_at")
+    wake = wakes_at(ctx.state) if wakes_at is not None else None
+    if wake is None or (deadline is not None and deadline <= wake):
+        return deadline
+    return float(wake)
 
 
 def _deciding(ctx: _Context) -> set[int]:
@@ -225,7 +237,7 @@ def _save(ctx: _Context) -> None:
     if game.is_finished or game.paused or game.clock != ClockMode.REAL_TIME:
         game.next_deadline_at = None
     else:
-        deadline = ctx.rules.next_deadline(ctx.state)
+        deadline = _real_time_deadline(ctx)
         game.next_deadline_at = clock.wall_time_at(game, deadline) if deadline is not None else None
     changed = {name: getattr(game, name) for name in CHANGEABLE if ctx.loaded.get(name, _UNREAD) != getattr(game, name)}
     rows.save_action(game, changed, ctx.entries)  # only what changed: the row has JSON lists

@@ -677,3 +677,58 @@ def test_the_idle_recipes_cook_reads_the_recipe_by_its_title():
     labels = [b["label"] for g in board["groups"] for b in g["buttons"]]
     assert labels and all("Pea-Soup" not in label for label in labels)
     assert "Pea-Soup" not in str(board["next_event"]) + str(board["idle_hint"])
+
+
+def test_a_wait_read_in_pieces_is_one_bar_and_one_line_of_the_day():
+    from games import itinerary_view
+
+    # the real-time clock moves a reading traveller on in pieces (to each opening, an hour at most)
+    entries = [E("waited", t, None, {"from": t - 60 if t > 60 else 21, "until": t}) for t in (60, 120, 180)]
+    entries.insert(0, E("waited", 1, None, {"from": 0, "until": 1}))
+    bars = timeline.build(entries, ["You"], now=180).rows[0].bars
+    assert [(b.start, b.end) for b in bars] == [(0.0, 1.0), (21.0, 180.0)]  # the first is a wait of its own
+
+    def leg(kind: str, start: int, end: int, place: str = "Museum", implicit: bool = True) -> dict[str, Any]:
+        return {"kind": kind, "start": start, "end": end, "start_text": f"s{start}", "end_text": f"e{end}",
+                "place": place, "implicit": implicit}  # fmt: skip
+
+    plan = [leg("transfer", 0, 21, implicit=False), leg("stay", 21, 60), leg("stay", 60, 120), leg("stay", 120, 180)]
+    plan += [leg("stay", 180, 200, implicit=False), leg("stay", 200, 210), leg("stay", 210, 220, place="Hall")]
+    day = itinerary_view.day_so_far(plan)
+    assert [(d["kind"], d["start"], d["end"], d["end_text"], d["place"]) for d in day] == [
+        ("transfer", 0, 21, "e21", "Museum"),
+        ("stay", 21, 180, "e180", "Museum"),  # three pieces of one wait
+        ("stay", 180, 200, "e200", "Museum"),  # a stay the player chose stays apart
+        ("stay", 200, 210, "e210", "Museum"),
+        ("stay", 210, 220, "e220", "Hall"),  # another place
+    ]
+
+
+def test_the_trip_log_and_result_read_as_the_page_does():
+    from games import presenters
+    from games.domains.itinerary.rules import RULES as TRIPS
+    from games.domains.itinerary.tests.worlds import definition
+
+    one_day = TRIPS.initial_state(definition(end="2024-01-01 23:00"))
+    data = dict(TRIPS.observe(one_day, 0).data)
+    extras = presenters.board_extras("itinerary", data, ["You"], TRIPS.legal_actions(one_day, 0))
+    entries = [
+        {"category": "engine", "kind": "waited", "message": "The traveller waited in Alpha until 2024-01-01 10:00."}
+    ]
+    assert presenters.log_for("itinerary", entries, ["You"], extras)[0]["message"] == (
+        "The traveller waited in Alpha until 10:00."
+    )
+    several = TRIPS.initial_state(definition())
+    data = dict(TRIPS.observe(several, 0).data)
+    extras = presenters.board_extras("itinerary", data, ["You"], TRIPS.legal_actions(several, 0))
+    entries[0]["message"] = "Stayed in Beta until 2024-01-02 09:10."
+    assert (
+        presenters.log_for("itinerary", entries, ["You"], extras)[0]["message"] == "Stayed in Beta until day 2, 09:10."
+    )
+
+    result = TRIPS.result(one_day)
+    rows = {label: text for label, text, _ in presenters.metric_rows(result, "itinerary")}
+    objective = result["objective"]
+    assert rows["objective"] == (
+        f"time: 0 min; full efficiency points at {objective['min']:g} min or less, none at {objective['max']:g} or more"
+    )

@@ -2,7 +2,8 @@
 running clock. Time passes while the player reads (a trip minute per second by default), and the
 page used to stand still between two actions: the header read "t = 15.7" beside a board clock of
 07:00, "Go to Fish Market Hall (12 min, arrive 07:12)" arrived at 07:28, and the log read "t=16";
-and at the day's end the walks stayed on offer after the menu had stopped offering them.
+at the day's end the walks stayed on offer after the menu had stopped offering them; and a player
+who only read was never moved on: a sight that opened stayed off the menu and the trip never ended.
 """
 
 from __future__ import annotations
@@ -75,22 +76,35 @@ def test_the_itinerary_page_follows_the_running_clock(tmp_path, shots):
             expect(wait).to_be_hidden(timeout=15_000)
             expect(lighthouse).to_contain_text("open now")
             assert minutes(header.inner_text()) >= 8 * 60
-            assert wait.is_disabled()  # nor does its key reach it
+            expect(wait).to_have_count(0, timeout=5_000)  # and the menu the moment brings has no such wait
+            # walk to the Maritime Museum (opens 10:00) and only read: when 10:00 comes the visit is
+            # on offer (the clock moves the traveller on to it as the "wait until 10:00" would)
+            press(page, page.locator("#game-actions button.action[data-action='go to Maritime Museum']"))
+            expect(page.locator(".board-itinerary .card", has_text="Where")).to_contain_text("Maritime Museum")
+            visit = page.locator("#game-actions button.action[data-action^='visit Maritime Museum']")
+            expect(visit).to_be_hidden()
+            expect(visit).to_be_visible(timeout=20_000)
+            assert minutes(header.inner_text()) >= 10 * 60
+            page.screenshot(path=str(shots / "itinerary-sight-opens.png"))
+            press(page, visit)
+            expect(page.locator(".board-itinerary .plan")).to_contain_text("visit Maritime Museum")
 
-            # the day's end: each walk goes when it would run into the rest hours from 22:00, and
-            # with every button gone the panel says why instead of standing empty
+            # the day's end: each walk goes when it would run into the rest hours from 22:00, the
+            # clock keeps offering a wait, and at midnight the trip ends by itself (it used to stand
+            # at 22:00 with nothing on offer until the player did something)
             late = int(
                 stack.python(FAST_GAME.format(slug=SCENARIO).replace("speed=20", "speed=60")).strip().splitlines()[-1]
             )
             page.goto(f"{stack.base}/games/{late}/")
             walk = page.locator("#game-actions button.action[data-action='go to Fish Market Hall']")
             expect(walk).to_be_visible()
-            none_left = page.locator("#game-actions [data-none-left]")
-            expect(none_left).to_be_hidden()
-            expect(none_left).to_be_visible(timeout=30_000)
-            assert walk.is_hidden() and walk.is_disabled()
+            expect(walk).to_be_hidden(timeout=30_000)
             assert minutes(header.inner_text()) >= 21 * 60 + 48  # Fish Market Hall is 12 min away: 21:48 was the last
-            page.screenshot(path=str(shots / "itinerary-nothing-left.png"))
+            expect(page.locator("#game-actions button.action.wait").first).to_be_visible(timeout=5_000)
+            page.screenshot(path=str(shots / "itinerary-rest-hours.png"))
+            expect(page.locator("#game-result h2")).to_be_visible(timeout=30_000)
+            expect(page.locator("#game-result")).to_contain_text("end time")
+            page.screenshot(path=str(shots / "itinerary-time-up.png"))
         assert not errors, errors
     finally:
         stack.close()

@@ -114,3 +114,60 @@ def test_a_finished_chart_ends_on_the_final_headline_given():
     assert _xy(chart)[-1] == (100.0, 30.0)
     same = presenters.progress_chart([[0.0, 0.0], [40.0, 70.0]], 40.0, 40.0, final=70.0)
     assert same["points"] == presenters.progress_chart([[0.0, 0.0], [40.0, 70.0]], 40.0, 40.0)["points"]
+
+
+def _scheduler_until(game: Game, until: datetime) -> list[datetime]:
+    """Run the scheduler as the server does (``advance_due`` at each game's ``next_deadline_at``)
+    up to wall-clock ``until``; the moments it woke the game."""
+    woke = []
+    for _ in range(100):
+        game.refresh_from_db()
+        due = game.next_deadline_at
+        if game.is_finished or due is None or due > until:
+            break
+        assert game.pk in services.advance_due(now=due)
+        woke.append(due)
+    return woke
+
+
+def test_a_traveller_who_only_reads_sees_the_sight_open(django_user_model):
+    # Walk to the Maritime Museum (opens 10:00), arrive at 07:21 and press nothing: the page offered
+    # "wait until 10:00"; when 10:00 comes the clock moves the traveller there and the visit is on
+    # the menu (it used to stay off it until the player acted, with the wait button gone).
+    game = _game(django_user_model)
+    services.apply_action(game.pk, agent=0, action="go to Maritime Museum", now=T0 + timedelta(seconds=1))
+    arrived = update_board(game, T0 + timedelta(seconds=1))
+    assert arrived["clock"]["text"].endswith("07:21")
+    assert not any(a.startswith("visit") for a in load_update(game.pk, PLAYER, 0, now=T0).state["legal_actions"])
+
+    ten = T0 + timedelta(seconds=1 + (180 - 21) / game.speed)  # the trip clock reads 10:00 (minute 180)
+    woke = _scheduler_until(game, ten)
+    assert woke, "nothing moved the reading traveller's clock"
+    board = update_board(game, ten)
+    assert board["clock"]["text"].endswith("10:00")
+    legal = load_update(game.pk, PLAYER, 0, now=ten).state["legal_actions"]
+    assert "visit Maritime Museum for 90 minutes" in legal
+    # the reading was woken more than once (each sight's opening, an hour at most) but reads as one
+    # wait: one line of the day, one bar, and the log in the page's clock
+    page = presenters.live_context(load_update(game.pk, PLAYER, 0, now=ten), PLAYER, full=True)
+    assert len(woke) > 1
+    waits = [leg for leg in page["board"]["day"] if leg["kind"] == "stay"]
+    # (the second before the first click is a wait too)
+    assert [(w["start_text"][-5:], w["end_text"][-5:]) for w in waits] == [("07:00", "07:01"), ("07:21", "10:00")]
+    bars = [b for b in page["timeline"].rows[0].bars if b.kind == "wait"]
+    assert [(b.start, b.end) for b in bars] == [(0.0, 1.0), (21.0, 180.0)]
+    said = [e["message"] for e in page["log"] if "waited" in e["message"]]
+    assert said and said[-1] == "The traveller waited in Harbourton until 10:00."
+    # the time was spent where the traveller stood, and the visit from there counts in full
+    services.apply_action(game.pk, agent=0, action="visit Maritime Museum for 90 minutes", now=ten)
+    assert update_board(game, ten)["clock"]["text"].endswith("11:30")
+
+
+def test_a_trip_nobody_plays_ends_at_its_end_time(django_user_model):
+    game = _game(django_user_model)
+    end = T0 + timedelta(seconds=1020 / game.speed)  # 07:00 to midnight, one trip minute a second
+    woke = _scheduler_until(game, end)
+    game.refresh_from_db()
+    assert game.is_finished and game.outcome == "the trip's end time has come"
+    assert game.finished_at == end and woke[-1] == end
+    assert len(woke) <= 18  # once an hour at most, not every tick

@@ -36,6 +36,8 @@ DOMAIN = Domain(
     default_speed=1.0,
     npc_policy="games.planners.itinerary_npc:npc_policy",
     length_set_by_reader=True,
+    # A traveller who only reads still sees sights open and the trip end (``now.next_change``).
+    wakes_at="games.domains.itinerary.now:next_change",
     playtest_judge="games.playtest:itinerary_judge",
     headline="games.domains.itinerary.descriptor:headline",
     headline_text="games.domains.itinerary.descriptor:headline_text",

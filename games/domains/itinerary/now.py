@@ -213,6 +213,17 @@ def wait_moments(state: ItineraryState) -> list[int]:
     return sorted(m for m in moments if now < m <= world.end)[:WAITS_OFFERED]
 
 
+def next_change(state: ItineraryState) -> int | None:
+    """When the menu changes with time alone: the first moment a wait button offers (a sight
+    opening, a meal's or the rest hours' end, at most an hour on) or the trip's end. Real-time play
+    moves the traveller there by itself, as if that button had been pressed, so that the options the
+    moment brings reach the page (``Domain.wakes_at``); None once the trip is over."""
+    if state.over:
+        return None
+    moments = wait_moments(state)
+    return moments[0] if moments else max(state.clock, state.world.end)
+
+
 def menu(state: ItineraryState) -> list[str]:
     if state.over:
         return []
