@@ -133,7 +133,7 @@ def said_once(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         message = str(entry.get("message", ""))
         if entry.get("category") == "control" and entry.get("kind") == "finished":
             reason = message.removeprefix(GAME_OVER + ": ")
-            if reason != message and any(earlier.startswith(reason) for earlier in said):
+            if reason != message and any(_repeats(reason, earlier) for earlier in said):
                 entry = dict(entry, message=GAME_OVER)
         elif entry.get("category") == "engine" and message in said:
             continue
@@ -447,9 +447,10 @@ def metric_rows(result: dict[str, Any], domain: str = "", *, said: str = "") -> 
 
 
 def _repeats(text: str, said: str) -> bool:
-    """Whether ``text`` says what ``said`` did (the outcome is stored cut to 200 characters)."""
+    """Whether ``text`` says what ``said`` did (the outcome is stored cut to 200 characters; the
+    rules' message may say it after a few words of their own: "The trip is over: <reason>.")."""
     text, said = text.strip().rstrip(".").casefold(), said.strip().rstrip(".").casefold()
-    return bool(text and said) and (text.startswith(said) or said.startswith(text))
+    return bool(text and said) and (text.startswith(said) or said.startswith(text) or said.endswith(": " + text))
 
 
 def _value(value: Any) -> str:

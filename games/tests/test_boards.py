@@ -732,3 +732,27 @@ def test_the_trip_log_and_result_read_as_the_page_does():
     assert rows["objective"] == (
         f"time: 0 min; full efficiency points at {objective['min']:g} min or less, none at {objective['max']:g} or more"
     )
+
+
+def test_the_end_of_a_trip_is_said_once():
+    from games import presenters
+
+    entries = [
+        {"category": "engine", "kind": "completed", "time": 270, "message": "Visited Maritime Museum for 90 minutes."},
+        {
+            "category": "engine",
+            "kind": "finished",
+            "time": 270,
+            "message": "The trip is over: every goal of the brief is met.",
+        },
+        {
+            "category": "control",
+            "kind": "finished",
+            "time": 270,
+            "message": "the game is over: every goal of the brief is met",
+        },
+    ]
+    said = [e["message"] for e in presenters.said_once(entries)]
+    assert said[-1] == "the game is over"  # the reason stood just above it, in the rules' words
+    other = dict(entries[1], message="The trip is over: the trip's end time has come.")
+    assert presenters.said_once([other, entries[2]])[-1]["message"] == entries[2]["message"]  # a different reason
