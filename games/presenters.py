@@ -126,6 +126,9 @@ def said_once(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     Chat is never left out: two people may write the same words."""
     kept: list[dict[str, Any]] = []
     said: set[str] = set()
+    # the rules' last words, whatever their moment: a kitchen closes at its last step, the game
+    # ends at the next
+    last_words: list[str] = []
     moment = None
     for entry in entries:
         if entry.get("time") != moment:
@@ -133,13 +136,22 @@ def said_once(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         message = str(entry.get("message", ""))
         if entry.get("category") == "control" and entry.get("kind") == "finished":
             reason = message.removeprefix(GAME_OVER + ": ")
-            if reason != message and any(_repeats(reason, earlier) for earlier in said):
+            if reason != message and any(_says(earlier, reason) for earlier in last_words):
                 entry = dict(entry, message=GAME_OVER)
-        elif entry.get("category") == "engine" and message in said:
-            continue
+        elif entry.get("category") == "engine":
+            if message in said:
+                continue
+            last_words = [*last_words[-2:], message]
         said.add(message)
         kept.append(entry)
     return kept
+
+
+def _says(message: str, reason: str) -> bool:
+    """Whether ``message`` says ``reason`` ("The trip is over: every goal of the brief is met.",
+    "... · kitchen closed after 60 steps: 0 orders completed" for "the kitchen closed after 60 steps")."""
+    core = reason.strip().rstrip(".").casefold().removeprefix("the ")
+    return bool(core) and core in message.casefold()
 
 
 def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[dict] | None = None) -> dict[str, Any]:
@@ -447,10 +459,9 @@ def metric_rows(result: dict[str, Any], domain: str = "", *, said: str = "") -> 
 
 
 def _repeats(text: str, said: str) -> bool:
-    """Whether ``text`` says what ``said`` did (the outcome is stored cut to 200 characters; the
-    rules' message may say it after a few words of their own: "The trip is over: <reason>.")."""
+    """Whether ``text`` says what ``said`` did (the outcome is stored cut to 200 characters)."""
     text, said = text.strip().rstrip(".").casefold(), said.strip().rstrip(".").casefold()
-    return bool(text and said) and (text.startswith(said) or said.startswith(text) or said.endswith(": " + text))
+    return bool(text and said) and (text.startswith(said) or said.startswith(text))
 
 
 def _value(value: Any) -> str:

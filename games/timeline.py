@@ -188,6 +188,8 @@ def build(
     # the span follows the game (a little room ahead) rather than the time limit, so short actions
     # stay readable early on; ``limit`` caps it
     span = max(latest, 1.0) * 1.1 + 2
+    if finished:  # nothing more comes: the axis ends where the game did
+        span = latest = max([now, 1.0] + [b.end for row in rows for b in row.bars if b.end is not None])
     if limit:
         span = min(span, float(limit))
     for row in rows:

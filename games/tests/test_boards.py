@@ -756,3 +756,34 @@ def test_the_end_of_a_trip_is_said_once():
     assert said[-1] == "the game is over"  # the reason stood just above it, in the rules' words
     other = dict(entries[1], message="The trip is over: the trip's end time has come.")
     assert presenters.said_once([other, entries[2]])[-1]["message"] == entries[2]["message"]  # a different reason
+
+
+def test_a_finished_games_timeline_ends_where_the_game_did():
+    entries = [E("started", 0, 0, {"start": 0, "end": 20}), E("completed", 20, 0, {})]
+    running = timeline.build(entries, ["You"], now=30)
+    assert running.span > 30  # room ahead while the game runs
+    ended = timeline.build(entries, ["You"], now=30, finished=True)
+    assert ended.span == 30 and ended.percent(30) == 100.0
+    cut = timeline.build([E("started", 0, 0, {"start": 0, "end": 50})], ["You"], now=30, finished=True)
+    assert cut.span == 30  # an action the end cut short ends there too
+
+
+def test_a_kitchen_that_closed_at_its_last_step_is_not_said_closed_again():
+    from games import presenters
+
+    entries = [
+        {"category": "engine", "kind": "expired", "time": 59, "message": "order #10 (toast) expired"},
+        {
+            "category": "engine",
+            "kind": "finished",
+            "time": 59,
+            "message": "kitchen closed after 60 steps: 0 orders completed, 10 failed",
+        },
+        {
+            "category": "control",
+            "kind": "finished",
+            "time": 60,
+            "message": "the game is over: the kitchen closed after 60 steps",
+        },
+    ]
+    assert presenters.said_once(entries)[-1]["message"] == "the game is over"
