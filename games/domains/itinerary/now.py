@@ -217,11 +217,12 @@ def next_change(state: ItineraryState) -> int | None:
     """When the menu changes with time alone: the first moment a wait button offers (a sight
     opening, a meal's or the rest hours' end, at most an hour on) or the trip's end. Real-time play
     moves the traveller there by itself, as if that button had been pressed, so that the options the
-    moment brings reach the page (``Domain.wakes_at``); None once the trip is over."""
+    moment brings reach the page (``Domain.wakes_at``). A trip still on always has one (an hour on,
+    or its end: an action that reaches the end time ends it); None once it is over."""
     if state.over:
         return None
     moments = wait_moments(state)
-    return moments[0] if moments else max(state.clock, state.world.end)
+    return moments[0] if moments else None
 
 
 def menu(state: ItineraryState) -> list[str]:

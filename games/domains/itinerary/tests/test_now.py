@@ -133,3 +133,18 @@ def test_the_last_minute_to_walk_somewhere_is_where_the_menu_stops_offering_it()
             if last + 1 < world.end - 20:  # not the trip's end: the walk there still happens, failing a check
                 said = " ".join(e.message for e in act(start, "go to Tower", late=last + 1)[1].events)
                 assert "overlaps" in said or "rest_hours" in said, said
+
+
+def test_the_menu_changes_by_itself_at_the_first_wait_it_offers_and_at_the_trips_end():
+    from games.domains.itinerary.now import next_change, wait_moments
+
+    state = RULES.initial_state(definition(end="2024-01-01 23:00"))
+    state, _ = act(state, "go to Tower")  # 07:20, the Tower opens at 09:00
+    assert next_change(state) == min(wait_moments(state)) == 80  # an hour on comes first
+    assert not [a for a in RULES.legal_actions(state, 0) if a.startswith("visit")]
+    state = RULES.advance(state, 120).state  # what the real-time loop does when 09:00 comes
+    assert "visit Tower for 60 minutes" in RULES.legal_actions(state, 0)
+    late = RULES.advance(state, 16 * 60 - 10).state  # ten minutes before the trip's end
+    assert next_change(late) == 16 * 60
+    ended = RULES.advance(late, next_change(late)).state
+    assert ended.over and next_change(ended) is None
