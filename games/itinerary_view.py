@@ -276,6 +276,20 @@ def span_of(data: Mapping[str, Any]) -> Callable[[dict[str, Any]], tuple[float, 
     return span
 
 
+def _reading(entry: Mapping[str, Any], following: Mapping[str, Any] | None) -> bool:
+    """Whether ``entry`` is the wait a real-time clock wrote as a player acted: an engine "waited"
+    whose next log line is the player's action, the action's own entry (not in the log) between
+    them. A wait the clock wrote by itself (a sight opening) is written apart and stays."""
+    return (
+        following is not None
+        and entry.get("category") == following.get("category") == "engine"
+        and entry.get("kind") == "waited"
+        and following.get("agent") is not None
+        and isinstance(entry.get("seq"), int)
+        and following.get("seq") == entry["seq"] + 2
+    )
+
+
 class ItineraryPresenter:
     """The itinerary descriptor's board presenter (``games.presenters.presenter``)."""
 
@@ -328,7 +342,11 @@ class ItineraryPresenter:
 
     def log_lines(self, entries: Sequence[dict[str, Any]], names: Sequence[str], board: Mapping[str, Any]) -> list:
         """The rules' messages with their times as the page's clock reads them ("until 08:00",
-        not "until 2024-05-02 08:00")."""
+        not "until 2024-05-02 08:00"), without the wait that is only the time a player read before
+        an action (the action's line follows at once; the day so far and the timeline show it)."""
+        entries = [
+            e for i, e in enumerate(entries) if not _reading(e, entries[i + 1] if i + 1 < len(entries) else None)
+        ]
         clock, begin = board.get("clock"), _begin_of(board)
         if clock is None or begin is None:
             return list(entries)

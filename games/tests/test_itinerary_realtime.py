@@ -158,9 +158,18 @@ def test_a_traveller_who_only_reads_sees_the_sight_open(django_user_model):
     assert [(b.start, b.end) for b in bars] == [(0.0, 1.0), (21.0, 180.0)]
     said = [e["message"] for e in page["log"] if "waited" in e["message"]]
     assert said and said[-1] == "The traveller waited in Harbourton until 10:00."
-    # the time was spent where the traveller stood, and the visit from there counts in full
-    services.apply_action(game.pk, agent=0, action="visit Maritime Museum for 90 minutes", now=ten)
-    assert update_board(game, ten)["clock"]["text"].endswith("11:30")
+    # the time was spent where the traveller stood, and the visit from there counts in full; the
+    # five minutes read before it are in the day and on the timeline, not a log line of their own
+    pressed = ten + timedelta(seconds=5 / game.speed)
+    services.apply_action(game.pk, agent=0, action="visit Maritime Museum for 90 minutes", now=pressed)
+    assert update_board(game, pressed)["clock"]["text"].endswith("11:35")
+    page = presenters.live_context(load_update(game.pk, PLAYER, 0, now=pressed), PLAYER, full=True)
+    assert ("07:21", "10:05") in [(d["start_text"][-5:], d["end_text"][-5:]) for d in page["board"]["day"]]
+    lines = [e["message"] for e in page["log"]]
+    assert lines[-2:] == [
+        "The traveller waited in Harbourton until 10:00.",
+        "visited Maritime Museum for 90 minutes.",
+    ]
 
 
 def test_a_trip_nobody_plays_ends_at_its_end_time(django_user_model):
