@@ -734,28 +734,28 @@ def test_the_trip_log_and_result_read_as_the_page_does():
     )
 
 
-def test_the_end_of_a_trip_is_said_once():
+def _line(category: str, kind: str, time: float, message: str) -> dict[str, Any]:
+    return {"category": category, "kind": kind, "time": time, "message": message}
+
+
+def test_the_end_is_said_once_where_the_rules_said_it_in_their_own_words():
     from games import presenters
 
-    entries = [
-        {"category": "engine", "kind": "completed", "time": 270, "message": "Visited Maritime Museum for 90 minutes."},
-        {
-            "category": "engine",
-            "kind": "finished",
-            "time": 270,
-            "message": "The trip is over: every goal of the brief is met.",
-        },
-        {
-            "category": "control",
-            "kind": "finished",
-            "time": 270,
-            "message": "the game is over: every goal of the brief is met",
-        },
+    trip = [
+        _line("engine", "completed", 270, "Visited Maritime Museum for 90 minutes."),
+        _line("engine", "finished", 270, "The trip is over: every goal of the brief is met."),
+        _line("control", "finished", 270, "the game is over: every goal of the brief is met"),
     ]
-    said = [e["message"] for e in presenters.said_once(entries)]
-    assert said[-1] == "the game is over"  # the reason stood just above it, in the rules' words
-    other = dict(entries[1], message="The trip is over: the trip's end time has come.")
-    assert presenters.said_once([other, entries[2]])[-1]["message"] == entries[2]["message"]  # a different reason
+    assert presenters.said_once(trip)[-1]["message"] == "the game is over"  # the reason stood just above it
+    other = _line("engine", "finished", 270, "The trip is over: the trip's end time has come.")
+    assert presenters.said_once([other, trip[2]])[-1]["message"] == trip[2]["message"]  # a different reason
+    # a kitchen closes at its last step and the game ends at the next
+    kitchen = [
+        _line("engine", "expired", 59, "order #10 (toast) expired"),
+        _line("engine", "finished", 59, "kitchen closed after 60 steps: 0 orders completed, 10 failed"),
+        _line("control", "finished", 60, "the game is over: the kitchen closed after 60 steps"),
+    ]
+    assert presenters.said_once(kitchen)[-1]["message"] == "the game is over"
 
 
 def test_a_finished_games_timeline_ends_where_the_game_did():
@@ -766,24 +766,3 @@ def test_a_finished_games_timeline_ends_where_the_game_did():
     assert ended.span == 30 and ended.percent(30) == 100.0
     cut = timeline.build([E("started", 0, 0, {"start": 0, "end": 50})], ["You"], now=30, finished=True)
     assert cut.span == 30  # an action the end cut short ends there too
-
-
-def test_a_kitchen_that_closed_at_its_last_step_is_not_said_closed_again():
-    from games import presenters
-
-    entries = [
-        {"category": "engine", "kind": "expired", "time": 59, "message": "order #10 (toast) expired"},
-        {
-            "category": "engine",
-            "kind": "finished",
-            "time": 59,
-            "message": "kitchen closed after 60 steps: 0 orders completed, 10 failed",
-        },
-        {
-            "category": "control",
-            "kind": "finished",
-            "time": 60,
-            "message": "the game is over: the kitchen closed after 60 steps",
-        },
-    ]
-    assert presenters.said_once(entries)[-1]["message"] == "the game is over"
