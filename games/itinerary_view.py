@@ -207,11 +207,6 @@ def leg_label(action: str) -> str:
 _STAMPED = re.compile(r"\b\d{4}-\d{2}-\d{2} \d{2}:\d{2}\b")
 
 
-def _begin_of(board: Mapping[str, Any]) -> datetime | None:
-    clock = board.get("clock")
-    return clock.begin if isinstance(clock, TripClock) else None
-
-
 def _begin(data: Mapping[str, Any]) -> datetime | None:
     try:
         return datetime.strptime(str(data["clock"]["begin"]), _STAMP)
@@ -347,9 +342,10 @@ class ItineraryPresenter:
         entries = [
             e for i, e in enumerate(entries) if not _reading(e, entries[i + 1] if i + 1 < len(entries) else None)
         ]
-        clock, begin = board.get("clock"), _begin_of(board)
-        if clock is None or begin is None:
+        clock = board.get("clock")
+        if not isinstance(clock, TripClock) or clock.begin is None:
             return list(entries)
+        begin = clock.begin
 
         def read(match: re.Match[str]) -> str:
             moment = datetime.strptime(match.group(0), _STAMP)
