@@ -3,7 +3,7 @@
 A rule set turns a scenario definition (JSON) into an indexed, immutable value (the tasks'
 ``Compiled``, the recipes' ``Kitchen``, the itinerary's ``World``) that every state of a game shares.
 Compiling costs far more than an action, so it happens once per process per scenario: the compiled
-value is cached under its definition (encoded exactly, see ``_exact_key``), and ``dump_state``
+value is cached under its definition (its exact JSON text, see ``_exact_key``), and ``dump_state``
 writes the digest of the definition it dumps (``scenario_key``) beside it, so that ``load_state`` of
 a cold game finds the compiled scenario without encoding or parsing the definition again. A key that
 is unknown to the process (a new worker, an evicted entry, a dump without a key) falls back to
@@ -21,6 +21,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
+import orjson
+
 
 def scenario_key(definition: Mapping[str, Any], *extra: Hashable) -> str:
     """A digest of the definition's content (and of whatever else the compiled value depends on)."""
@@ -29,13 +31,21 @@ def scenario_key(definition: Mapping[str, Any], *extra: Hashable) -> str:
 
 
 def _exact_key(definition: Mapping[str, Any], extra: tuple[Hashable, ...]) -> str | bytes:
-    """The definition itself, encoded by ``marshal`` (ten times faster than a sorted JSON dump):
-    a dict key that matches only an identical definition, keys in the same order. JSON data read
-    back from the database may order its keys differently; it then misses once and is compiled
-    again, which costs time but is never wrong. Data ``marshal`` cannot encode uses the digest."""
+    """The definition itself as JSON text, keys in their order (``orjson``: twenty times faster
+    than a sorted ``json`` dump and twice ``marshal``, which was the key before and is the fallback
+    for data JSON cannot write, such as non-string keys): a dict key that matches only a
+    definition with the same JSON text. JSON data read back from the database may order its keys
+    differently; it then misses once and is compiled again, which costs time but is never wrong.
+    orjson writes NaN and the infinities as ``null``; no definition holds one (they are not JSON,
+    ``games.schema`` refuses them in what is sent, each domain's validator in what it reads), so
+    this costs nothing. Data neither can encode uses the digest."""
+    try:
+        return orjson.dumps((definition, extra))
+    except TypeError:
+        pass
     try:
         # version 2: no back-references, whose use follows reference counts and would vary
-        return marshal.dumps((definition, extra), 2)  # type: ignore[arg-type]
+        return b"m" + marshal.dumps((definition, extra), 2)  # type: ignore[arg-type]
     except ValueError:
         return scenario_key(definition, *extra)
 

@@ -72,3 +72,20 @@ def test_known_finds_a_value_by_its_dumped_key_and_refuses_a_key_it_does_not_hol
         cache.known(scenario_key({"a": 1}))
     key = cache.dump_key(compiled, {"a": 1})
     assert cache.known(key) is compiled
+
+
+def test_a_definition_json_cannot_write_is_still_compiled_once_and_told_apart_from_its_neighbours():
+    compile_ = Counting()
+    cache = CompiledScenarios(compile_)
+    first = cache.get({1: "a"})  # a non-string key: the marshal path
+    assert cache.get({1: "a"}) is first and compile_.calls == 1
+    assert cache.get({"1": "a"}) == (("1", "a"),) and compile_.calls == 2
+    big = cache.get({"n": 2**70})  # a whole number beyond 64 bits: the marshal path too
+    assert cache.get({"n": 2**70}) is big and compile_.calls == 3
+
+
+def test_one_and_one_point_zero_and_true_are_different_definitions():
+    compile_ = Counting()
+    cache = CompiledScenarios(compile_)
+    values = [cache.get({"n": value})[0][1] for value in (1, 1.0, True)]
+    assert [type(value) for value in values] == [int, float, bool] and compile_.calls == 3
