@@ -41,19 +41,25 @@ RESOURCE_CHOICES = [
 ]
 FOCUS_KEYS = {TIME_CONSTRAINT: "t", DEPENDENCY: "d"}
 
-SHORTCUTS: list[tuple[str, str]] = [
-    ("j / ↓", "next step"),
-    ("k / ↑", "previous step"),
-    ("a / c", "autonomous / continuous"),
-    ("i / n", "interruptible / not interruptible"),
-    ("o / m / s", "toggle oven / microwave / stove"),
-    ("0", "no resource"),
-    ("x", "no time constraint"),
-    ("t", "time constraint: pick the step, then type the minutes"),
-    ("d", "dependencies: Space toggles a step, Esc goes back"),
-    ("Esc", "back to the step (leave a field)"),
-    ("?", "show or hide these shortcuts"),
+# (keys, what they do, the property they label or None for moving about), in the legend's order.
+SHORTCUTS: list[tuple[str, str, str | None]] = [
+    ("j / ↓", "next step", None),
+    ("k / ↑", "previous step", None),
+    ("a / c", "autonomous / continuous", CONCURRENCY),
+    ("i / n", "interruptible / not interruptible", INTERRUPTIBILITY),
+    ("o / m / s", "toggle oven / microwave / stove", RESOURCE),
+    ("0", "no resource", RESOURCE),
+    ("x", "no time constraint", TIME_CONSTRAINT),
+    ("t", "time constraint: pick the step, then type the minutes", TIME_CONSTRAINT),
+    ("d", "dependencies: Space toggles a step, Esc goes back", DEPENDENCY),
+    ("Esc", "back to the step (leave a field)", None),
+    ("?", "show or hide these shortcuts", None),
 ]
+
+
+def shortcuts_for(properties: Sequence[str]) -> list[tuple[str, str]]:
+    """The legend of a project's label page: the keys of the properties it labels, and moving about."""
+    return [(keys, what) for keys, what, prop in SHORTCUTS if prop is None or prop in properties]
 
 
 @dataclass

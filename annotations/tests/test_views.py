@@ -213,3 +213,22 @@ def test_the_label_export_streams_under_asgi(setup, researcher):
     request.user = researcher
     response = project_export(request, pk=project.pk)
     assert response.streaming and response.is_async
+
+
+def test_the_shortcut_legend_lists_the_keys_of_the_properties_the_project_labels(client, setup, researcher):
+    _, unit, amy, _ = setup  # concurrency, resource and time constraint
+    client.force_login(amy)
+    legend = re.findall(
+        r"<dt><kbd>([^<]+)</kbd></dt>", client.get(reverse("annotations:label", args=[unit.pk])).content.decode()
+    )
+    assert legend == ["j / ↓", "k / ↑", "a / c", "o / m / s", "0", "x", "t", "Esc", "?"]
+    with_dependencies = services.create_project(
+        name="Dependencies",
+        recipes=[make_recipe("Crumble")],
+        properties=["dependency"],
+        annotators=[amy],
+        annotators_per_item=1,
+        created_by=researcher,
+    ).recipes.get()
+    page = client.get(reverse("annotations:label", args=[with_dependencies.pk])).content.decode()
+    assert re.findall(r"<dt><kbd>([^<]+)</kbd></dt>", page) == ["j / ↓", "k / ↑", "d", "Esc", "?"]

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.permissions import annotator_required
 from annotations import selectors, services
-from annotations.controls import SHORTCUTS, IncompleteInput, build_control, duration_text, value_from_post
+from annotations.controls import IncompleteInput, build_control, duration_text, shortcuts_for, value_from_post
 from annotations.models import Annotator, Assignment, Item, ProjectRecipe
 from annotations.services import AnnotationError
 
@@ -91,7 +91,7 @@ def label(request: HttpRequest, pk: int) -> HttpResponse:
         "rows": rows,
         "readonly": assignment.submitted_at is not None,
         "progress": _progress(unit, annotator),
-        "shortcuts": SHORTCUTS,
+        "shortcuts": shortcuts_for(unit.project.properties),
         "first_open": first_open,
         "suggestions": unit.project.show_suggestions,
     }
