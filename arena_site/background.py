@@ -49,6 +49,12 @@ def inline() -> bool:
     return bool(settings.BACKGROUND_INLINE)
 
 
+def in_this_process() -> bool:
+    """Whether submitted work runs in threads of this process (the embedded default, no broker),
+    so that it ends when the process does and is this process's to pick up again when it starts."""
+    return not inline() and bool(settings.CELERY_TASK_ALWAYS_EAGER)
+
+
 def submit(name: str, *args: Any, countdown: float = 0.0) -> None:
     """Run task ``name`` with ``args`` soon (after ``countdown`` seconds), never in the caller's event loop."""
     work = task(name)

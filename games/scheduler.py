@@ -116,6 +116,22 @@ def start_process() -> None:
         return
     if paused:
         log.info("paused %d real-time game(s) until their players reconnect", paused)
+    resumed = resume_background_work()
+    if resumed:
+        log.info("resumed benchmark run(s) %s, cut off when the server stopped", ", ".join(map(str, resumed)))
+
+
+def resume_background_work() -> list[int]:
+    """A single-process server that plays benchmark runs in its own threads picks up, at start, the
+    runs it was playing when it stopped (with a broker, Celery redelivers them instead)."""
+    from arena_site import background
+    from games import presence
+
+    if not (presence.single_process() and background.in_this_process()):
+        return []
+    from games.npc.benchmarks import resume_orphans
+
+    return resume_orphans()
 
 
 def run_forever(*, stop_after: float | None = None) -> None:

@@ -26,6 +26,7 @@ class HeadlessEpisode:
     turns: int = 0
     says: list[str] = field(default_factory=list)
     stopped: str = ""  # why the loop ended besides the rules' outcome
+    halted: bool = False  # ``on_turn`` asked to stop: the episode is unfinished, not a result
     curve: list[list[float]] = field(default_factory=list)  # [game time, turns, score] when the score changed
 
     def track(self, rules: RuleSet[Any], score: Callable[[Any], float | None] | None) -> None:
@@ -46,8 +47,11 @@ def run_episode(
     max_turns: int = 500,
     memory: dict[str, Any] | None = None,
     score: Callable[[Any], float | None] | None = None,
+    on_turn: Callable[[HeadlessEpisode], bool] | None = None,
 ) -> HeadlessEpisode:
-    """``score(state)`` (the headline metric, 0-100), when given, is followed into ``curve``."""
+    """``score(state)`` (the headline metric, 0-100), when given, is followed into ``curve``.
+    ``on_turn(episode)``, when given, is called after each decision; when it answers False the
+    episode stops there, ``halted`` (a benchmark run stopped by its researcher)."""
     state = rules.initial_state(scenario, seed=seed, agents=agents, options=options)
     episode = HeadlessEpisode(state=state)
     episode.track(rules, score)
@@ -77,6 +81,9 @@ def run_episode(
                 unseen += transition.events
                 episode.state = transition.state
             episode.track(rules, score)
+            if on_turn is not None and not on_turn(episode):
+                episode.halted, episode.stopped = True, "halted"
+                break
             if rules.outcome(episode.state).over:
                 break
             if _progressed(decision.actions) and set(rules.awaiting(episode.state)) & controlled:

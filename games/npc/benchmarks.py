@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import csv
 import io
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 from django.conf import settings
@@ -37,7 +38,7 @@ from games.models import Scenario
 from games.npc import optimality, stats
 from games.npc.call_rows import call_row
 from games.npc.llm_cache import CachingClient
-from games.npc.models import BenchmarkResult, BenchmarkRun, LlmCall, RunStatus
+from games.npc.models import BenchmarkResult, BenchmarkRun, EpisodeProgress, LlmCall, RunStatus
 from games.npc.tables import paper_table
 from games.services import InvalidInput, scenario_definition
 
@@ -121,7 +122,15 @@ def rerun(run: BenchmarkRun, *, cache: bool | None = None, created_by: Any = Non
 
 
 def _llm_config(config: Mapping[str, Any]) -> LlmConfig | None:
-    return LlmConfig.from_settings(config["llm"]) if config.get("llm") else None
+    """The model settings of a stored run. Its record keeps the URL it was started with, for its
+    page; the endpoint's id says where to call now (the endpoint may have moved since, as the
+    bundled model does: it listens on a new port each time the server starts)."""
+    stored = config.get("llm")
+    if not stored:
+        return None
+    if stored.get("endpoint"):
+        stored = {key: value for key, value in stored.items() if key != "base_url"}
+    return LlmConfig.from_settings(stored)
 
 
 def progress(run: BenchmarkRun) -> tuple[int, int]:
@@ -144,7 +153,42 @@ def definition_for(rules: Any, slugs: Sequence[str]) -> Mapping[str, Any]:
 NO_ANSWER = "the model never answered"
 
 
-def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult:
+PROGRESS_EVERY = 2.0  # seconds between two writes of an episode's progress (the page polls every 2 s)
+
+
+class _Progress:
+    """Called after each decision of an episode: writes how far it has got (at most every
+    ``PROGRESS_EVERY`` seconds) and answers False once the run is stopped, so that Stop takes
+    effect within a decision instead of after an episode a slow model may take many minutes for."""
+
+    def __init__(self, run: BenchmarkRun, key: str, rules: Any) -> None:
+        self._run_id, self._key, self._rules = run.pk, key, rules
+        self._last = time.monotonic()
+        EpisodeProgress.objects.update_or_create(run_id=run.pk, key=key, defaults={"turns": 0, "llm_calls": 0})
+
+    def __call__(self, episode: Any) -> bool:
+        now = time.monotonic()
+        if now - self._last < PROGRESS_EVERY:
+            return True
+        self._last = now
+        if BenchmarkRun.objects.filter(pk=self._run_id, status=RunStatus.STOPPED).exists():
+            return False
+        EpisodeProgress.objects.filter(run_id=self._run_id, key=self._key).update(
+            turns=episode.turns,
+            llm_calls=len(episode.calls),
+            game_time=float(self._rules.now(episode.state)),
+            score=episode.curve[-1][2] if episode.curve else None,
+            updated_at=timezone.now(),
+        )
+        return True
+
+    def forget(self) -> None:
+        EpisodeProgress.objects.filter(run_id=self._run_id, key=self._key).delete()
+
+
+def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult | None:
+    """Play one item and save its result; None when the run was stopped during the episode (the
+    unfinished episode is not a result: Resume plays it again from its start)."""
     rules = registry.get(run.domain)
     started = time.perf_counter()
     agents = int(item.get("agents", 1))
@@ -177,6 +221,7 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult:
         definition = None
     episode = None
     if definition is not None:
+        progress = _Progress(run, item["key"], rules)
         episode = run_episode(
             rules,
             definition,
@@ -186,7 +231,11 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult:
             options=item.get("options") or {},
             max_turns=int(run.config.get("max_turns", 400)),
             score=lambda state: metrics.headline(run.domain, rules.result(state)),
+            on_turn=progress,
         )
+        if episode.halted:
+            progress.forget()
+            return None
     if episode is not None:
         outcome = rules.outcome(episode.state)
         result.metrics = rules.result(episode.state)
@@ -211,12 +260,14 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult:
             _save(run, result, episode)
     except IntegrityError:
         # Another worker played the same item meanwhile (a redelivered task): keep the first.
+        EpisodeProgress.objects.filter(run=run, key=result.key).delete()
         return BenchmarkResult.objects.get(run=run, key=result.key)
     return result
 
 
 def _save(run: BenchmarkRun, result: BenchmarkResult, episode: Any) -> None:
     result.save()
+    EpisodeProgress.objects.filter(run=run, key=result.key).delete()
     if episode is not None and run.config.get("log_calls"):
         llm = run.config.get("llm") or {}
         LlmCall.objects.bulk_create(
@@ -254,6 +305,7 @@ def run_benchmark(
     if run.started_at is None:
         run.started_at = timezone.now()
         run.save(update_fields=["started_at"])
+    run.playing.all().delete()  # left by a process that died mid-episode: those episodes start over
     done = set(run.results.values_list("key", flat=True))
     pending = [(index, item) for index, item in enumerate(run.items, start=1) if item["key"] not in done]
     if fan_out and pending:
@@ -267,10 +319,7 @@ def run_benchmark(
                 if not _play(run, index, item, log):
                     break
         else:
-            with ThreadPoolExecutor(max_workers=count, thread_name_prefix=f"benchmark-{run_id}") as pool:
-                futures = [pool.submit(_play_in_thread, run, index, item, log) for index, item in pending]
-                for future in as_completed(futures):
-                    future.result()  # the first unexpected error ends the run as failed
+            _play_in_threads(run, pending, count, log)
     except Exception as error:
         BenchmarkRun.objects.filter(pk=run_id).update(
             status=RunStatus.FAILED, error=f"{type(error).__name__}: {error}", finished_at=timezone.now()
@@ -280,6 +329,50 @@ def run_benchmark(
         log(f"run {run_id} stopped at {run.results.count()}/{run.total}")
     _finish_if_complete(run_id)
     return BenchmarkRun.objects.get(pk=run_id)
+
+
+def _play_in_threads(run: BenchmarkRun, pending: list[tuple[int, Any]], count: int, log: Log) -> None:
+    """Play ``pending`` in ``count`` daemon threads, each taking the next item as it finishes one;
+    the first unexpected error stops them taking more and is raised here. Daemon threads (not a
+    ``ThreadPoolExecutor``'s, which the interpreter waits for at exit) let a server that is told to
+    stop, stop: the episodes cut off are played again when it starts (``resume_orphans``)."""
+    queue = deque(pending)
+    lock = threading.Lock()
+    failures: list[BaseException] = []
+
+    def work() -> None:
+        while True:
+            with lock:
+                if not queue or failures:
+                    return
+                index, item = queue.popleft()
+            try:
+                _play_in_thread(run, index, item, log)
+            except BaseException as error:  # handed to the caller, which raises it
+                with lock:
+                    failures.append(error)
+                return
+
+    size = min(count, len(queue))
+    threads = [threading.Thread(target=work, name=f"benchmark-{run.pk}-{n}", daemon=True) for n in range(size)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
+
+
+def resume_orphans() -> list[int]:
+    """At the start of a server that plays runs in its own threads: the runs still queued or
+    running were cut off when it stopped; queue them again (finished episodes are kept, an episode
+    cut off half-way starts over). Returns their ids."""
+    orphans = list(
+        BenchmarkRun.objects.filter(status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).values_list("pk", flat=True)
+    )
+    for run_id in orphans:
+        background.submit("npc.benchmark", run_id)
+    return orphans
 
 
 def _workers(requested: int | None) -> int:
@@ -297,6 +390,9 @@ def _play(run: BenchmarkRun, index: int, item: Mapping[str, Any], log: Log) -> b
     if BenchmarkRun.objects.filter(pk=run.pk, status=RunStatus.STOPPED).exists():
         return False
     result = run_item(run, item)
+    if result is None:
+        log(f"[{index}/{run.total}] {item['key']}: stopped during the episode; Resume plays it again")
+        return False
     summary = result.error or (
         f"{result.outcome} · {result.llm_calls} LLM calls ({result.cached_calls} cached)"
         f" · ${result.cost_usd:.4f} · {result.wall_seconds:.1f} s"

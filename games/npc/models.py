@@ -138,6 +138,28 @@ class BenchmarkResult(models.Model):
         return f"{self.run} {self.key}"
 
 
+class EpisodeProgress(models.Model):
+    """An episode of a run under way, as far as it has got (written every few seconds by the
+    process playing it, deleted when its result is saved): what the run's page shows while a slow
+    model plays an episode of many minutes."""
+
+    run = models.ForeignKey(BenchmarkRun, on_delete=models.CASCADE, related_name="playing")
+    key = models.CharField(max_length=300)
+    turns = models.PositiveIntegerField(default=0)
+    llm_calls = models.PositiveIntegerField(default=0)
+    game_time = models.FloatField(default=0.0)
+    score = models.FloatField(null=True, blank=True, help_text="The headline score so far, 0-100.")
+    started_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["run", "started_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["run", "key"], name="episode_progress_key_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.run} {self.key} (under way)"
+
+
 class LlmResponse(models.Model):
     """A stored model answer, found again by a hash of the request (``games.npc.llm_cache``)."""
 

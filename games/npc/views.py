@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
@@ -12,6 +13,7 @@ from arena_site import background
 from arena_site.htmx import HtmxHttpRequest
 from games.agents import prices
 from games.engine import registry
+from games.engine.durations import short_clock
 from games.models import Game
 from games.npc import benchmarks, comparison, reports, stats
 from games.npc.forms import BenchmarkForm
@@ -58,8 +60,32 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
     return render(request, "npc/benchmark_list.html", {"form": form, "rows": rows, "domains": registry.domains()})
 
 
+def _game_time(unit: str, value: float) -> str:
+    """A moment of game time as the run's page writes it: ``1:05:00`` (recipes' seconds),
+    ``minute 14``, ``step 18``."""
+    return short_clock(value) if unit == "second" else f"{unit} {value:g}"
+
+
+def _playing(run: BenchmarkRun) -> list[dict[str, object]]:
+    """The episodes under way, as far as their last news (``EpisodeProgress``)."""
+    unit = registry.get(run.domain).time_unit
+    now = timezone.now()
+    return [
+        {
+            "key": row.key,
+            "turns": row.turns,
+            "llm_calls": row.llm_calls,
+            "time": _game_time(unit, row.game_time),
+            "score": row.score,
+            "quiet": round((now - row.updated_at).total_seconds()),
+        }
+        for row in run.playing.all()
+    ]
+
+
 def _context(run: BenchmarkRun) -> dict[str, object]:
     done, total = benchmarks.progress(run)
+    active = run.status in (RunStatus.QUEUED, RunStatus.RUNNING)
     results = list(run.results.order_by("id"))
     report = reports.source_report(run.domain, run.agent, benchmarks.result_rows(run))
     return {
@@ -72,7 +98,8 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
         "done": done,
         "total": total,
         "percent": round(100 * done / total) if total else 0,
-        "active": run.status in (RunStatus.QUEUED, RunStatus.RUNNING),
+        "active": active,
+        "playing": _playing(run) if active else [],
         "table": report["table"],
         "results": results,
         "errors": sum(1 for r in results if r.error),
@@ -98,7 +125,11 @@ def benchmark_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def benchmark_stop(request: HttpRequest, pk: int) -> HttpResponse:
     run = get_object_or_404(BenchmarkRun, pk=pk)
     benchmarks.stop(run)
-    messages.info(request, f"Run {run.pk} stops after the episode it is playing; Resume carries on from there.")
+    messages.info(
+        request,
+        f"Run {run.pk} stops after the decision it is making; Resume carries on from there "
+        "(an episode stopped half-way is played again from its start).",
+    )
     return redirect("games:benchmark", pk=run.pk)
 
 

@@ -148,3 +148,62 @@ def test_a_run_over_a_generated_family_is_read_against_its_certified_optimum(
     ratios = [float(text.rstrip("×")) for text in section.locator("tbody td:last-child").all_inner_texts()]
     assert all(ratio >= 1 for ratio in ratios)
     section.screenshot(path=str(SCREENSHOTS / "npc-benchmark-optimum.png"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_watch_an_episode_under_way_stop_it_within_a_decision_and_resume(
+    live_server, browser, django_user_model, settings, monkeypatch
+):
+    import threading
+    import time
+
+    from django.db import connection
+
+    from accounts.roles import Role, grant
+    from arena_site import background
+    from games.agents.tests.stub_server import stub_endpoint
+    from games.npc import benchmarks
+    from games.npc.tasksets import build_items
+    from games.npc.tests.test_benchmark_cache import _llm, answer
+
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        pytest.skip("the run plays in a thread of its own, which an in-memory SQLite database cannot serve")
+    settings.BACKGROUND_INLINE, settings.CELERY_TASK_ALWAYS_EAGER = False, True  # the embedded server's threads
+    monkeypatch.setattr(benchmarks, "PROGRESS_EVERY", 0.0)
+    user = django_user_model.objects.create_user("rhea", password="pw-researcher-1")
+    grant(user, Role.RESEARCHER)
+    for i in (1, 2, 3):
+        save_scenario(
+            domain="tasks", slug=f"test/chores{i}", title=f"c{i}", source="tests", definition=task(f"job{i}", i)
+        )
+    released, calls = threading.Event(), []
+
+    def slow_model(messages):  # the third answer waits while the researcher watches
+        calls.append(1)
+        if len(calls) == 3:
+            released.wait(120)
+        return answer(messages)
+
+    with stub_endpoint(slow_model) as endpoint:
+        items = build_items("tasks", patterns=["test/*"], task_counts=[3])[:1]
+        run = benchmarks.create_run("tasks", "react", items, llm=_llm(endpoint), cache=False)
+        background.submit("npc.benchmark", run.pk)
+        page = researcher_page(live_server, browser, user)
+        page.goto(f"{live_server.url}/benchmarks/{run.pk}/")
+        page.wait_for_selector("#run-playing >> text=2 decisions, 2 LLM calls, at minute")
+        page.screenshot(path=str(SCREENSHOTS / "npc-benchmark-under-way.png"), full_page=True)
+        page.get_by_role("button", name="Stop").click()
+        assert page.get_by_text("stops after the decision it is making").is_visible()
+        released.set()  # the model answers; the episode halts after that decision
+        for _ in range(1200):  # and forgets how far it got (not a result)
+            if not run.playing.exists():
+                break
+            time.sleep(0.1)
+        page.get_by_role("button", name="Resume").wait_for()
+        assert not page.locator("#run-playing").count()
+        run.refresh_from_db()
+        assert run.status == RunStatus.STOPPED and not run.results.exists() and not run.playing.exists()
+        page.get_by_role("button", name="Resume").click()
+        page.wait_for_selector("text=1 of 1 episodes")
+    run.refresh_from_db()
+    assert run.status == RunStatus.DONE and run.results.get().llm_calls > 3  # played again from its start

@@ -1,0 +1,100 @@
+"""A run's page while an episode is under way, and Stop taking effect within a decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+
+from games.npc import benchmarks
+from games.npc.models import RunStatus
+from games.npc.tasksets import build_items
+
+
+def test_the_page_shows_the_episode_under_way_and_stop_halts_it_within_a_decision(
+    tasks_scenarios, client, researcher, monkeypatch
+):
+    monkeypatch.setattr(benchmarks, "PROGRESS_EVERY", 0.0)  # every decision writes its progress
+    items = build_items("tasks", patterns=["test/*"], task_counts=[3])[:1]  # three tasks at once
+    run = benchmarks.create_run("tasks", "random", items)
+    client.force_login(researcher)
+    seen: dict[str, Any] = {}
+    real = benchmarks.run_episode
+
+    def watched(*args: Any, on_turn: Any, **kwargs: Any) -> Any:
+        def turn(episode: Any) -> bool:
+            going = on_turn(episode)
+            seen["turns"] = episode.turns
+            if episode.turns == 2:  # the researcher looks at the page, then presses Stop
+                page = client.get(reverse("games:benchmark", args=[run.pk]), HTTP_HX_REQUEST="true")
+                seen["page"] = page.content.decode()
+                client.post(reverse("games:benchmark_stop", args=[run.pk]))
+            return going
+
+        return real(*args, on_turn=turn, **kwargs)
+
+    monkeypatch.setattr(benchmarks, "run_episode", watched)
+    run = benchmarks.run_benchmark(run.pk)
+    assert "Under way" in seen["page"] and items[0]["key"] in seen["page"] and "2 decisions, at minute" in seen["page"]
+    assert seen["turns"] == 3  # the decision after Stop was the last
+    assert run.status == RunStatus.STOPPED
+    assert not run.results.exists() and not run.playing.exists()  # half an episode is not a result
+
+    monkeypatch.setattr(benchmarks, "run_episode", real)
+    assert benchmarks.mark_resumed(run)
+    run = benchmarks.run_benchmark(run.pk)
+    assert run.status == RunStatus.DONE and run.results.count() == 1 and not run.playing.exists()
+    assert run.results.get().turns > 3  # played again from its start, to its end
+    page = client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
+    assert "Under way" not in page
+
+
+def test_a_server_that_plays_runs_in_its_own_threads_resumes_the_runs_it_was_playing_at_start(
+    tasks_scenarios, inline_npcs, monkeypatch
+):
+    from arena_site import background
+    from games import scheduler
+    from games.npc.models import BenchmarkRun, EpisodeProgress
+
+    items = build_items("tasks", patterns=["test/*"], task_counts=[1])
+    cut_off = benchmarks.create_run("tasks", "planner", items)
+    benchmarks.run_item(cut_off, items[0])  # one episode finished before the server stopped
+    BenchmarkRun.objects.filter(pk=cut_off.pk).update(status=RunStatus.RUNNING)
+    EpisodeProgress.objects.create(run=cut_off, key=items[1]["key"], turns=5)  # half-way through another
+    finished = benchmarks.run_benchmark(benchmarks.create_run("tasks", "planner", items[:1]).pk)
+    first = cut_off.results.get()
+
+    monkeypatch.setattr(background, "in_this_process", lambda: False)  # a broker's workers play them
+    assert scheduler.resume_background_work() == []
+    monkeypatch.setenv("ARENA_SERVE_WORKERS", "2")  # several processes: not this one's to take
+    monkeypatch.setattr(background, "in_this_process", lambda: True)
+    assert scheduler.resume_background_work() == []
+    cut_off.refresh_from_db()
+    assert cut_off.status == RunStatus.RUNNING and cut_off.results.count() == 1
+
+    monkeypatch.setenv("ARENA_SERVE_WORKERS", "1")  # the embedded server (tasks run inline here)
+    assert scheduler.resume_background_work() == [cut_off.pk]
+    cut_off.refresh_from_db()
+    assert cut_off.status == RunStatus.DONE and cut_off.results.count() == len(items)
+    assert cut_off.results.filter(key=items[0]["key"]).get().pk == first.pk  # kept, not played again
+    assert not cut_off.playing.exists()
+    assert BenchmarkRun.objects.get(pk=finished.pk).results.count() == 1  # a finished run is left alone
+
+
+def test_a_run_resumes_on_its_endpoint_after_the_endpoint_moved(tasks_scenarios, settings):
+    from games.agents.tests.stub_server import stub_endpoint
+    from games.npc.models import BenchmarkRun
+    from games.npc.tests.test_benchmark_cache import _llm, answer
+
+    items = build_items("tasks", patterns=["test/*"], task_counts=[1])
+    with stub_endpoint(answer) as before:
+        run = benchmarks.create_run("tasks", "react", items, llm=_llm(before), cache=False)
+        benchmarks.run_item(run, items[0])
+    assert run.config["llm"]["base_url"] == before.base_url  # the run's record, shown on its page
+    BenchmarkRun.objects.filter(pk=run.pk).update(status=RunStatus.STOPPED)
+    with stub_endpoint(answer) as after:  # the server restarted: its model listens elsewhere now
+        _llm(after)
+        assert benchmarks.mark_resumed(run)
+        run = benchmarks.run_benchmark(run.pk)
+    assert run.status == RunStatus.DONE and run.results.count() == len(items)
+    assert len(after.requests) == len(items) - 1 and all(not r.error for r in run.results.all())
