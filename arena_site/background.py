@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from celery import Task
@@ -53,6 +53,25 @@ def in_this_process() -> bool:
     """Whether submitted work runs in threads of this process (the embedded default, no broker),
     so that it ends when the process does and is this process's to pick up again when it starts."""
     return not inline() and bool(settings.CELERY_TASK_ALWAYS_EAGER)
+
+
+_RESUMERS: list[Callable[[], Iterable[str]]] = []
+
+
+def on_restart(resume: Callable[[], Iterable[str]]) -> None:
+    """Register (in an app's ``ready``) how to queue again the work of that app a stopped server
+    cut off; ``resume()`` submits it and names what it queued ("benchmark run 4")."""
+    if resume not in _RESUMERS:
+        _RESUMERS.append(resume)
+
+
+def resume_cut_off() -> list[str]:
+    """At the start of a server whose background work ran in its own threads (``in_this_process``):
+    queue again what was queued or under way when it stopped, as each app registered. With a
+    broker, the work is the workers' and Celery redelivers it instead: nothing to do here."""
+    if not in_this_process():
+        return []
+    return [name for resume in list(_RESUMERS) for name in resume()]
 
 
 def submit(name: str, *args: Any, countdown: float = 0.0) -> None:

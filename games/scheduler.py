@@ -118,20 +118,19 @@ def start_process() -> None:
         log.info("paused %d real-time game(s) until their players reconnect", paused)
     resumed = resume_background_work()
     if resumed:
-        log.info("resumed benchmark run(s) %s, cut off when the server stopped", ", ".join(map(str, resumed)))
+        log.info("queued again, cut off when the server stopped: %s", ", ".join(resumed))
 
 
-def resume_background_work() -> list[int]:
-    """A single-process server that plays benchmark runs in its own threads picks up, at start, the
-    runs it was playing when it stopped (with a broker, Celery redelivers them instead)."""
+def resume_background_work() -> list[str]:
+    """A single-process server that plays benchmark runs and pre-annotations in its own threads
+    picks up, at start, the work it was doing when it stopped (``arena_site.background.on_restart``);
+    several processes cannot tell another's work from a dead one's, and leave it."""
     from arena_site import background
     from games import presence
 
-    if not (presence.single_process() and background.in_this_process()):
+    if not presence.single_process():
         return []
-    from games.npc.benchmarks import resume_orphans
-
-    return resume_orphans()
+    return background.resume_cut_off()
 
 
 def run_forever(*, stop_after: float | None = None) -> None:

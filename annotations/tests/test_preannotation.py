@@ -238,3 +238,29 @@ def test_the_bundled_small_model_labels_every_step_when_held_to_the_reply_schema
     for prop in ("concurrency", "interruptibility", "resource"):
         assert labels.filter(property=prop).count() == len(STEPS), (prop, run.errors)
     assert labels.count() + len(run.errors) >= len(STEPS) * len(properties)
+
+
+def test_a_server_that_ran_a_pre_annotation_in_its_own_threads_runs_it_again_at_start(
+    settings, researcher, monkeypatch
+):
+    from games import scheduler
+
+    project = services.create_project(
+        name="Cut off",
+        recipes=[make_recipe("Cobbler")],
+        properties=PROPS,
+        annotators=[make_annotator("amy")],
+        annotators_per_item=1,
+    )
+    with mock.patch.object(background, "submit"):
+        run = preannotation.start(project=project, user=researcher)
+    PreannotationRun.objects.filter(pk=run.pk).update(status=PreannotationRun.Status.RUNNING, done=0)
+    settings.BACKGROUND_INLINE = True  # queued work runs in the caller here
+    monkeypatch.setattr(background, "in_this_process", lambda: True)  # as the embedded server's threads
+    replies = [json.dumps([{"step": s, "concurrency": "continuous", "resource": "none"} for s in STEPS])]
+    with standin_server(replies) as server:
+        settings.LLM_BASE_URL = server["base_url"]
+        assert scheduler.resume_background_work() == [f"pre-annotation run {run.pk}"]
+    run.refresh_from_db()
+    assert run.status == PreannotationRun.Status.DONE and run.done == 1
+    assert Label.objects.filter(annotator__is_model=True).count() == 10

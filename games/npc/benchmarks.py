@@ -23,7 +23,7 @@ from typing import Any
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
-from django.db.models import Sum
+from django.db.models import F, Q, Sum
 from django.utils import timezone
 
 from arena_site import background
@@ -153,16 +153,19 @@ def definition_for(rules: Any, slugs: Sequence[str]) -> Mapping[str, Any]:
 NO_ANSWER = "the model never answered"
 
 
+SERVER, WORKER = "server", "worker"  # BenchmarkRun.taken_by, besides the default "command"
 PROGRESS_EVERY = 2.0  # seconds between two writes of an episode's progress (the page polls every 2 s)
 
 
 class _Progress:
     """Called after each decision of an episode: writes how far it has got (at most every
     ``PROGRESS_EVERY`` seconds) and answers False once the run is stopped, so that Stop takes
-    effect within a decision instead of after an episode a slow model may take many minutes for."""
+    effect within a decision instead of after an episode a slow model may take many minutes for;
+    False too once the run was taken up again (Resume pressed while this episode was finishing
+    the decision Stop found it in): the new take plays the episode, this one stops."""
 
     def __init__(self, run: BenchmarkRun, key: str, rules: Any) -> None:
-        self._run_id, self._key, self._rules = run.pk, key, rules
+        self._run_id, self._key, self._rules, self._claim = run.pk, key, rules, run.claims
         self._last = time.monotonic()
         EpisodeProgress.objects.update_or_create(run_id=run.pk, key=key, defaults={"turns": 0, "llm_calls": 0})
 
@@ -171,7 +174,8 @@ class _Progress:
         if now - self._last < PROGRESS_EVERY:
             return True
         self._last = now
-        if BenchmarkRun.objects.filter(pk=self._run_id, status=RunStatus.STOPPED).exists():
+        now_run = BenchmarkRun.objects.filter(pk=self._run_id).values_list("status", "claims").first()
+        if now_run is None or now_run[0] == RunStatus.STOPPED or now_run[1] != self._claim:
             return False
         EpisodeProgress.objects.filter(run_id=self._run_id, key=self._key).update(
             turns=episode.turns,
@@ -288,7 +292,12 @@ def _cost(reply: Any) -> float:
 
 
 def run_benchmark(
-    run_id: int, log: Log | None = None, *, workers: int | None = None, fan_out: bool = False
+    run_id: int,
+    log: Log | None = None,
+    *,
+    workers: int | None = None,
+    fan_out: bool = False,
+    taken_by: str = "command",
 ) -> BenchmarkRun:
     """Play every item of the run that has no result yet. Safe to call again (resume).
 
@@ -299,7 +308,10 @@ def run_benchmark(
     """
     log = log or (lambda line: None)
     claimed = BenchmarkRun.objects.filter(pk=run_id).exclude(status=RunStatus.DONE)
-    if not claimed.update(status=RunStatus.RUNNING, heartbeat_at=timezone.now(), error=""):
+    took = claimed.update(
+        status=RunStatus.RUNNING, heartbeat_at=timezone.now(), error="", claims=F("claims") + 1, taken_by=taken_by
+    )
+    if not took:
         return BenchmarkRun.objects.get(pk=run_id)
     run = BenchmarkRun.objects.get(pk=run_id)
     if run.started_at is None:
@@ -364,11 +376,14 @@ def _play_in_threads(run: BenchmarkRun, pending: list[tuple[int, Any]], count: i
 
 
 def resume_orphans() -> list[int]:
-    """At the start of a server that plays runs in its own threads: the runs still queued or
-    running were cut off when it stopped; queue them again (finished episodes are kept, an episode
-    cut off half-way starts over). Returns their ids."""
+    """At the start of a server that plays runs in its own threads: the runs it was playing
+    (``taken_by`` server) and those still queued were cut off when it stopped; queue them again
+    (finished episodes are kept, an episode cut off half-way starts over). A run a ``manage.py
+    benchmark`` command plays is its terminal's. Returns their ids."""
     orphans = list(
-        BenchmarkRun.objects.filter(status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).values_list("pk", flat=True)
+        BenchmarkRun.objects.filter(
+            Q(status=RunStatus.QUEUED) | Q(status=RunStatus.RUNNING, taken_by=SERVER)
+        ).values_list("pk", flat=True)
     )
     for run_id in orphans:
         background.submit("npc.benchmark", run_id)

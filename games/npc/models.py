@@ -93,6 +93,15 @@ class BenchmarkRun(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    claims = models.PositiveIntegerField(
+        default=0, help_text="How many times a process took the run up; an episode of an earlier take halts."
+    )
+    taken_by = models.CharField(
+        max_length=20,
+        blank=True,
+        help_text="What plays it: server (the embedded server's threads, resumed when it restarts), "
+        "worker (Celery) or command (manage.py benchmark, left to its terminal).",
+    )
 
     class Meta:
         ordering = ["-created_at"]

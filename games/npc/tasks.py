@@ -25,7 +25,8 @@ def npc_retry(game_id: int) -> None:
 def benchmark_run(run_id: int) -> None:
     """With a broker, episodes fan out as ``npc.benchmark_item`` tasks over every worker; in the
     embedded default they play in threads of the process running this."""
-    benchmarks.run_benchmark(run_id, fan_out=not (settings.CELERY_TASK_ALWAYS_EAGER or background.inline()))
+    here = settings.CELERY_TASK_ALWAYS_EAGER or background.inline()
+    benchmarks.run_benchmark(run_id, fan_out=not here, taken_by=benchmarks.SERVER if here else benchmarks.WORKER)
 
 
 @shared_task(name="npc.benchmark_item", ignore_result=True, acks_late=True)

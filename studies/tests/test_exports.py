@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import zipfile
+from unittest import mock
 
 import pytest
 from django.http import StreamingHttpResponse
@@ -139,6 +140,24 @@ def test_the_background_export_writes_a_zip_of_everything(client, researcher, st
     assert "data_dictionary.csv" in names
     participants = archive.read("participants.csv").decode().splitlines()
     assert len(participants) == 3  # header + two counted participants
+    export_jobs.job_path(job).unlink()
+
+
+def test_a_server_that_prepared_an_export_in_its_own_threads_prepares_it_again_at_start(
+    researcher, study, settings, monkeypatch
+):
+    from arena_site import background
+    from games import scheduler
+
+    with mock.patch.object(background, "submit_on_commit"):
+        job = export_jobs.request_export(study, user=researcher)
+    ExportJob.objects.filter(pk=job.pk).update(status="running", progress=0.4)  # cut off half-way
+    settings.BACKGROUND_INLINE = True  # queued work runs in the caller here
+    monkeypatch.setattr(background, "in_this_process", lambda: True)  # as the embedded server's threads
+    assert scheduler.resume_background_work() == [f"study export {job.pk}"]
+    job.refresh_from_db()
+    assert job.status == "done" and job.progress == 1.0, job.error
+    assert zipfile.ZipFile(export_jobs.job_path(job)).namelist()
     export_jobs.job_path(job).unlink()
 
 

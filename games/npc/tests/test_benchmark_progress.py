@@ -59,9 +59,11 @@ def test_a_server_that_plays_runs_in_its_own_threads_resumes_the_runs_it_was_pla
     items = build_items("tasks", patterns=["test/*"], task_counts=[1])
     cut_off = benchmarks.create_run("tasks", "planner", items)
     benchmarks.run_item(cut_off, items[0])  # one episode finished before the server stopped
-    BenchmarkRun.objects.filter(pk=cut_off.pk).update(status=RunStatus.RUNNING)
+    BenchmarkRun.objects.filter(pk=cut_off.pk).update(status=RunStatus.RUNNING, taken_by=benchmarks.SERVER)
     EpisodeProgress.objects.create(run=cut_off, key=items[1]["key"], turns=5)  # half-way through another
     finished = benchmarks.run_benchmark(benchmarks.create_run("tasks", "planner", items[:1]).pk)
+    in_a_terminal = benchmarks.create_run("tasks", "planner", items)  # manage.py benchmark plays it
+    BenchmarkRun.objects.filter(pk=in_a_terminal.pk).update(status=RunStatus.RUNNING, taken_by="command")
     first = cut_off.results.get()
 
     monkeypatch.setattr(background, "in_this_process", lambda: False)  # a broker's workers play them
@@ -73,12 +75,13 @@ def test_a_server_that_plays_runs_in_its_own_threads_resumes_the_runs_it_was_pla
     assert cut_off.status == RunStatus.RUNNING and cut_off.results.count() == 1
 
     monkeypatch.setenv("ARENA_SERVE_WORKERS", "1")  # the embedded server (tasks run inline here)
-    assert scheduler.resume_background_work() == [cut_off.pk]
+    assert scheduler.resume_background_work() == [f"benchmark run {cut_off.pk}"]
     cut_off.refresh_from_db()
     assert cut_off.status == RunStatus.DONE and cut_off.results.count() == len(items)
     assert cut_off.results.filter(key=items[0]["key"]).get().pk == first.pk  # kept, not played again
     assert not cut_off.playing.exists()
     assert BenchmarkRun.objects.get(pk=finished.pk).results.count() == 1  # a finished run is left alone
+    assert not in_a_terminal.results.exists()  # and so is a command's run: its terminal plays it
 
 
 def test_a_run_resumes_on_its_endpoint_after_the_endpoint_moved(tasks_scenarios, settings):
@@ -98,3 +101,37 @@ def test_a_run_resumes_on_its_endpoint_after_the_endpoint_moved(tasks_scenarios,
         run = benchmarks.run_benchmark(run.pk)
     assert run.status == RunStatus.DONE and run.results.count() == len(items)
     assert len(after.requests) == len(items) - 1 and all(not r.error for r in run.results.all())
+
+
+def test_resume_pressed_before_a_stopped_episode_halted_leaves_that_episode_to_the_new_take(
+    tasks_scenarios, client, researcher, monkeypatch
+):
+    from django.db.models import F
+
+    from games.npc.models import BenchmarkRun
+
+    monkeypatch.setattr(benchmarks, "PROGRESS_EVERY", 0.0)
+    items = build_items("tasks", patterns=["test/*"], task_counts=[3])[:1]
+    run = benchmarks.create_run("tasks", "random", items)
+    client.force_login(researcher)
+    real, seen = benchmarks.run_episode, {}
+
+    def watched(*args: Any, on_turn: Any, **kwargs: Any) -> Any:
+        def turn(episode: Any) -> bool:
+            if episode.turns == 2:  # Stop, then Resume, while this episode is still deciding
+                client.post(reverse("games:benchmark_stop", args=[run.pk]))
+                client.post(reverse("games:benchmark_resume", args=[run.pk]))
+                # the resumed run is taken up by another thread (here: as if it had)
+                BenchmarkRun.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING, claims=F("claims") + 1)
+            going = on_turn(episode)
+            seen["turns"] = episode.turns
+            return going
+
+        return real(*args, on_turn=turn, **kwargs)
+
+    monkeypatch.setattr(benchmarks, "run_episode", watched)
+    monkeypatch.setattr("arena_site.background.submit", lambda *args, **kwargs: None)  # the other thread
+    benchmarks.run_benchmark(run.pk)
+    assert seen["turns"] == 2  # the first take's episode stopped at once
+    run.refresh_from_db()
+    assert run.status == RunStatus.RUNNING and run.claims == 2 and not run.results.exists()
