@@ -57,6 +57,17 @@ def test_parse_reply_drops_bad_parts_and_says_which():
     assert problems[-1] == "no answer for steps 3, 4"
 
 
+def _cobbler_for_amy(name: str, properties: list[str] = PROPS):
+    """A project of one recipe (Cobbler, five steps) that amy alone labels."""
+    return services.create_project(
+        name=name,
+        recipes=[make_recipe("Cobbler")],
+        properties=properties,
+        annotators=[make_annotator("amy")],
+        annotators_per_item=1,
+    )
+
+
 def _reply_for(truth: dict[int, tuple[str, str]]):
     def reply(body):
         user = body["messages"][-1]["content"]
@@ -120,13 +131,7 @@ def test_run_stores_model_labels_apart_and_scores_them_against_gold(settings, re
 
 @pytest.mark.django_db
 def test_an_unreachable_endpoint_is_an_error_entry_not_a_crash(settings, researcher):
-    project = services.create_project(
-        name="Down",
-        recipes=[make_recipe("Cobbler")],
-        properties=PROPS,
-        annotators=[make_annotator("amy")],
-        annotators_per_item=1,
-    )
+    project = _cobbler_for_amy("Down")
     settings.LLM_BASE_URL = "http://127.0.0.1:9/v1"  # discard port: nothing listens
     settings.LLM_TIMEOUT_SECONDS = 2
     run = preannotation.run(preannotation.start(project=project, user=researcher).pk)
@@ -157,13 +162,7 @@ def test_suggestions_reach_annotators_only_when_the_project_allows(client, setti
 
 @pytest.mark.django_db
 def test_the_page_starts_a_run_and_shows_its_progress(client, researcher):
-    project = services.create_project(
-        name="Page",
-        recipes=[make_recipe("Cobbler")],
-        properties=PROPS,
-        annotators=[make_annotator("amy")],
-        annotators_per_item=1,
-    )
+    project = _cobbler_for_amy("Page")
     client.force_login(researcher)
     with mock.patch.object(background, "submit"):
         response = client.post(reverse("annotations:preannotate", args=[project.pk]), follow=True)
@@ -179,13 +178,7 @@ def test_the_page_starts_a_run_and_shows_its_progress(client, researcher):
 def test_the_celery_task_runs_a_run(settings, researcher):
     from annotations.tasks import preannotate
 
-    project = services.create_project(
-        name="Task",
-        recipes=[make_recipe("Cobbler")],
-        properties=PROPS,
-        annotators=[make_annotator("amy")],
-        annotators_per_item=1,
-    )
+    project = _cobbler_for_amy("Task")
     replies = [json.dumps([{"step": s, "concurrency": "continuous", "resource": "none"} for s in STEPS])]
     with standin_server(replies) as server:
         settings.LLM_BASE_URL = server["base_url"]
@@ -197,13 +190,7 @@ def test_the_celery_task_runs_a_run(settings, researcher):
 
 @pytest.mark.django_db
 def test_a_run_is_queued_as_a_background_task_once_its_row_is_committed(researcher, django_capture_on_commit_callbacks):
-    project = services.create_project(
-        name="Queued",
-        recipes=[make_recipe("Cobbler")],
-        properties=PROPS,
-        annotators=[make_annotator("amy")],
-        annotators_per_item=1,
-    )
+    project = _cobbler_for_amy("Queued")
     with mock.patch.object(background, "submit") as submit:
         with django_capture_on_commit_callbacks() as callbacks:
             run = preannotation.start(project=project, user=researcher)
@@ -219,13 +206,7 @@ def test_the_bundled_small_model_labels_every_step_when_held_to_the_reply_schema
     """SmolLM2-135M answers prose when merely told to write JSON (every recipe a fatal "not JSON"
     before the schema went with the request); held to the reply schema it labels every step."""
     properties = ["concurrency", "interruptibility", "resource", "time_constraint", "dependency"]
-    project = services.create_project(
-        name="Live",
-        recipes=[make_recipe("Cobbler")],
-        properties=properties,
-        annotators=[make_annotator("amy")],
-        annotators_per_item=1,
-    )
+    project = _cobbler_for_amy("Live", properties)
     with mock.patch.object(background, "submit"):
         run = preannotation.start(project=project, user=researcher)
     run = preannotation.run(run.pk)
@@ -245,13 +226,7 @@ def test_a_server_that_ran_a_pre_annotation_in_its_own_threads_runs_it_again_at_
 ):
     from games import scheduler
 
-    project = services.create_project(
-        name="Cut off",
-        recipes=[make_recipe("Cobbler")],
-        properties=PROPS,
-        annotators=[make_annotator("amy")],
-        annotators_per_item=1,
-    )
+    project = _cobbler_for_amy("Cut off")
     with mock.patch.object(background, "submit"):
         run = preannotation.start(project=project, user=researcher)
     PreannotationRun.objects.filter(pk=run.pk).update(status=PreannotationRun.Status.RUNNING, done=0)
