@@ -86,7 +86,12 @@ def run(domain: str, options: dict[str, Any], log: Any) -> dict[str, Any]:
         run = _create(domain, options)
     done, total = benchmarks.progress(run)
     log(f"benchmark run {run.pk}: {run.domain} / {run.agent}, {total} episodes ({done} done already)")
-    run = benchmarks.run_benchmark(run.pk, log)
+    try:
+        run = benchmarks.run_benchmark(run.pk, log)
+    except KeyboardInterrupt:  # Ctrl-C: the run says it stopped (not "running" with nobody playing it)
+        benchmarks.stop(run)
+        log(f"run {run.pk} stopped; carry on with: manage.py benchmark {run.domain} --resume {run.pk}")
+        raise
     if options.get("csv"):
         options["csv"].write_text(benchmarks.csv_text(run), encoding="utf-8")
         log(f"wrote {options['csv']}")

@@ -93,6 +93,26 @@ def test_benchmark_command_runs_an_agent_and_prints_the_table(tasks_scenarios, t
     assert target.read_text().startswith("run,domain,agent,key")
 
 
+def test_ctrl_c_on_the_benchmark_command_leaves_its_run_stopped_and_says_how_to_resume(
+    tasks_scenarios, monkeypatch, capsys
+):
+    played = []
+
+    def interrupted(run, item):
+        if played:  # Ctrl-C during the second episode
+            raise KeyboardInterrupt
+        played.append(item["key"])
+        return real(run, item)
+
+    real = benchmarks.run_item
+    monkeypatch.setattr(benchmarks, "run_item", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        call_command("benchmark", "tasks", "--agent", "random", "--scenarios", "test/*", stdout=io.StringIO())
+    run = BenchmarkRun.objects.get()
+    assert run.status == RunStatus.STOPPED and run.results.count() == 1
+    assert f"manage.py benchmark tasks --resume {run.pk}" in capsys.readouterr().err
+
+
 def test_benchmark_command_refuses_bad_input_with_a_message(tasks_scenarios):
     from django.core.management.base import CommandError
 
