@@ -1,10 +1,10 @@
 from django.apps import AppConfig
 
 
-def _resume_preannotations() -> list[str]:
-    from annotations.preannotation import resume_orphans
+def _cut_off_runs() -> list[int]:
+    from annotations.preannotation import cut_off_runs
 
-    return [f"pre-annotation run {run_id}" for run_id in resume_orphans()]
+    return cut_off_runs()
 
 
 class AnnotationsConfig(AppConfig):
@@ -13,4 +13,4 @@ class AnnotationsConfig(AppConfig):
     def ready(self) -> None:
         from arena_site import background
 
-        background.on_restart(_resume_preannotations)
+        background.on_restart("annotations.preannotate", _cut_off_runs, "pre-annotation run")

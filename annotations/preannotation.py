@@ -158,18 +158,14 @@ def start(*, project: Project, user: Any, model_name: str | None = None) -> Prea
     return run
 
 
-def resume_orphans() -> list[int]:
-    """At the start of a server that runs pre-annotations in its own threads: the runs still
-    queued or running were cut off when it stopped; queue them again (a run labels every recipe
-    again, replacing the model's labels it had written). Returns their ids."""
-    orphans = list(
+def cut_off_runs() -> list[int]:
+    """The runs a stopped server cut off (still queued or running), to queue again when it starts:
+    a run labels every recipe again, replacing the model's labels it had written."""
+    return list(
         PreannotationRun.objects.filter(
             status__in=[PreannotationRun.Status.QUEUED, PreannotationRun.Status.RUNNING]
         ).values_list("pk", flat=True)
     )
-    for run_id in orphans:
-        background.submit("annotations.preannotate", run_id)
-    return orphans
 
 
 ClientFactory = Callable[[str], Any]

@@ -55,23 +55,30 @@ def in_this_process() -> bool:
     return not inline() and bool(settings.CELERY_TASK_ALWAYS_EAGER)
 
 
-_RESUMERS: list[Callable[[], Iterable[str]]] = []
+# (task name, the ids of the work of that task a stopped server cut off, what to call one in a log)
+_RESUMABLE: list[tuple[str, Callable[[], Iterable[int]], str]] = []
 
 
-def on_restart(resume: Callable[[], Iterable[str]]) -> None:
-    """Register (in an app's ``ready``) how to queue again the work of that app a stopped server
-    cut off; ``resume()`` submits it and names what it queued ("benchmark run 4")."""
-    if resume not in _RESUMERS:
-        _RESUMERS.append(resume)
+def on_restart(name: str, cut_off: Callable[[], Iterable[int]], label: str) -> None:
+    """Register (in an app's ``ready``) the work of task ``name`` to queue again when a server
+    whose work ran in its own threads starts: ``cut_off()`` gives the ids of what was queued or
+    under way when it stopped; ``label`` names one in the log ("benchmark run")."""
+    if (name, cut_off, label) not in _RESUMABLE:
+        _RESUMABLE.append((name, cut_off, label))
 
 
 def resume_cut_off() -> list[str]:
     """At the start of a server whose background work ran in its own threads (``in_this_process``):
-    queue again what was queued or under way when it stopped, as each app registered. With a
-    broker, the work is the workers' and Celery redelivers it instead: nothing to do here."""
+    queue again what was queued or under way when it stopped, as each app registered; returns what
+    it queued. With a broker, the work is the workers' and Celery redelivers it instead."""
     if not in_this_process():
         return []
-    return [name for resume in list(_RESUMERS) for name in resume()]
+    queued = []
+    for name, cut_off, label in list(_RESUMABLE):
+        for pk in cut_off():
+            submit(name, pk)
+            queued.append(f"{label} {pk}")
+    return queued
 
 
 def submit(name: str, *args: Any, countdown: float = 0.0) -> None:

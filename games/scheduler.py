@@ -122,9 +122,10 @@ def start_process() -> None:
 
 
 def resume_background_work() -> list[str]:
-    """A single-process server that plays benchmark runs and pre-annotations in its own threads
-    picks up, at start, the work it was doing when it stopped (``arena_site.background.on_restart``);
-    several processes cannot tell another's work from a dead one's, and leave it."""
+    """A single-process server whose background work (benchmark runs, pre-annotations, study
+    exports) runs in its own threads picks up, at start, the work it was doing when it stopped
+    (``arena_site.background.on_restart``); several processes cannot tell another's work from a
+    dead one's, and leave it."""
     from arena_site import background
     from games import presence
 

@@ -1,10 +1,10 @@
 from django.apps import AppConfig
 
 
-def _resume_exports() -> list[str]:
-    from studies.export_jobs import resume_orphans
+def _cut_off_jobs() -> list[int]:
+    from studies.export_jobs import cut_off_jobs
 
-    return [f"study export {job_id}" for job_id in resume_orphans()]
+    return cut_off_jobs()
 
 
 class StudiesConfig(AppConfig):
@@ -13,4 +13,4 @@ class StudiesConfig(AppConfig):
     def ready(self) -> None:
         from arena_site import background
 
-        background.on_restart(_resume_exports)
+        background.on_restart("studies.run_export", _cut_off_jobs, "study export")

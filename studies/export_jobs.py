@@ -33,16 +33,12 @@ def request_export(study: Study, *, user: Any = None, include_excluded: bool = F
     return job
 
 
-def resume_orphans() -> list[int]:
-    """At the start of a server that prepares exports in its own threads: the jobs still queued or
-    running were cut off when it stopped; queue them again (a job writes its ZIP anew). Returns
-    their ids."""
-    orphans = list(
+def cut_off_jobs() -> list[int]:
+    """The jobs a stopped server cut off (still queued or running), to queue again when it starts:
+    a job writes its ZIP anew."""
+    return list(
         ExportJob.objects.filter(status__in=[ExportStatus.QUEUED, ExportStatus.RUNNING]).values_list("pk", flat=True)
     )
-    for job_id in orphans:
-        background.submit("studies.run_export", job_id)
-    return orphans
 
 
 def _write(archive: zipfile.ZipFile, name: str, lines: object) -> int:

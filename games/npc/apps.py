@@ -1,10 +1,10 @@
 from django.apps import AppConfig
 
 
-def _resume_runs() -> list[str]:
-    from games.npc.benchmarks import resume_orphans
+def _cut_off_runs() -> list[int]:
+    from games.npc.benchmarks import cut_off_runs
 
-    return [f"benchmark run {run_id}" for run_id in resume_orphans()]
+    return cut_off_runs()
 
 
 class NpcConfig(AppConfig):
@@ -15,4 +15,4 @@ class NpcConfig(AppConfig):
     def ready(self) -> None:
         from arena_site import background
 
-        background.on_restart(_resume_runs)
+        background.on_restart("npc.benchmark", _cut_off_runs, "benchmark run")

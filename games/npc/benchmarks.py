@@ -187,7 +187,12 @@ class _Progress:
         return True
 
     def forget(self) -> None:
-        EpisodeProgress.objects.filter(run_id=self._run_id, key=self._key).delete()
+        _forget_progress(self._run_id, self._key)
+
+
+def _forget_progress(run_id: int, key: str) -> None:
+    """The episode is a result now, or will be played again: it is no longer under way."""
+    EpisodeProgress.objects.filter(run_id=run_id, key=key).delete()
 
 
 def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult | None:
@@ -264,14 +269,14 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult | No
             _save(run, result, episode)
     except IntegrityError:
         # Another worker played the same item meanwhile (a redelivered task): keep the first.
-        EpisodeProgress.objects.filter(run=run, key=result.key).delete()
+        _forget_progress(run.pk, result.key)
         return BenchmarkResult.objects.get(run=run, key=result.key)
     return result
 
 
 def _save(run: BenchmarkRun, result: BenchmarkResult, episode: Any) -> None:
     result.save()
-    EpisodeProgress.objects.filter(run=run, key=result.key).delete()
+    _forget_progress(run.pk, result.key)  # with the result, in its transaction
     if episode is not None and run.config.get("log_calls"):
         llm = run.config.get("llm") or {}
         LlmCall.objects.bulk_create(
@@ -347,7 +352,7 @@ def _play_in_threads(run: BenchmarkRun, pending: list[tuple[int, Any]], count: i
     """Play ``pending`` in ``count`` daemon threads, each taking the next item as it finishes one;
     the first unexpected error stops them taking more and is raised here. Daemon threads (not a
     ``ThreadPoolExecutor``'s, which the interpreter waits for at exit) let a server that is told to
-    stop, stop: the episodes cut off are played again when it starts (``resume_orphans``)."""
+    stop, stop: the episodes cut off are played again when it starts (``cut_off_runs``)."""
     queue = deque(pending)
     lock = threading.Lock()
     failures: list[BaseException] = []
@@ -375,19 +380,15 @@ def _play_in_threads(run: BenchmarkRun, pending: list[tuple[int, Any]], count: i
         raise failures[0]
 
 
-def resume_orphans() -> list[int]:
-    """At the start of a server that plays runs in its own threads: the runs it was playing
-    (``taken_by`` server) and those still queued were cut off when it stopped; queue them again
-    (finished episodes are kept, an episode cut off half-way starts over). A run a ``manage.py
-    benchmark`` command plays is its terminal's. Returns their ids."""
-    orphans = list(
+def cut_off_runs() -> list[int]:
+    """The runs a stopped server cut off, to queue again when it starts: those its threads were
+    playing (``taken_by`` server) and those still queued (finished episodes are kept, an episode
+    cut off half-way starts over). A run a ``manage.py benchmark`` command plays is its terminal's."""
+    return list(
         BenchmarkRun.objects.filter(
             Q(status=RunStatus.QUEUED) | Q(status=RunStatus.RUNNING, taken_by=SERVER)
         ).values_list("pk", flat=True)
     )
-    for run_id in orphans:
-        background.submit("npc.benchmark", run_id)
-    return orphans
 
 
 def _workers(requested: int | None) -> int:
