@@ -285,6 +285,28 @@ def _reading(entry: Mapping[str, Any], following: Mapping[str, Any] | None) -> b
     )
 
 
+def _details(entry: Mapping[str, Any]) -> Any:
+    data = entry.get("data")
+    return data.get("details") if isinstance(data, Mapping) else None
+
+
+def _carried_on(entry: Mapping[str, Any], following: Mapping[str, Any] | None) -> bool:
+    """Whether ``entry`` is a wait the next log line carries on (the clock woke a traveller who
+    only read, once per sight opening or hour): the run reads as its last line, "waited in
+    Harbourton until 10:00", not one line per wake."""
+    if following is None:
+        return False
+    data, then = _details(entry), _details(following)
+    return (
+        entry.get("category") == following.get("category") == "engine"
+        and entry.get("kind") == following.get("kind") == "waited"
+        and isinstance(data, Mapping)
+        and isinstance(then, Mapping)
+        and data.get("until") is not None
+        and then.get("from") == data.get("until")
+    )
+
+
 class ItineraryPresenter:
     """The itinerary descriptor's board presenter (``games.presenters.presenter``)."""
 
@@ -338,9 +360,13 @@ class ItineraryPresenter:
     def log_lines(self, entries: Sequence[dict[str, Any]], names: Sequence[str], board: Mapping[str, Any]) -> list:
         """The rules' messages with their times as the page's clock reads them ("until 08:00",
         not "until 2024-05-02 08:00"), without the wait that is only the time a player read before
-        an action (the action's line follows at once; the day so far and the timeline show it)."""
+        an action (the action's line follows at once; the day so far and the timeline show it), and
+        with a run of waits one after another as its last line."""
         entries = [
             e for i, e in enumerate(entries) if not _reading(e, entries[i + 1] if i + 1 < len(entries) else None)
+        ]
+        entries = [
+            e for i, e in enumerate(entries) if not _carried_on(e, entries[i + 1] if i + 1 < len(entries) else None)
         ]
         clock = board.get("clock")
         if not isinstance(clock, TripClock) or clock.begin is None:
