@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.domains.kitchen.commands import Command, parse
@@ -22,9 +22,10 @@ from games.domains.kitchen.world import (
     Recipe,
 )
 from games.engine.types import COMPLETED, FINISHED, Event, Feedback, rejected
-from games.engine.values import evolve, evolver
+from games.engine.values import evolver
 
 _evolve_agent = evolver(AgentState)
+_evolve_tool = evolver(ToolState)
 _evolve_state = evolver(KitchenState)
 
 ORDER_ARRIVED = "order_arrived"
@@ -39,7 +40,7 @@ class Work:
 
     state: KitchenState
     agents: list[AgentState]
-    tools: dict[str, ToolState]
+    tools: list[ToolState]  # in the level's order (``level.positions`` says where each name is)
     orders: list[Order]
     completed: int
     thrown_away: int
@@ -50,12 +51,18 @@ class Work:
         return cls(
             state=state,
             agents=list(state.agents),
-            tools=dict(zip(state.level.positions, state.tools, strict=True)),  # tools are in level order
+            tools=list(state.tools),
             orders=list(state.orders),
             completed=state.completed,
             thrown_away=state.thrown_away,
             served=list(state.served),
         )
+
+    def tool(self, name: str) -> ToolState:
+        return self.tools[self.state.level.positions[name]]
+
+    def replace_tool(self, tool: ToolState) -> None:
+        self.tools[self.state.level.positions[tool.name]] = tool
 
 
 # Largest size of a per-level memo (parsed commands, allowed commands) before it starts again.
@@ -102,12 +109,13 @@ def where_it_fits(state: KitchenState, item: str) -> list[str]:
 def refusal(
     state: KitchenState,
     agents: Sequence[AgentState],
-    tools: Mapping[str, ToolState],
+    tool: ToolState | None,
     orders: Sequence[Order],
     agent_id: int,
     command: Command,
 ) -> Feedback | None:
-    """Why ``command`` cannot run for ``agent_id`` now, or None when it can."""
+    """Why ``command`` cannot run for ``agent_id`` now, or None when it can; ``tool`` is the one at
+    the command's location (None for ``noop`` and ``goto``, which name no tool to work on)."""
     step = state.step
     agent = agents[agent_id]
     who = f"agent{agent_id}"
@@ -119,8 +127,7 @@ def refusal(
         )
     if command.verb in ("noop", "goto"):
         return None
-    assert command.location is not None
-    tool = tools[command.location]
+    assert tool is not None and tool.name == command.location
     if agent.location != tool.name:
         return Feedback(
             "not_there", f"{who} is at {agent.location}, not at {tool.name}; send goto({who}, {tool.name}) first"
@@ -202,7 +209,8 @@ def apply(work: Work, agent_id: int, command: Command, events: list[Event]) -> F
     """Run one command on ``work``; return the refusal when it cannot run."""
     state = work.state
     step = state.step
-    problem = refusal(state, work.agents, work.tools, work.orders, agent_id, command)
+    tool = None if command.location is None or command.verb == "goto" else work.tool(command.location)
+    problem = refusal(state, work.agents, tool, work.orders, agent_id, command)
     agent = work.agents[agent_id]
     text = command.dispatch_text(agent_id)
     if problem is not None:
@@ -219,23 +227,21 @@ def apply(work: Work, agent_id: int, command: Command, events: list[Event]) -> F
         agent = _evolve_agent(agent, location=command.location, accepted=accepted)
         message = f"agent{agent_id} went to {command.location}"
     elif command.verb == "get":
-        assert command.location is not None
-        tool = work.tools[command.location]
+        assert tool is not None
         if tool.kind == STORAGE:
             item = command.item
         else:
             item = command.item or tool.contents[-1]
             contents = list(tool.contents)
             contents.remove(item)
-            work.tools[tool.name] = evolve(
-                tool, contents=tuple(contents), pickable=tool.kind in ALWAYS_PICKABLE and bool(contents)
+            work.replace_tool(
+                _evolve_tool(tool, contents=tuple(contents), pickable=tool.kind in ALWAYS_PICKABLE and bool(contents))
             )
         agent = _evolve_agent(agent, holding=item, accepted=accepted)
         detail["item"] = item
         message = f"agent{agent_id} took {item} from {command.location}"
     elif command.verb == "put":
-        assert command.location is not None and agent.holding is not None
-        tool = work.tools[command.location]
+        assert tool is not None and agent.holding is not None
         item = agent.holding
         detail["item"] = item
         if tool.kind == STORAGE:
@@ -259,17 +265,18 @@ def apply(work: Work, agent_id: int, command: Command, events: list[Event]) -> F
                 )
             )
         else:
-            work.tools[tool.name] = evolve(tool, contents=(*tool.contents, item), pickable=tool.kind in ALWAYS_PICKABLE)
+            work.replace_tool(
+                _evolve_tool(tool, contents=(*tool.contents, item), pickable=tool.kind in ALWAYS_PICKABLE)
+            )
             message = f"agent{agent_id} put {item} into {tool.name}"
         agent = _evolve_agent(agent, holding=None, accepted=accepted)
     else:  # activate
-        assert command.location is not None
-        tool = work.tools[command.location]
+        assert tool is not None
         recipe = recipe_for(state, tool.kind, tool.contents)
         assert recipe is not None
         kind = TOOL_KINDS[tool.kind]
-        work.tools[tool.name] = evolve(
-            tool, contents=(recipe.product,), busy_until=step + kind.busy_steps, pickable=True
+        work.replace_tool(
+            _evolve_tool(tool, contents=(recipe.product,), busy_until=step + kind.busy_steps, pickable=True)
         )
         if kind.occupies_agent:
             agent = _evolve_agent(agent, busy_until=step + kind.busy_steps, accepted=accepted)
@@ -332,7 +339,7 @@ def execute_step(state: KitchenState) -> tuple[KitchenState, list[Event]]:
         state,
         step=step,
         agents=agents,
-        tools=tuple(work.tools.values()),  # a dict keeps each name where it was
+        tools=tuple(work.tools),
         orders=orders,
         orders_made=orders_made,
         completed=work.completed,
@@ -437,11 +444,10 @@ def legal_commands(state: KitchenState, agent_id: int) -> list[Command]:
     key = (here.name, holding, here.contents, here.busy(state.step), here.pickable, ordered)
     legal = level.allowed.get(key)
     if legal is None:
-        tools = {here.name: here}  # every command tried here is about this location
-        allowed = (
+        allowed = (  # every command tried here is about this location
             command
             for command in level.tries[here.name, holding is not None]
-            if refusal(state, state.agents, tools, state.orders, agent_id, command) is None
+            if refusal(state, state.agents, here, state.orders, agent_id, command) is None
         )
         legal = (_NOOP, *level.gotos[agent.location], *allowed)
         if len(level.allowed) >= _MEMO_LIMIT:

@@ -112,7 +112,11 @@ def _every_command_refusal_allows(state: KitchenState, agent: int) -> list:
     candidates = [Command("noop"), *level.gotos[location], *level.tries[location, False], *level.tries[location, True]]
     tools = {tool.name: tool for tool in state.tools}
     unique = list(dict.fromkeys(candidates))
-    return [c for c in unique if refusal(state, state.agents, tools, state.orders, agent, c) is None]
+    return [c for c in unique if refusal(state, state.agents, _tool_of(tools, c), state.orders, agent, c) is None]
+
+
+def _tool_of(tools, command):
+    return None if command.verb in ("noop", "goto") else tools[command.location]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
