@@ -127,6 +127,16 @@ def places_in_use(data: Mapping[str, Any], wanted: Sequence[str]) -> set[str]:
     return near
 
 
+def _holding(data: Mapping[str, Any]) -> str | None:
+    """What the viewer's agent holds (the buttons name it: "Put the tomato into Chopping board 2")."""
+    you = data.get("you")
+    for agent in data.get("agents", []):
+        if agent.get("id") == you:
+            held = agent.get("holding")
+            return held if isinstance(held, str) else None
+    return None
+
+
 def action_groups(
     actions: Sequence[str], data: Mapping[str, Any], places: Mapping[str, str], you_at: str | None
 ) -> list[dict[str, Any]]:
@@ -135,8 +145,9 @@ def action_groups(
     here: list[dict[str, Any]] = []
     walk: list[dict[str, Any]] = []
     wait: list[dict[str, Any]] = []
+    holding = _holding(data)
     for action in actions:
-        label, place = command_label(action, places)
+        label, place = command_label(action, places, holding)
         button: dict[str, Any] = {"action": action, "label": label, "place": place or ""}
         verb = action.split()[0] if action else ""
         if verb == "noop":
@@ -339,7 +350,7 @@ class KitchenPresenter:
             "book": recipe_book(data, places),
             "groups": action_groups(actions, data, places, me.get("location")),
             "held": held_hint(data, places),
-            "pending": command_label(me["pending"], places)[0] if me.get("pending") else "",
+            "pending": command_label(me["pending"], places, me.get("holding"))[0] if me.get("pending") else "",
             # each agent's committed command, its held item named (the board lists teammates too)
             "next": {
                 a["id"]: command_label(a["pending"], places, a.get("holding"))[0]

@@ -136,6 +136,26 @@ def test_a_teammates_next_command_names_what_they_hold_not_what_you_hold():
     assert "next: Throw away the cheese" in html and "what you hold" not in html
 
 
+def test_your_buttons_and_your_next_command_name_what_you_hold():
+    # they read "Put it into Chopping board 2" while the map said "You · tomato"
+    from games.importers.bundled_kitchen import definitions
+
+    state = KITCHEN.initial_state(definitions()["salad-bar"], agents=1)
+    for command in ("goto storage0", "get storage0 tomato", "goto chopboard0"):
+        state = KITCHEN.act(state, 0, command, state.step).state
+        state = KITCHEN.advance(state, state.step + 1).state
+    data = KITCHEN.observe(state, 0).data
+    places = kitchen_view.place_names(data["locations"])
+    legal = KITCHEN.legal_actions(state, 0)
+    groups = kitchen_view.action_groups(legal, data, places, "chopboard0")
+    labels = {b["action"]: b["label"] for g in groups for b in g["buttons"]}
+    assert labels["put chopboard0"] == "Put the tomato into Chopping board 1"
+    state = KITCHEN.act(state, 0, "put chopboard0", state.step).state
+    data = KITCHEN.observe(state, 0).data
+    board = kitchen_view.PRESENTER.board(data, ["You"], KITCHEN.legal_actions(state, 0))
+    assert board["pending"] == "Put the tomato into Chopping board 1"
+
+
 def test_every_legal_command_is_in_a_group_and_the_useful_ingredients_come_first():
     data = kitchen_data()
     places = kitchen_view.place_names(data["locations"])

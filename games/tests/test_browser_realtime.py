@@ -100,6 +100,7 @@ def test_kitchen_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
             deadline = time.monotonic() + 16 / speed + 60
             step_seen = -1
             shot = False
+            put_labels: list[str] = []
             while not page.locator("#game-result h2").is_visible() and time.monotonic() < deadline:
                 title = page.locator("#orders-title small").inner_text()
                 step = int(re.search(r"step (\d+)", title).group(1))
@@ -115,7 +116,10 @@ def test_kitchen_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
                     assert picked_focus == f"goto {what}", picked_focus
                     page.keyboard.press("Enter")
                 elif kind == "command" and page.locator(f"#game-actions button.action[data-action='{what}']").count():
-                    press(page, page.locator(f"#game-actions button.action[data-action='{what}']"))
+                    button = page.locator(f"#game-actions button.action[data-action='{what}']")
+                    if what == "put chopboard0":
+                        put_labels.append(button.inner_text())
+                    press(page, button)
                 else:
                     page.keyboard.press("w")
                 if not shot:
@@ -141,6 +145,9 @@ def test_kitchen_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
     assert served.startswith(f"{result['completed']} served")
     assert not any(re.search(r"\bagent\d|storage0|chopboard0", line) for line in lines), lines
     assert result["agents"][0]["accepted"] >= 8, "the player's commands ran"
+    # the button names what the player holds ("Put the tomato into Chopping board", not "Put it")
+    named = [label for label in put_labels if re.search(r"Put the \w[\w ]* into Chopping board", label)]
+    assert put_labels and named == put_labels, put_labels
 
 
 def test_stop_works_after_the_status_was_redrawn_live(tmp_path):
