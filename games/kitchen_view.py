@@ -64,9 +64,16 @@ def humanize_for(message: str, viewer: int | None) -> str:
     return humanize(message, viewer_names(viewer), places)
 
 
-def command_label(command: str, places: Mapping[str, str], holding: str | None = None) -> tuple[str, str | None]:
+def command_label(
+    command: str,
+    places: Mapping[str, str],
+    holding: str | None = None,
+    contents: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[str, str | None]:
     """A short command (``get storage0 tomato``) as words, and the place it acts on. ``holding``:
-    what the agent holds, to name it (for a teammate, where "what you hold" would be wrong)."""
+    what the agent holds, to name it (for a teammate, where "what you hold" would be wrong);
+    ``contents``: what each place holds, to name what a ``get`` from a tool takes (its last item,
+    the cooked product once it has run)."""
     parts = command.split()
     verb = parts[0] if parts else ""
     place = parts[1] if len(parts) > 1 else None
@@ -76,8 +83,10 @@ def command_label(command: str, places: Mapping[str, str], holding: str | None =
     if verb == "goto":
         return f"Walk to {where}", place
     if verb == "get":
-        item = item_name(parts[2]) if len(parts) > 2 else ""
-        return (f"Take {item}" if item else f"Take from {where}"), place
+        if len(parts) > 2:
+            return f"Take {item_name(parts[2])}", place
+        inside = (contents or {}).get(place or "")
+        return (f"Take the {item_name(inside[-1])} from {where}" if inside else f"Take from {where}"), place
     if verb == "put":
         held = item_name(holding)
         if place and place.startswith("storage"):
@@ -127,6 +136,11 @@ def places_in_use(data: Mapping[str, Any], wanted: Sequence[str]) -> set[str]:
     return near
 
 
+def contents_of(data: Mapping[str, Any]) -> dict[str, Sequence[str]]:
+    """What each place holds, by its name."""
+    return {loc["name"]: loc.get("contents") or () for loc in data.get("locations", [])}
+
+
 def _holding(data: Mapping[str, Any]) -> str | None:
     """What the viewer's agent holds (the buttons name it: "Put the tomato into Chopping board 2")."""
     you = data.get("you")
@@ -146,8 +160,9 @@ def action_groups(
     walk: list[dict[str, Any]] = []
     wait: list[dict[str, Any]] = []
     holding = _holding(data)
+    contents = contents_of(data)
     for action in actions:
-        label, place = command_label(action, places, holding)
+        label, place = command_label(action, places, holding, contents)
         button: dict[str, Any] = {"action": action, "label": label, "place": place or ""}
         verb = action.split()[0] if action else ""
         if verb == "noop":
@@ -343,6 +358,7 @@ class KitchenPresenter:
         places = place_names(data["locations"])
         you = data.get("you", 0)
         me: Mapping[str, Any] = next((a for a in data.get("agents", []) if a["id"] == you), {})
+        contents = contents_of(data)
         return {
             "places": places,
             "names": list(names),
@@ -350,10 +366,12 @@ class KitchenPresenter:
             "book": recipe_book(data, places),
             "groups": action_groups(actions, data, places, me.get("location")),
             "held": held_hint(data, places),
-            "pending": command_label(me["pending"], places, me.get("holding"))[0] if me.get("pending") else "",
+            "pending": command_label(me["pending"], places, me.get("holding"), contents)[0]
+            if me.get("pending")
+            else "",
             # each agent's committed command, its held item named (the board lists teammates too)
             "next": {
-                a["id"]: command_label(a["pending"], places, a.get("holding"))[0]
+                a["id"]: command_label(a["pending"], places, a.get("holding"), contents)[0]
                 for a in data.get("agents", [])
                 if a.get("pending")
             },

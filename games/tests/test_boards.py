@@ -154,6 +154,16 @@ def test_your_buttons_and_your_next_command_name_what_you_hold():
     data = KITCHEN.observe(state, 0).data
     board = kitchen_view.PRESENTER.board(data, ["You"], KITCHEN.legal_actions(state, 0))
     assert board["pending"] == "Put the tomato into Chopping board 1"
+    # and what a tool has made is named on the button that takes it
+    state = KITCHEN.advance(state, state.step + 1).state
+    state = KITCHEN.act(state, 0, "activate chopboard0", state.step).state
+    state = KITCHEN.advance(state, state.step + 1).state
+    while "get chopboard0" not in KITCHEN.legal_actions(state, 0):  # chopping keeps the cook busy
+        state = KITCHEN.advance(state, state.step + 1).state
+    data = KITCHEN.observe(state, 0).data
+    groups = kitchen_view.action_groups(KITCHEN.legal_actions(state, 0), data, places, "chopboard0")
+    labels = {b["action"]: b["label"] for g in groups for b in g["buttons"]}
+    assert labels["get chopboard0"] == "Take the tomato wedges from Chopping board 1"
 
 
 def test_every_legal_command_is_in_a_group_and_the_useful_ingredients_come_first():

@@ -117,7 +117,7 @@ def test_kitchen_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
                     page.keyboard.press("Enter")
                 elif kind == "command" and page.locator(f"#game-actions button.action[data-action='{what}']").count():
                     button = page.locator(f"#game-actions button.action[data-action='{what}']")
-                    if what == "put chopboard0":
+                    if what in ("put chopboard0", "get chopboard0"):
                         put_labels.append(button.inner_text())
                     press(page, button)
                 else:
@@ -145,8 +145,11 @@ def test_kitchen_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
     assert served.startswith(f"{result['completed']} served")
     assert not any(re.search(r"\bagent\d|storage0|chopboard0", line) for line in lines), lines
     assert result["agents"][0]["accepted"] >= 8, "the player's commands ran"
-    # the button names what the player holds ("Put the tomato into Chopping board", not "Put it")
-    named = [label for label in put_labels if re.search(r"Put the \w[\w ]* into Chopping board", label)]
+    # the buttons name what the player holds and what the board has made ("Put the tomato into
+    # Chopping board", "Take the tomato wedges from Chopping board", not "Put it", "Take from")
+    named = [
+        label for label in put_labels if re.search(r"(Put the \w[\w ]* into|Take the \w[\w ]* from) Chopping", label)
+    ]
     assert put_labels and named == put_labels, put_labels
 
 
