@@ -189,6 +189,10 @@ def refusal(
     if not tool.contents:
         return Feedback("no_recipe", f"{tool.name} is empty; put ingredients in first")
     if recipe_for(state, tool.kind, tool.contents) is None:
+        made = tool.contents[0] if len(tool.contents) == 1 else None
+        if made is not None and any(recipe.product == made for recipe in recipes_in(state, tool.kind)):
+            # a teammate started it first this step, or it was started before: nothing to start
+            return Feedback("no_recipe", f"{tool.name} has already made {made}; take it with get({who}, {tool.name})")
         return Feedback("no_recipe", _missing_message(state, tool))
     return None
 

@@ -186,6 +186,24 @@ def test_activate_needs_a_complete_recipe_and_says_what_is_missing():
     assert rejections(events)[0].data["feedback"] == "no_recipe"
 
 
+def test_starting_a_tool_that_has_made_its_dish_says_to_take_it():
+    # a teammate started the mixer earlier in the same step: the cook who pressed Start too was
+    # told "salsa in Mixer 1 is not a recipe yet (nothing can be cooked from that)"
+    state = fresh()
+    state, _ = step(state, (0, "goto storage0"))
+    state, _ = step(state, (0, "get storage0 salmon"))
+    state, _ = step(state, (0, "goto chopboard0"), (1, "goto chopboard0"))
+    state, _ = step(state, (0, "put chopboard0"))
+    state, _ = step(state, (0, "activate chopboard0"))
+    assert state.tool("chopboard0").contents == ("salmonSashimi",)
+    while state.tool("chopboard0").busy(state.step):
+        state, _ = step(state)
+    state, events = step(state, (1, "activate chopboard0"))
+    (refused,) = rejections(events)
+    assert refused.agent == 1 and refused.data["feedback"] == "no_recipe"
+    assert "chopboard0 has already made salmonSashimi; take it with get(agent1, chopboard0)" in refused.message
+
+
 def _serve_state(dish: str, orders: tuple[Order, ...]) -> KitchenState:
     state = fresh()
     return replace(
