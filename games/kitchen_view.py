@@ -387,7 +387,9 @@ class KitchenPresenter:
             verb, _, place, item = match.groups()
             if verb == "get" and not item:
                 item = details.get("item")
-            return command_label(" ".join(part for part in (verb, place, item) if part), places)[0]
+            held = details.get("item") if verb == "put" else None  # what was put, served or thrown away
+            command = " ".join(part for part in (verb, place, item) if part)
+            return command_label(command, places, held if isinstance(held, str) else None)[0]
 
         return label
 

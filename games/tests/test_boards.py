@@ -78,6 +78,17 @@ def test_kitchen_commands_are_one_step_bars_and_a_cooking_tool_runs_by_itself():
     assert [b.label for b in bars if b.kind == "background"] == ["fried egg cooking"]  # not "friedEgg"
 
 
+def test_a_kitchen_bar_names_what_was_put_served_or_thrown_away():
+    # the planner's plan on the replay page read "Put it into Chopping board 1", "Serve what you hold"
+    data = kitchen_data("salad-bar")
+    label = kitchen_view.PRESENTER.describe(data)
+    assert label({"command": "put(agent0, chopboard0)", "item": "tomato"}) == "Put the tomato into Chopping board 1"
+    assert label({"command": "put(agent0, servingtable0)", "item": "salsa"}) == "Serve the salsa"
+    assert label({"command": "put(agent0, storage0)", "item": "onion"}) == "Throw away the onion"
+    assert label({"command": "get(agent0, chopboard0)", "item": "tomatoWedges"}) == "Take tomato wedges"
+    assert label({"command": "put(agent0, chopboard0)"}) == "Put it into Chopping board 1"  # a refused put
+
+
 def test_itinerary_legs_run_from_the_previous_end():
     entries = [
         E("completed", 30, 0, {"action": "go to Museum"}),
