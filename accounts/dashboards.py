@@ -20,6 +20,8 @@ PanelProvider = Callable[[Any], Panel | None]
 PROVIDERS: dict[Role, list[str]] = {
     Role.RESEARCHER: [
         "games.dashboard:researcher_panel",
+        "games.npc.dashboard:researcher_panel",
+        "games.studio.dashboard:researcher_panel",
         "annotations.dashboard:researcher_panel",
         "studies.dashboard:researcher_panel",
     ],

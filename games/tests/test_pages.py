@@ -156,6 +156,28 @@ def test_dashboards_point_to_the_running_game(client, participant, researcher, g
     assert "Games: 1 running, 0 paused" in client.get(reverse("home")).content.decode()
 
 
+def test_the_researchers_dashboard_leads_to_benchmarks_and_the_studio(client, researcher):
+    # the dashboard had games, annotation and studies only: a run under way was three clicks away
+    from games.npc import benchmarks
+    from games.npc.models import BenchmarkRun, RunStatus
+    from games.scenarios import save_scenario
+
+    client.force_login(researcher)
+    html = client.get(reverse("home")).content.decode()
+    assert "Benchmarks: 0 runs, 0 under way" in html and reverse("games:benchmarks") in html
+    assert "0 authored and 0 generated scenarios" in html and reverse("studio:index") in html
+    save_scenario(domain="kitchen", slug="test/level", title="l", source="tests", definition={"x": 1})
+    items = [{"key": "test/level|agents=1|seed=0", "scenario": "test/level", "agents": 1, "seed": 0, "options": {}}]
+    run = benchmarks.create_run("kitchen", "random", items, label="warm-up baseline")
+    html = client.get(reverse("home")).content.decode()
+    assert "Benchmarks: 1 run, 1 under way" in html
+    assert "Latest: warm-up baseline (queued, 0 of 1 episodes)" in html
+    assert reverse("games:benchmark", args=[run.pk]) in html and "Watch the run" in html
+    BenchmarkRun.objects.filter(pk=run.pk).update(status=RunStatus.STOPPED)
+    html = client.get(reverse("home")).content.decode()
+    assert "1 run, 0 under way" in html and "(stopped, 0 of 1 episodes)" in html and "Open benchmarks" in html
+
+
 @pytest.mark.parametrize("domain", registry.domains())
 def test_every_domain_board_renders(client, participant, domain):
     from games.tests.test_domains_ws import load_scenario
