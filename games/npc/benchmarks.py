@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import socket
 import threading
 import time
 from collections import deque
@@ -153,7 +155,7 @@ def definition_for(rules: Any, slugs: Sequence[str]) -> Mapping[str, Any]:
 NO_ANSWER = "the model never answered"
 
 
-SERVER, WORKER = "server", "worker"  # BenchmarkRun.taken_by, besides the default "command"
+SERVER, WORKER, COMMAND = "server", "worker", "command"  # BenchmarkRun.taken_by
 PROGRESS_EVERY = 2.0  # seconds between two writes of an episode's progress (the page polls every 2 s)
 
 
@@ -302,7 +304,7 @@ def run_benchmark(
     *,
     workers: int | None = None,
     fan_out: bool = False,
-    taken_by: str = "command",
+    taken_by: str = COMMAND,
 ) -> BenchmarkRun:
     """Play every item of the run that has no result yet. Safe to call again (resume).
 
@@ -314,7 +316,12 @@ def run_benchmark(
     log = log or (lambda line: None)
     claimed = BenchmarkRun.objects.filter(pk=run_id).exclude(status=RunStatus.DONE)
     took = claimed.update(
-        status=RunStatus.RUNNING, heartbeat_at=timezone.now(), error="", claims=F("claims") + 1, taken_by=taken_by
+        status=RunStatus.RUNNING,
+        heartbeat_at=timezone.now(),
+        error="",
+        claims=F("claims") + 1,
+        taken_by=taken_by,
+        process=this_process(),
     )
     if not took:
         return BenchmarkRun.objects.get(pk=run_id)
@@ -389,6 +396,48 @@ def cut_off_runs() -> list[int]:
             Q(status=RunStatus.QUEUED) | Q(status=RunStatus.RUNNING, taken_by=SERVER)
         ).values_list("pk", flat=True)
     )
+
+
+def this_process() -> str:
+    """``host:pid`` of this process, as ``BenchmarkRun.process`` records it."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _gone(process: str) -> bool:
+    """Whether ``process`` (``host:pid``) ran on this host and has ended. A process on another
+    host, or a record that does not parse, is not known to be gone."""
+    host, _, pid = process.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # it exists, under another user
+        return False
+    return False
+
+
+def stop_abandoned_runs() -> list[int]:
+    """Mark stopped the runs a ``manage.py benchmark`` command was playing when it was killed
+    (SIGKILL, a closed terminal, a machine that went down: Ctrl-C already marks its run stopped),
+    so their pages offer Resume instead of reading "running" with nobody playing them. Only a
+    command's runs: the server's are queued again when it starts, a worker's redelivered by Celery.
+    Returns their ids."""
+    abandoned = [
+        run.pk
+        for run in BenchmarkRun.objects.filter(status=RunStatus.RUNNING, taken_by=COMMAND).only("pk", "process")
+        if _gone(run.process)
+    ]
+    for pk in abandoned:
+        stopped = BenchmarkRun.objects.filter(pk=pk, status=RunStatus.RUNNING, taken_by=COMMAND).update(
+            status=RunStatus.STOPPED,
+            error="The manage.py benchmark command playing this run ended without finishing it "
+            "(killed, or its terminal closed). Resume plays the rest here; finished episodes are kept.",
+        )
+        if stopped:
+            EpisodeProgress.objects.filter(run_id=pk).delete()
+    return abandoned
 
 
 def _workers(requested: int | None) -> int:

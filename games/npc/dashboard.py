@@ -6,10 +6,12 @@ from typing import Any
 
 from django.urls import reverse
 
+from games.npc.benchmarks import stop_abandoned_runs
 from games.npc.models import BenchmarkRun, RunStatus
 
 
 def researcher_panel(user: Any) -> dict[str, Any]:
+    stop_abandoned_runs()
     runs = BenchmarkRun.objects.all()
     total = runs.count()
     under_way = runs.filter(status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).count()

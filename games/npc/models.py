@@ -102,6 +102,11 @@ class BenchmarkRun(models.Model):
         help_text="What plays it: server (the embedded server's threads, resumed when it restarts), "
         "worker (Celery) or command (manage.py benchmark, left to its terminal).",
     )
+    process = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text="host:pid of the process that took it up last (a killed manage.py benchmark is told apart by it).",
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -55,6 +55,7 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
             background.submit("npc.benchmark", run.pk)
             messages.success(request, f"Benchmark run {run.pk} started: {run.total} episodes.")
             return redirect("games:benchmark", pk=run.pk)
+    benchmarks.stop_abandoned_runs()
     runs = BenchmarkRun.objects.select_related("created_by")[:100]
     rows = [(run, *benchmarks.progress(run)) for run in runs]
     return render(request, "npc/benchmark_list.html", {"form": form, "rows": rows, "domains": registry.domains()})
@@ -115,6 +116,7 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
 
 @researcher_required
 def benchmark_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    benchmarks.stop_abandoned_runs()  # before reading the run: it may be one of them
     run = get_object_or_404(BenchmarkRun, pk=pk)
     template = "npc/_benchmark_progress.html" if request.htmx else "npc/benchmark_detail.html"
     return render(request, template, _context(run))

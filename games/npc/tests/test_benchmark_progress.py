@@ -135,3 +135,46 @@ def test_resume_pressed_before_a_stopped_episode_halted_leaves_that_episode_to_t
     assert seen["turns"] == 2  # the first take's episode stopped at once
     run.refresh_from_db()
     assert run.status == RunStatus.RUNNING and run.claims == 2 and not run.results.exists()
+
+
+def test_a_killed_benchmark_command_leaves_its_run_stopped_with_resume_offered(
+    tasks_scenarios, inline_npcs, client, researcher
+):
+    # A manage.py benchmark killed with SIGKILL (or its terminal closed) cannot mark its run
+    # stopped as Ctrl-C does: the run read "Running" forever with nobody playing it.
+    import socket
+    import subprocess
+    import sys
+
+    from games.npc.models import BenchmarkRun, EpisodeProgress
+
+    items = build_items("tasks", patterns=["test/*"], task_counts=[1])
+    run = benchmarks.create_run("tasks", "random", items)
+    elsewhere = benchmarks.create_run("tasks", "random", items)
+    command = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        # the command took the run up and was playing its first episode
+        BenchmarkRun.objects.filter(pk=run.pk).update(
+            status=RunStatus.RUNNING, taken_by=benchmarks.COMMAND, process=f"{socket.gethostname()}:{command.pid}"
+        )
+        BenchmarkRun.objects.filter(pk=elsewhere.pk).update(
+            status=RunStatus.RUNNING, taken_by=benchmarks.COMMAND, process="another-machine:1"
+        )
+        EpisodeProgress.objects.create(run=run, key=items[0]["key"], turns=3)
+        client.force_login(researcher)
+        page = client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
+        assert "Under way" in page and "Stop</button>" in page  # alive: playing
+    finally:
+        command.kill()
+        command.wait()
+    page = client.get(reverse("games:benchmark", args=[run.pk]), HTTP_HX_REQUEST="true").content.decode()
+    run.refresh_from_db()
+    assert run.status == RunStatus.STOPPED and not run.playing.exists()
+    assert "ended without finishing it" in page and "Resume</button>" in page and "Under way" not in page
+    elsewhere.refresh_from_db()
+    assert elsewhere.status == RunStatus.RUNNING  # another machine's process is not known to be gone
+
+    client.post(reverse("games:benchmark_resume", args=[run.pk]))  # plays here (in-process in tests)
+    run.refresh_from_db()
+    assert run.status == RunStatus.DONE and run.results.count() == len(items) and not run.error
+    assert run.process == benchmarks.this_process()
