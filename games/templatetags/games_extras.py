@@ -61,13 +61,15 @@ def seated(game: Any, user: Any) -> bool:
 @register.filter
 def score_of(game: Any) -> str:
     """The game's headline as the games list shows it: the final result's once finished, else the
-    last point of its progress chart."""
+    last point of its progress chart ("50% so far")."""
     from games import metrics
     from games.engine import registry
 
     value = metrics.headline(game.domain, game.result) if game.is_finished and game.result else None
     if value is None and game.progress_points:
         value = game.progress_points[-1][1]
+        if not game.is_finished:  # a running kitchen at "100%" has served its one order so far
+            return f"{value:.0f}% so far"
     if value is None:
         return "—"
     text = f"{value:.0f}%"

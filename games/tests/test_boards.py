@@ -487,7 +487,7 @@ def test_the_games_list_adds_the_domains_note_to_a_finished_games_headline():
     kitchen = SimpleNamespace(domain="kitchen", is_finished=True, result={"success_rate": 0.75, "completed": 3})
     assert score_of(kitchen) == "75% · 3 served"
     running = SimpleNamespace(domain="kitchen", is_finished=False, result=None, progress_points=[[4, 50.0]])
-    assert score_of(running) == "50%"
+    assert score_of(running) == "50% so far"  # not to be read as a final 50 %
     tasks = SimpleNamespace(domain="tasks", is_finished=True, result={"progress": 100.0})
     assert score_of(tasks) == "100%"
 
