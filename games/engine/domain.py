@@ -82,6 +82,10 @@ class Domain:
     # end); the web loop moves the rules' clock there so the new options reach the page. None: the
     # rules' ``next_deadline`` is every such moment.
     wakes_at: str | None = None
+    # "module:attribute" of ``horizon(state) -> float``: the game time an episode ends by at the
+    # latest (its time limit, the kitchen's last step), for "step 18 of 60" where a benchmark run's
+    # page shows an episode under way. None: no fixed end.
+    horizon: str | None = None
     # The scenario's definition says how many seats it has (``agents``: kitchen levels); else one.
     team_in_definition: bool = False
     # A game lasts as long as its player reads, whatever the pace (the itinerary's clock jumps to

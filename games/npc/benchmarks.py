@@ -168,6 +168,7 @@ class _Progress:
 
     def __init__(self, run: BenchmarkRun, key: str, rules: Any) -> None:
         self._run_id, self._key, self._rules, self._claim = run.pk, key, rules, run.claims
+        self._horizon = registry.descriptor(rules.domain).part("horizon")
         self._last = time.monotonic()
         EpisodeProgress.objects.update_or_create(run_id=run.pk, key=key, defaults={"turns": 0, "llm_calls": 0})
 
@@ -183,6 +184,7 @@ class _Progress:
             turns=episode.turns,
             llm_calls=len(episode.calls),
             game_time=float(self._rules.now(episode.state)),
+            game_end=None if self._horizon is None else self._horizon(episode.state),
             score=episode.curve[-1][2] if episode.curve else None,
             updated_at=timezone.now(),
         )

@@ -162,6 +162,7 @@ class EpisodeProgress(models.Model):
     turns = models.PositiveIntegerField(default=0)
     llm_calls = models.PositiveIntegerField(default=0)
     game_time = models.FloatField(default=0.0)
+    game_end = models.FloatField(null=True, blank=True, help_text="The game time it ends by at the latest.")
     score = models.FloatField(null=True, blank=True, help_text="The headline score so far, 0-100.")
     started_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

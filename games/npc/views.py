@@ -61,10 +61,12 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
     return render(request, "npc/benchmark_list.html", {"form": form, "rows": rows, "domains": registry.domains()})
 
 
-def _game_time(unit: str, value: float) -> str:
+def _game_time(unit: str, value: float, end: float | None = None) -> str:
     """A moment of game time as the run's page writes it: ``1:05:00`` (recipes' seconds),
-    ``minute 14``, ``step 18``."""
-    return short_clock(value) if unit == "second" else f"{unit} {value:g}"
+    ``minute 14 of 40``, ``step 18 of 60`` (``end``: the episode's time limit, if it has one)."""
+    if unit == "second":
+        return short_clock(value) + (f" of {short_clock(end)}" if end is not None else "")
+    return f"{unit} {value:g}" + (f" of {end:g}" if end is not None else "")
 
 
 def _playing(run: BenchmarkRun) -> list[dict[str, object]]:
@@ -76,7 +78,7 @@ def _playing(run: BenchmarkRun) -> list[dict[str, object]]:
             "key": row.key,
             "turns": row.turns,
             "llm_calls": row.llm_calls,
-            "time": _game_time(unit, row.game_time),
+            "time": _game_time(unit, row.game_time, row.game_end),
             "score": row.score,
             "quiet": round((now - row.updated_at).total_seconds()),
         }

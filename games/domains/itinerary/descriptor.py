@@ -24,6 +24,11 @@ def headline_text(result: Mapping[str, Any], observation: Mapping[str, Any]) -> 
     return f"score {total:.0f} of 100"
 
 
+def horizon(state: Any) -> float:
+    """The trip's end, in minutes from its start."""
+    return float(state.world.end)
+
+
 DOMAIN = Domain(
     name="itinerary",
     title="Itinerary (ItineraryBench)",
@@ -40,6 +45,7 @@ DOMAIN = Domain(
     wakes_at="games.domains.itinerary.now:next_change",
     playtest_judge="games.playtest:itinerary_judge",
     headline="games.domains.itinerary.descriptor:headline",
+    horizon="games.domains.itinerary.descriptor:horizon",
     headline_text="games.domains.itinerary.descriptor:headline_text",
     headline_title="Trip score (executability 60 + constraints 20 + efficiency 20, of 100)",
     bundled="games.importers.bundled_itinerary:load",

@@ -30,6 +30,11 @@ def result_note(result: Mapping[str, Any]) -> str:
     return f"{result.get('completed', 0)} served"
 
 
+def horizon(state: Any) -> float:
+    """The level's last step."""
+    return float(state.level.max_steps)
+
+
 DOMAIN = Domain(
     name="kitchen",
     title="Kitchen (CuisineWorld)",
@@ -42,6 +47,7 @@ DOMAIN = Domain(
     team_in_definition=True,
     playtest_judge="games.playtest:kitchen_judge",
     headline="games.domains.kitchen.descriptor:headline",
+    horizon="games.domains.kitchen.descriptor:horizon",
     headline_text="games.domains.kitchen.descriptor:headline_text",
     result_note="games.domains.kitchen.descriptor:result_note",
     headline_title="Orders served on time (% of the orders finished so far)",

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.engine.domain import Domain
+
+
+def horizon(state: Any) -> float:
+    """The episode's time limit, in minutes."""
+    return float(state.options.time_limit)
+
 
 DOMAIN = Domain(
     name="tasks",
@@ -12,6 +20,7 @@ DOMAIN = Domain(
     # one game minute every 10 s, until a scenario's own pace replaces it (games/speeds.py)
     default_speed=0.1,
     paced_by_length=True,
+    horizon="games.domains.tasks.descriptor:horizon",
     npc_policy="games.planners.tasks_npc:npc_policy",
     combine="games.domains.tasks.definition:compose",
     bundled="games.importers.bundled_tasks:load",
