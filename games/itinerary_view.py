@@ -307,6 +307,11 @@ def _carried_on(entry: Mapping[str, Any], following: Mapping[str, Any] | None) -
     )
 
 
+def _without[E: Mapping[str, Any]](entries: Sequence[E], unwanted: Callable[[E, E | None], bool]) -> list[E]:
+    """``entries`` less those ``unwanted(entry, the entry after it)`` picks out."""
+    return [e for i, e in enumerate(entries) if not unwanted(e, entries[i + 1] if i + 1 < len(entries) else None)]
+
+
 class ItineraryPresenter:
     """The itinerary descriptor's board presenter (``games.presenters.presenter``)."""
 
@@ -362,12 +367,7 @@ class ItineraryPresenter:
         not "until 2024-05-02 08:00"), without the wait that is only the time a player read before
         an action (the action's line follows at once; the day so far and the timeline show it), and
         with a run of waits one after another as its last line."""
-        entries = [
-            e for i, e in enumerate(entries) if not _reading(e, entries[i + 1] if i + 1 < len(entries) else None)
-        ]
-        entries = [
-            e for i, e in enumerate(entries) if not _carried_on(e, entries[i + 1] if i + 1 < len(entries) else None)
-        ]
+        entries = _without(_without(entries, _reading), _carried_on)
         clock = board.get("clock")
         if not isinstance(clock, TripClock) or clock.begin is None:
             return list(entries)

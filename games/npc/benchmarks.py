@@ -416,7 +416,7 @@ def _gone(process: str) -> bool:
     except ProcessLookupError:
         return True
     except PermissionError:  # it exists, under another user
-        return False
+        pass
     return False
 
 
