@@ -170,6 +170,10 @@ def value_from_post(prop: str, data: QueryDict | Mapping[str, list[str]]) -> str
     step = (_getlist(data, "k") or [""])[-1].strip()
     minutes = (_getlist(data, "n") or [""])[-1].strip()
     if step == "":
+        if minutes:
+            raise IncompleteInput(
+                f"now pick the step this one must start within {minutes} min of (empty the minutes to clear the label)"
+            )
         return ""
     if step == NONE:
         return NONE

@@ -64,7 +64,14 @@ def test_a_refused_value_shows_why_and_changes_nothing(client, setup):
     assert "Not saved: choose none or some steps/appliances, not both" in response.content.decode()
     pending = _save(client, item, "time_constraint", k="1")
     assert "now enter within how many minutes" in pending.content.decode()
+    minutes_first = _save(client, item, "time_constraint", k="", n="5")
+    assert "now pick the step this one must start within 5 min of" in minutes_first.content.decode()
     assert not Label.objects.exists()
+    _save(client, item, "time_constraint", k="1", n="2")
+    _save(client, item, "time_constraint", k="", n="5")  # minutes typed before a step: nothing is cleared
+    assert Label.objects.get(item=item, property="time_constraint").value == "1:2"
+    cleared = _save(client, item, "time_constraint", k="", n="")
+    assert "Cleared" in cleared.content.decode() and not Label.objects.filter(property="time_constraint").exists()
 
 
 def test_blind_an_annotator_never_sees_others_labels_or_gold(client, setup, researcher):
@@ -158,6 +165,7 @@ def test_report_page_and_json_agree(client, setup, researcher):
     assert "<svg" in page and "Cohen's kappa per pair" in page
     assert "amy · bob" in page
     assert "20.0%" in page  # concurrency: they agree on 1 of 5 steps
+    assert ">Cobbler, step 1</a>" in page  # disputed items are named as people read them
 
 
 def test_adjudication_prefills_majority_and_saves_gold_then_applies_it(client, researcher):
@@ -177,7 +185,7 @@ def test_adjudication_prefills_majority_and_saves_gold_then_applies_it(client, r
     client.force_login(researcher)
     url = reverse("annotations:adjudicate", args=[project.pk])
     page = client.get(url, {"filter": "disputed"}).content.decode()
-    assert "Cobbler/2" in page and '<option value="continuous" selected>' in page
+    assert "<h2>Cobbler, step 2</h2>" in page and '<option value="continuous" selected>' in page
     client.post(reverse("annotations:save_gold", args=[project.pk]), {"item": "Cobbler/2", "concurrency": "autonomous"})
     assert GoldLabel.objects.get(item__key="Cobbler/2").value == "autonomous"
     client.post(reverse("annotations:accept_unanimous", args=[project.pk]))

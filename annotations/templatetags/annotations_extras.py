@@ -1,0 +1,18 @@
+"""Template filters of the annotation pages."""
+
+from __future__ import annotations
+
+from django import template
+
+from games.domains.recipes.text import recipe_title
+
+register = template.Library()
+
+
+@register.filter
+def item_title(key: str) -> str:
+    """An item's key as people read it: "Garlic-Bread/4" -> "Garlic Bread, step 4"."""
+    recipe, slash, step = str(key).rpartition("/")
+    if not slash or not step.isdigit():
+        return str(key)
+    return f"{recipe_title(recipe)}, step {step}"
