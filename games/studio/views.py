@@ -211,6 +211,7 @@ def generator(request: HttpRequest) -> HttpResponse:
         "max_count": PAGE_COUNT,
         "page_seconds": f"{PAGE_SECONDS:g}",
         "objective": generator_module(domain).OBJECTIVE,
+        "shown": hasattr(generator_module(domain), "show"),
     }
     if request.method == "POST":
         try:
@@ -253,7 +254,11 @@ def _row(domain: str, instance: dict[str, Any], saved_pk: int | None) -> dict[st
     """One instance of the generator's table: a saved one opens in the studio by its scenario; an
     unsaved one carries its text, which the studio opens without saving (``new`` by POST)."""
     name = instance["slug"].split("/", 1)[-1]
+    show = getattr(generator_module(domain), "show", None)
     row: dict[str, Any] = {"instance": instance, "name": name}
+    for key in ("optimal_makespan", "lower_bound", "greedy_makespan"):  # as the game page writes them
+        value = instance.get(key)
+        row[key] = "—" if value is None else (show(value) if show else value)
     if saved_pk is not None:
         row["open_url"] = reverse("studio:edit", args=[saved_pk])
     else:

@@ -108,6 +108,9 @@ def test_the_generator_page_shows_instances_with_their_optimum_and_saves_a_famil
     html = page.content.decode()
     assert page.status_code == 200 and "generated/tasks-s3-" in html and "proven" not in html.split("<table")[0]
     assert "python manage.py generate tasks --count 2 --seed 3 --max-seconds 3 --actions 8 --json" in html
+    first = page.context["instances"][0]  # values read as the game writes them, the number on hover
+    shown = f'title="{first["optimal_makespan"]}">{first["optimal_makespan"]:g} minutes</td>'
+    assert shown in html
     assert not Scenario.objects.exists()
     client_r.post("/studio/generate/", {"domain": "tasks", "count": "2", "seed": "3", "actions": "8", "action": "save"})
     assert Scenario.objects.filter(source="generated").count() == 2
