@@ -3,7 +3,7 @@ the words the header and the games list show beside it.
 
 - tasks, recipes: ``progress`` (percent of the work done);
 - kitchen: the success rate of the orders finished so far, in percent (the header adds how many
-  were served);
+  were served); none until an order has been served or missed;
 - itinerary: the score ``total``, points of 100 (executability 60 + constraints 20 + efficiency 20).
 """
 

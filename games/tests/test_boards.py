@@ -235,6 +235,9 @@ def test_the_kitchen_headline_is_the_success_rate_with_the_orders_served():
     result = {"completed": 3, "failed": 1, "success_rate": 0.75}
     assert metrics.headline("kitchen", result) == 75.0
     assert metrics.headline_text("kitchen", result) == "3 served · 1 missed"
+    nothing_yet = {"completed": 0, "failed": 0, "success_rate": 0.0}  # the rules' rate of no finished order
+    assert metrics.headline("kitchen", nothing_yet) is None
+    assert metrics.headline_text("kitchen", nothing_yet) == "no order finished yet"
     assert metrics.headline("itinerary", {"total": 50.0}) == 50.0  # points of 100 (60 + 20 + 20)
     assert metrics.headline("tasks", {"progress": 42.5}) == 42.5
 

@@ -97,6 +97,8 @@ def test_kitchen_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
             page, errors = new_page(browser)
             sign_in(page, stack.base, game_id)
             expect(page.locator("#game-board .place").first).to_be_visible()
+            # before any order has been served or missed there is no rate to show, only words
+            opening = page.locator("#game-status .headline").inner_text()
             deadline = time.monotonic() + 16 / speed + 60
             step_seen = -1
             shot = False
@@ -137,6 +139,7 @@ def test_kitchen_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
         stack.close()
     assert not errors, errors
     result = saved["result"]
+    assert opening == "no order finished yet"
     assert saved["status"] == "finished" and result["steps"] == 16
     assert facts["Completed"] == str(result["completed"])
     assert facts["Failed"] == str(result["failed"])

@@ -9,7 +9,10 @@ from games.engine.domain import Domain
 
 
 def headline(result: Mapping[str, Any]) -> float | None:
-    """The success rate of the orders finished so far, in percent."""
+    """The success rate of the orders finished so far, in percent; None until one has finished (served
+    or missed): "0%" before the first order is due read as failing."""
+    if not int(result.get("completed") or 0) + int(result.get("failed") or 0):
+        return None
     rate = result.get("success_rate")
     if not isinstance(rate, int | float) or isinstance(rate, bool):
         return None
@@ -21,7 +24,7 @@ def headline_text(result: Mapping[str, Any], observation: Mapping[str, Any]) -> 
     served = int(result.get("completed") or 0)
     failed = int(result.get("failed") or 0)
     if not served + failed:
-        return f"{served} served"
+        return "no order finished yet"
     return f"{served} served · {failed} missed"
 
 
