@@ -16,6 +16,7 @@ from games.domains.itinerary.actions import ActionSyntaxError, parse_action
 from games.domains.itinerary.rules import GOALS_MET
 
 _STAMP = "%Y-%m-%d %H:%M"
+_TRAVELLER_WAITED = "The traveller waited"  # the rules' words for the clock's waits (games/domains/itinerary/rules.py)
 
 _TRAIN = re.compile(r"^take train (\S+) to (.+)$")
 _GO = re.compile(r"^go to (.+)$")
@@ -368,6 +369,14 @@ class ItineraryPresenter:
         an action (the action's line follows at once; the day so far and the timeline show it), and
         with a run of waits one after another as its last line."""
         entries = _without(_without(entries, _reading), _carried_on)
+        if names:  # the clock's waits are the traveller's, named as the reader knows them ("You waited")
+            traveller = names[0].split(" (")[0]
+            entries = [
+                dict(e, message=str(e.get("message", "")).replace(_TRAVELLER_WAITED, f"{traveller} waited", 1))
+                if e.get("kind") == "waited"
+                else e
+                for e in entries
+            ]
         clock = board.get("clock")
         if not isinstance(clock, TripClock) or clock.begin is None:
             return list(entries)

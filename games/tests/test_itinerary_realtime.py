@@ -157,7 +157,7 @@ def test_a_traveller_who_only_reads_sees_the_sight_open(django_user_model):
     bars = [b for b in page["timeline"].rows[0].bars if b.kind == "wait"]
     assert [(b.start, b.end) for b in bars] == [(0.0, 1.0), (21.0, 180.0)]
     said = [e["message"] for e in page["log"] if "waited" in e["message"]]
-    assert said == ["The traveller waited in Harbourton until 10:00."]  # one line, not one per wake
+    assert said == ["You waited in Harbourton until 10:00."]  # one line, not one per wake
     # the time was spent where the traveller stood, and the visit from there counts in full; the
     # five minutes read before it are in the day and on the timeline, not a log line of their own
     pressed = ten + timedelta(seconds=5 / game.speed)
@@ -167,7 +167,7 @@ def test_a_traveller_who_only_reads_sees_the_sight_open(django_user_model):
     assert ("07:21", "10:05") in [(d["start_text"][-5:], d["end_text"][-5:]) for d in page["board"]["day"]]
     lines = [e["message"] for e in page["log"]]
     assert lines[-2:] == [
-        "The traveller waited in Harbourton until 10:00.",
+        "You waited in Harbourton until 10:00.",
         "visited Maritime Museum for 90 minutes.",
     ]
 
@@ -182,4 +182,4 @@ def test_a_trip_nobody_plays_ends_at_its_end_time(django_user_model):
     assert len(woke) <= 18  # once an hour at most, not every tick
     page = presenters.live_context(load_update(game.pk, PLAYER, 0, now=end), PLAYER, full=True)
     said = [e["message"] for e in page["log"] if "waited" in e["message"]]
-    assert said == ["The traveller waited in Harbourton until 00:00."]  # midnight, one line for the day
+    assert said == ["You waited in Harbourton until 00:00."]  # midnight, one line for the day
