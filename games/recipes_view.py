@@ -262,12 +262,18 @@ def people_clock(message: str) -> str:
     return _HHMMSS.sub(lambda m: short_clock(int(m[1]) * 3600 + int(m[2]) * 60 + int(m[3])), message)
 
 
+# The rules tell a program what to send to carry on a paused step ("continue it later with
+# Step(2, Tomato-Soup)."); a person has the step's Start button for that.
+_CARRY_ON = re.compile(r"; continue it (?:later )?with (?:another )?Step\([^)]*\)\.")
+
+
 def people_words(message: str, titles: Mapping[str, str]) -> str:
-    """A rules' message as the board writes it: game time as m:ss and recipes by their titles
-    ("Step 1 of Tomato-Soup is complete." -> "Step 1 of Tomato Soup is complete.")."""
+    """A rules' message as the board writes it: game time as m:ss, recipes by their titles ("Step 1
+    of Tomato-Soup is complete." -> "Step 1 of Tomato Soup is complete.") and a paused step's way
+    on as the button it is, not the command a program sends."""
+    message = _CARRY_ON.sub("; start it again to carry on.", message)
     for name, title in titles.items():
-        # not inside an action ("continue it later with Step(2, Tomato-Soup)": that is what to type)
-        message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-]|\s*\))", title, message)
+        message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", title, message)
     return people_clock(message)
 
 

@@ -694,13 +694,18 @@ def test_an_itinerary_walk_button_goes_when_the_menu_would_stop_offering_it():
     assert "go to Tower" not in TRIPS.legal_actions(later, 0)
 
 
-def test_recipes_read_by_their_titles_except_where_the_player_is_told_what_to_type():
+def test_recipes_read_by_their_titles_and_a_paused_step_goes_on_by_its_button_not_a_command():
     from games import recipes_view
 
     titles = {"Tomato-Soup": "Tomato Soup"}
     said = "You paused step 2 of Tomato-Soup with 00:00:38 left; continue it later with Step(2, Tomato-Soup)."
     assert recipes_view.people_words(said, titles) == (
-        "You paused step 2 of Tomato Soup with 0:38 left; continue it later with Step(2, Tomato-Soup)."
+        "You paused step 2 of Tomato Soup with 0:38 left; start it again to carry on."
+    )
+    stopped = "Step 2 of Tomato-Soup stopped with 00:01:00 left; continue it with another Step(...)."
+    assert (
+        recipes_view.people_words(stopped, titles)
+        == "Step 2 of Tomato Soup stopped with 1:00 left; start it again to carry on."
     )
     assert recipes_view.people_words("Tomato-Soup-Deluxe is done", titles) == "Tomato-Soup-Deluxe is done"
     assert recipes_view.PRESENTER.tick_text({})(600) == "10:00"  # the timeline's axis, as the clock
