@@ -80,6 +80,9 @@ LABELS: dict[str, str] = {
 
 # The rows that say why a game ended: the result panel leaves them out where its first line said it.
 WHY_ENDED = {"tasks:ended", "recipes:reason", "itinerary:over"}
+# The rows that are the game's settings rather than how it went: a study participant does not see
+# them (a condition that varies alpha, or time constraints, would tell them what is being compared).
+SETTINGS = {"kitchen:level", "kitchen:alpha", "kitchen:task_interval", "recipes:time_constraints"}
 
 
 def label(key: str, domain: str = "") -> str:

@@ -213,7 +213,9 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "score_text": metrics.headline_text(game.domain, state["metrics"], observation),
         "score_title": metrics.headline_title(game.domain),
         "finished": game.is_finished,
-        "result_rows": metric_rows(game.result or {}, game.domain, said=game.outcome) if game.is_finished else [],
+        "result_rows": metric_rows(game.result or {}, game.domain, said=game.outcome, blind=who.blind)
+        if game.is_finished
+        else [],
         "outcome": in_peoples_words(game.domain, game.outcome, who.agent) if game.outcome else "",
         "optimum": _optimum_shown(game),
         "clock_attrs": clock_attrs(state),
@@ -431,15 +433,18 @@ def progress_chart(
     }
 
 
-def metric_rows(result: dict[str, Any], domain: str = "", *, said: str = "") -> list[tuple[str, str, str]]:
+def metric_rows(
+    result: dict[str, Any], domain: str = "", *, said: str = "", blind: bool = False
+) -> list[tuple[str, str, str]]:
     """The domain's metrics for people: numbers and words as they are, counts without the zeros;
     per-agent lists and schedules are left to the timeline. ``said``: the outcome the panel has
-    already written, so the row of why the game ended is not shown twice."""
+    already written, so the row of why the game ended is not shown twice; ``blind`` (a study
+    participant): without the game's settings (``glossary.SETTINGS``)."""
     rows = []
     own = presenter(domain) if domain else None
     own_text = getattr(own, "result_text", None)
     for key, value in result.items():
-        if isinstance(value, list):
+        if isinstance(value, list) or (blind and f"{domain}:{key}" in glossary.SETTINGS):
             continue
         if f"{domain}:{key}" in glossary.WHY_ENDED and _repeats(str(value), said):
             continue

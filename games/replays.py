@@ -80,7 +80,7 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
         "legal": set(),
         "viewer": None,
         "board_template": presenters.board_template(game.domain),
-        "result_rows": presenters.metric_rows(game.result or rules.result(state), game.domain),
+        "result_rows": presenters.metric_rows(game.result or rules.result(state), game.domain, blind=blind),
         "log": log_entries[-presenters.LOG_LENGTH :],
         "limit": limit,
         "chart": presenters.progress_chart(

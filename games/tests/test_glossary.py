@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from games import glossary
 from games.engine import registry
 from games.presenters import metric_rows
 from games.tests.test_conformance import bundled_definitions
@@ -19,3 +20,17 @@ def test_every_result_row_of_every_domain_has_plain_words(domain):
     rows = metric_rows(rules.result(rules.initial_state(definition)), domain)
     assert rows
     assert [name for name, _, meaning in rows if not meaning] == []
+
+
+@pytest.mark.parametrize("domain", registry.domains())
+def test_a_study_participant_sees_how_the_game_went_not_its_settings(domain):
+    # a condition that varies the kitchen's alpha or the recipes' time constraints must not show
+    # participants what is being compared
+    rules = registry.get(domain)
+    definition = next(iter(bundled_definitions(domain).values()))
+    result = rules.result(rules.initial_state(definition))
+    settings = {key.split(":", 1)[1] for key in glossary.SETTINGS if key.startswith(f"{domain}:")}
+    shown = {name for name, _, _ in metric_rows(result, domain)}
+    blind = {name for name, _, _ in metric_rows(result, domain, blind=True)}
+    assert shown - blind == {glossary.label(key, domain) for key in settings if key in result}
+    assert blind  # how it went is still there

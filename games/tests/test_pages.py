@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import presenters, services
 from games.engine import registry
 from games.models import Game, GameStatus
 
@@ -330,3 +330,21 @@ def test_the_kitchen_says_once_what_to_do_with_a_dish_in_hand(client, participan
     page = client.get(reverse("games:play", args=[game.pk])).content.decode()
     assert "You hold tomato wedges, which is ordered: serve it at the Serving table." in page
     assert "Hint:" not in page
+
+
+def test_a_blinded_participants_result_panel_leaves_out_the_levels_settings(participant):
+    """A study comparing the kitchen at two alphas must not show its participants which one they
+    played: the result panel keeps how the game went and leaves out level, alpha and task interval."""
+    from games.viewer import Viewer, load_update
+
+    registry.descriptor("kitchen").part("bundled")(log=lambda line: None)
+    game = services.create_game("bundled/warm-up", [{"kind": "human", "user": participant}], clock="lockstep")
+    services.finish(game.pk, reason="test")
+    rows = {}
+    for blind in (False, True):
+        who = Viewer(agents=[0], blind=blind)
+        context = presenters.live_context(load_update(game.pk, who, 0), who, full=True)
+        rows[blind] = {name for name, _, _ in context["result_rows"]}
+    assert {"level", "alpha", "task interval"} <= rows[False]
+    assert rows[False] - rows[True] == {"level", "alpha", "task interval"}
+    assert "completed" in rows[True]
