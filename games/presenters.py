@@ -120,12 +120,13 @@ def in_peoples_words(domain: str, message: str, viewer: int | None) -> str:
 
 
 def said_once(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The log without words it has just shown: an engine message repeated at the same moment is
-    left out (a failed recipe's "spoiled" and "finished" events carry the same sentence), and the
+    """The log without words it has just shown: an engine message one agent's line repeats at the
+    same moment is left out (a failed recipe's "spoiled" and "finished" events carry the same
+    sentence; two teammates who both "wait one minute" keep their lines), and the
     loop's "the game is over: <reason>" reads "the game is over" where the reason was just said.
     Chat is never left out: two people may write the same words."""
     kept: list[dict[str, Any]] = []
-    said: set[str] = set()
+    said: set[tuple[Any, str]] = set()
     # the rules' last words, whatever their moment: a kitchen closes at its last step, the game
     # ends at the next
     last_words: list[str] = []
@@ -139,10 +140,10 @@ def said_once(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if reason != message and any(_says(earlier, reason) for earlier in last_words):
                 entry = dict(entry, message=GAME_OVER)
         elif entry.get("category") == "engine":
-            if message in said:
+            if (entry.get("agent"), message) in said:
                 continue
             last_words = [*last_words[-2:], message]
-        said.add(message)
+        said.add((entry.get("agent"), message))
         kept.append(entry)
     return kept
 
@@ -169,7 +170,10 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         finished=game.is_finished,
         **timeline_texts(game.domain, observation),
     )
-    if full and log_entries is None:
+    # a new line that changes how the lines before it read (a tasks wait that carries on a run of
+    # waits) sends the log whole, as a full render writes it, instead of appending
+    relog = not full and log_entries is None and _rewrites_log(game.domain, update.events)
+    if (full or relog) and log_entries is None:
         recent = GameEvent.objects.filter(game=game, category__in=LOG_CATEGORIES).order_by("-seq")[:LOG_LENGTH]
         log_entries = [event_message(e, blind=who.blind) for e in reversed(list(recent))]
     log = [
@@ -186,6 +190,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "data": observation,
         "viewer": who,
         "full": full,
+        "relog": relog,
         "board_template": board_template(game.domain),
         "actions": action_buttons(state["legal_actions"]),
         "action_groups": keyed_groups(extras.get("groups"), real_time=game.clock == "real_time"),
@@ -222,6 +227,11 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "header_clock": header_clock(game.domain, observation, float(state["time"]), state["time_unit"]),
         "server_now": timezone.now().isoformat(),
     }
+
+
+def _rewrites_log(domain: str, events: Sequence[dict[str, Any]]) -> bool:
+    own = presenter(domain)
+    return own is not None and hasattr(own, "rewrites_log") and any(own.rewrites_log(e) for e in events)
 
 
 def _optimum_shown(game: Game) -> dict[str, Any] | None:

@@ -261,14 +261,19 @@
     connection("Reconnecting… everything you did is saved on the server.", true);
   });
   // keep the message list at its newest entry, unless the reader scrolled up to read older ones
+  // (a message may send the log whole, which would start a new list at its top)
   let logPinned = true;
+  let logScroll = 0;
   function pinLog() {
     const log = document.getElementById("game-log-list");
-    if (log && logPinned) log.scrollTop = log.scrollHeight;
+    if (log) log.scrollTop = logPinned ? log.scrollHeight : logScroll;
   }
   document.addEventListener("scroll", function (event) {
     const log = event.target;
-    if (log && log.id === "game-log-list") logPinned = log.scrollTop + log.clientHeight >= log.scrollHeight - 24;
+    if (log && log.id === "game-log-list") {
+      logPinned = log.scrollTop + log.clientHeight >= log.scrollHeight - 24;
+      logScroll = log.scrollTop;
+    }
   }, true);
   document.addEventListener("htmx:wsAfterMessage", function () { syncOffset(); tick(); pinLog(); keepMoreOpen(); showPicked(false); restoreFocus(); });
   document.addEventListener("htmx:afterSwap", pinLog);

@@ -36,4 +36,6 @@ DOMAIN = Domain(
     success="games.npc.stats:tasks_success",
     success_meaning="every task completed",
     measures="studies.measures:TASKS",
+    # the play page's log: a run of one-minute waits as one line
+    extra={"presenter": "games.tasks_view:PRESENTER"},
 )

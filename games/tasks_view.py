@@ -1,0 +1,79 @@
+"""The tasks play page's log in people's words (the tasks descriptor's presenter).
+
+A player who presses Wait while the bread proves writes "You wait one minute." once a minute; the
+log reads a run of such waits by one agent as one line at the run's first minute: "t=2 You wait 8
+minutes (until t=10)." (a teammate's: "waits 8 minutes (until t=10)."). Programs and prompts keep
+the rules' own line per wait.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+# The rules' one-minute wait, as the agent reads it ("You wait one minute.") or as the log writes
+# it after a teammate's name ("waits one minute.", games.presenters.as_read_by).
+_ONE_MINUTE = re.compile(r"^(You wait|waits) one minute\.$")
+
+
+def one_minute_wait(entry: Mapping[str, Any]) -> bool:
+    data = entry.get("data")
+    details = data.get("details") if isinstance(data, Mapping) else None
+    return (
+        entry.get("category") == "engine"
+        and entry.get("kind") == "waited"
+        and not (isinstance(details, Mapping) and details.get("until") is not None)
+        and bool(_ONE_MINUTE.match(str(entry.get("message", ""))))
+    )
+
+
+def _minute(entry: Mapping[str, Any]) -> int | None:
+    time = entry.get("time")
+    return int(time) if isinstance(time, int | float) else None
+
+
+def collapse_waits(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``entries`` with each run of one agent's one-minute waits, minute after minute, as one line
+    at the run's first minute, numbered (``seq``) as its last entry (a teammate's lines in between
+    stay where they are, after it)."""
+    lines: list[dict[str, Any]] = []
+    runs: dict[int, tuple[int, int]] = {}  # a run's first line in ``lines`` -> (its first minute, minutes)
+    going_on: dict[Any, int] = {}  # agent -> its run that the next minute's wait would carry on
+    for entry in entries:
+        agent, minute = entry.get("agent"), _minute(entry)
+        if minute is not None and one_minute_wait(entry):
+            first = going_on.get(agent)
+            if first is not None and entry.get("message") == lines[first]["message"]:
+                began, length = runs[first]
+                if minute == began + length:
+                    runs[first] = (began, length + 1)
+                    # the line stands for the run up to this entry (the page's newest line moves on)
+                    lines[first] = dict(lines[first], seq=entry.get("seq"))
+                    continue
+            going_on[agent] = len(lines)
+            runs[len(lines)] = (minute, 1)
+        else:
+            going_on.pop(agent, None)
+        lines.append(entry)
+    for first, (began, length) in runs.items():
+        if length > 1:
+            said = f"{length} minutes (until t={began + length})."
+            lines[first] = dict(lines[first], message=_ONE_MINUTE.sub(rf"\1 {said}", lines[first]["message"]))
+    return lines
+
+
+class TasksPresenter:
+    """The tasks descriptor's board presenter (``games.presenters.presenter``)."""
+
+    def log_lines(self, entries: Sequence[dict[str, Any]], names: Sequence[str], board: Mapping[str, Any]) -> list:
+        return collapse_waits(entries)
+
+    def rewrites_log(self, entry: Mapping[str, Any]) -> bool:
+        """Whether the page's log, shown so far, reads differently once ``entry`` is in it (a wait
+        that may carry on the line before it): the live page then receives the log whole rather
+        than the new line appended."""
+        return one_minute_wait(entry)
+
+
+PRESENTER = TasksPresenter()

@@ -1,0 +1,116 @@
+"""The tasks log in people's words: a run of one-minute waits reads as one line, on the page as it
+is played (the live update sends the log whole) and in the replay; programs keep a line per wait."""
+
+from __future__ import annotations
+
+import pytest
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from games import presenters, services
+from games.domains.tasks.tests.helpers import RICE
+from games.scenarios import save_scenario
+from games.tasks_view import collapse_waits
+from games.viewer import Viewer, load_update
+
+
+def _wait(agent: int, time: int, message: str = "You wait one minute.", **details: object) -> dict:
+    data = {"message": message, "details": {"necessary": False, **details}}
+    entry = {"category": "engine", "kind": "waited", "agent": agent, "time": time, "message": message, "data": data}
+    return dict(entry, seq=10 * time + agent)
+
+
+def _line(agent: int | None, time: int, message: str, category: str = "engine") -> dict:
+    return {"category": category, "kind": "started", "agent": agent, "time": time, "message": message, "data": {}}
+
+
+def test_a_run_of_one_agents_waits_reads_as_one_line_at_its_first_minute():
+    entries = [_line(0, 0, "You are doing pick rice."), *[_wait(0, t) for t in range(2, 6)], _line(0, 6, "You go on.")]
+    lines = collapse_waits(entries)
+    assert [(e["time"], e["message"]) for e in lines] == [
+        (0, "You are doing pick rice."),
+        (2, "You wait 4 minutes (until t=6)."),
+        (6, "You go on."),
+    ]
+    assert lines[1]["seq"] == 50  # numbered as the run's last entry: the page's newest line moves on
+    assert collapse_waits([_wait(0, 3)]) == [_wait(0, 3)]  # one minute stays as the rules wrote it
+
+
+def test_runs_are_per_agent_and_break_where_the_minutes_or_the_agent_do():
+    teammate = "waits one minute."  # a teammate's wait after their name (presenters.as_read_by)
+    entries = [
+        _wait(0, 2),
+        _wait(1, 2, teammate),
+        _line(1, 3, "started wash dish."),
+        _wait(0, 3),
+        _wait(0, 4),
+        _wait(0, 7),  # a gap: a new run
+        _wait(0, 8, "You wait until something finishes, at t=12.", until=12),  # not a one-minute wait
+        _wait(0, 12),
+    ]
+    lines = [(e["agent"], e["time"], e["message"]) for e in collapse_waits(entries)]
+    assert lines == [
+        (0, 2, "You wait 3 minutes (until t=5)."),  # the teammate's lines in between stay after it
+        (1, 2, "waits one minute."),
+        (1, 3, "started wash dish."),
+        (0, 7, "You wait one minute."),
+        (0, 8, "You wait until something finishes, at t=12."),
+        (0, 12, "You wait one minute."),
+    ]
+
+
+def test_two_teammates_who_say_the_same_words_at_once_keep_their_lines():
+    both = [_wait(1, 4, "waits one minute."), _wait(2, 4, "waits one minute.")]
+    assert len(presenters.said_once(both)) == 2
+    echoed = [_line(None, 4, "Bread is spoiled."), _line(None, 4, "Bread is spoiled.")]
+    assert len(presenters.said_once(echoed)) == 1  # one agent's sentence twice is still said once
+
+
+@pytest.fixture
+def rice_game(participant, researcher):
+    save_scenario(domain="tasks", slug="test/rice", title="Rice", source="test", definition=RICE)
+    seats = [{"kind": "human", "user": participant}, {"kind": "human", "user": researcher}]
+    return services.create_game("test/rice", seats, clock="lockstep")
+
+
+def _live(game_id: int, since: int) -> str:
+    """The live update the play page of seat 0 receives for what came after entry ``since``."""
+    who = Viewer(agents=[0])
+    return render_to_string(
+        "games/live/_update.html", presenters.live_context(load_update(game_id, who, since), who, full=False)
+    )
+
+
+def _last_seq(game_id: int) -> int:
+    from games.models import Game
+
+    return Game.objects.get(pk=game_id).last_seq
+
+
+def test_the_live_page_receives_the_log_whole_when_a_wait_carries_on_a_run(rice_game, client, participant):
+    for _ in range(2):
+        services.apply_action(rice_game.pk, agent=0, action="wait")
+        services.apply_action(rice_game.pk, agent=1, action="wait")
+    since = _last_seq(rice_game.pk)
+    services.apply_action(rice_game.pk, agent=0, action="wait")
+    services.apply_action(rice_game.pk, agent=1, action="wait")
+    html = _live(rice_game.pk, since)
+    assert (
+        'id="game-log-list" class="game-log" aria-live="polite" aria-label="Game messages" hx-swap-oob="true"' in html
+    )
+    assert "beforeend:#game-log-list" not in html
+    assert html.count("You wait 3 minutes (until t=3).") == 1 and "wait one minute" not in html
+    assert html.count("waits 3 minutes (until t=3).") == 1  # the teammate's run, under their name
+
+    since = _last_seq(rice_game.pk)
+    services.apply_action(rice_game.pk, agent=0, action="pick rice")
+    html = _live(rice_game.pk, since)
+    assert "beforeend:#game-log-list" in html and 'hx-swap-oob="true"' in html  # other parts are swapped whole
+    assert "You are doing pick rice" in html and "You wait 3 minutes" not in html  # only the new line
+
+    # the replay reads the same; a program's log keeps the rules' line per minute
+    client.force_login(participant)
+    replay = client.get(reverse("games:replay", args=[rice_game.pk])).content.decode()
+    assert "You wait 3 minutes (until t=3)." in replay and "You wait one minute." not in replay
+    events = client.get(reverse("games:api_events", args=[rice_game.pk])).json()
+    assert sum(e["message"] == "You wait one minute." for e in events["events"] if e["agent"] == 0) == 3
