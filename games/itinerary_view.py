@@ -6,6 +6,7 @@ that mean "now" as grouped buttons with what each one means in times and money.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -361,6 +362,15 @@ class ItineraryPresenter:
         return (
             f"{value.get('quantity', '')}: {amount:g} {unit}; full efficiency points at {low:g} {unit} or less, "
             f"none at {high:g} or more"
+        )
+
+    def rewrites_log(self, entries: Sequence[Mapping[str, Any]]) -> bool:
+        """Whether an update's ``entries`` change how the log shown so far reads: a wait the clock
+        wrote by itself may carry on the wait above it (``_carried_on``), so the live page then
+        receives the log whole (a wait written as the player acted is left out at once)."""
+        return any(
+            e.get("category") == "engine" and e.get("kind") == "waited" and not _reading(e, following)
+            for e, following in itertools.zip_longest(entries, entries[1:])
         )
 
     def log_lines(self, entries: Sequence[dict[str, Any]], names: Sequence[str], board: Mapping[str, Any]) -> list:

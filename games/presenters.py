@@ -231,7 +231,9 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
 
 def _rewrites_log(domain: str, events: Sequence[dict[str, Any]]) -> bool:
     own = presenter(domain)
-    return own is not None and hasattr(own, "rewrites_log") and any(own.rewrites_log(e) for e in events)
+    if own is None or not hasattr(own, "rewrites_log"):
+        return False
+    return bool(own.rewrites_log([e for e in events if e["category"] in LOG_CATEGORIES]))
 
 
 def _optimum_shown(game: Game) -> dict[str, Any] | None:

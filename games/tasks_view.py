@@ -69,11 +69,11 @@ class TasksPresenter:
     def log_lines(self, entries: Sequence[dict[str, Any]], names: Sequence[str], board: Mapping[str, Any]) -> list:
         return collapse_waits(entries)
 
-    def rewrites_log(self, entry: Mapping[str, Any]) -> bool:
-        """Whether the page's log, shown so far, reads differently once ``entry`` is in it (a wait
-        that may carry on the line before it): the live page then receives the log whole rather
-        than the new line appended."""
-        return one_minute_wait(entry)
+    def rewrites_log(self, entries: Sequence[Mapping[str, Any]]) -> bool:
+        """Whether the page's log, shown so far, reads differently once ``entries`` (an update's)
+        are in it (a wait that may carry on the line before it): the live page then receives the
+        log whole rather than the new lines appended."""
+        return any(one_minute_wait(e) for e in entries)
 
 
 PRESENTER = TasksPresenter()

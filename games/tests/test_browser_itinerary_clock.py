@@ -85,6 +85,11 @@ def test_the_itinerary_page_follows_the_running_clock(tmp_path, shots):
             expect(visit).to_be_hidden()
             expect(visit).to_be_visible(timeout=20_000)
             assert minutes(header.inner_text()) >= 10 * 60
+            # the clock woke the reader at each sight's opening and hour: the log, as it came, reads
+            # the run as one line (it used to append "until 09:00", then "until 10:00" beneath it)
+            waits = page.locator("#game-log-list .log-entry", has_text="waited in Harbourton until")
+            expect(waits.last).to_contain_text("until 10:00.")
+            assert [" ".join(w.split()[-2:]) for w in waits.all_inner_texts()] == ["until 08:00.", "until 10:00."]
             page.screenshot(path=str(shots / "itinerary-sight-opens.png"))
             press(page, visit)
             expect(page.locator(".board-itinerary .plan")).to_contain_text("visit Maritime Museum")

@@ -183,3 +183,40 @@ def test_a_trip_nobody_plays_ends_at_its_end_time(django_user_model):
     page = presenters.live_context(load_update(game.pk, PLAYER, 0, now=end), PLAYER, full=True)
     said = [e["message"] for e in page["log"] if "waited" in e["message"]]
     assert said == ["You waited in Harbourton until 00:00."]  # midnight, one line for the day
+
+
+def test_the_live_page_reads_a_run_of_wakes_as_one_line_as_they_come(django_user_model):
+    # each wake of a traveller who only reads used to be appended to the page's log as it came
+    # ("waited until 08:00", "waited until 09:00", ...) although a reload read them as one line
+    from django.template.loader import render_to_string
+
+    def live(since: int, now: datetime) -> str:
+        """The update's log part: the list whole (``hx-swap-oob="true"``) or lines to append."""
+        update = load_update(game.pk, PLAYER, since, now=now)
+        html = render_to_string("games/live/_update.html", presenters.live_context(update, PLAYER, full=False))
+        return html[html.rfind("<ol ") :]
+
+    game = _game(django_user_model)
+    services.apply_action(game.pk, agent=0, action="go to Maritime Museum", now=T0 + timedelta(seconds=1))
+    wakes = 0
+    for _ in range(10):
+        game.refresh_from_db()
+        since, due = game.last_seq, game.next_deadline_at
+        assert due is not None
+        services.advance_due(now=due)
+        html = live(since, due)
+        if "waited in Harbourton" not in html:
+            continue
+        wakes += 1
+        assert 'id="game-log-list"' in html and 'hx-swap-oob="true"' in html  # the log whole, not appended
+        assert html.count("You waited in Harbourton until") == 1
+        if "until 10:00" in html:
+            break
+    assert wakes > 1
+    # an action's update appends its line: the wait the player read through is not a line
+    game.refresh_from_db()
+    since, pressed = game.last_seq, due + timedelta(seconds=5 / game.speed)
+    services.apply_action(game.pk, agent=0, action="visit Maritime Museum for 90 minutes", now=pressed)
+    html = live(since, pressed)
+    assert html.startswith('<ol hx-swap-oob="beforeend:#game-log-list">') and "visited Maritime Museum" in html
+    assert "waited" not in html
