@@ -1,4 +1,10 @@
-"""The tasks play page's log in people's words (the tasks descriptor's presenter).
+"""The tasks play page in people's words (the tasks descriptor's presenter).
+
+TimeArena names an object in one word so that its grammar can parse a command ("add tea_leaves to
+teapot", "run washing_machine"); the page writes "tea leaves" and "washing machine" (buttons, board,
+log, timeline, refusals; ``spaced``), and a command typed as it reads on a button is sent as the
+button's own command (static/js/game.js). Actions, exports, the API and prompts keep the grammar's
+words.
 
 A player who presses Wait while the bread proves writes "You wait one minute." once a minute; the
 log reads a run of such waits by one agent as one line at the run's first minute: "t=2 You wait 8
@@ -9,8 +15,19 @@ the rules' own line per wait.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from games import timeline
+
+# An identifier joined by underscores ("tea_leaves", "set_up"): words for people.
+_JOINED = re.compile(r"\b([A-Za-z0-9]+(?:_[A-Za-z0-9]+)+)\b")
+
+
+def spaced(text: str) -> str:
+    """``text`` with each word joined by underscores written as words ("add tea leaves to teapot")."""
+    return _JOINED.sub(lambda m: m.group(1).replace("_", " "), text) if "_" in text else text
+
 
 # The rules' one-minute wait, as the agent reads it ("You wait one minute.") or as the log writes
 # it after a teammate's name ("waits one minute.", games.presenters.as_read_by).
@@ -67,7 +84,24 @@ class TasksPresenter:
     """The tasks descriptor's board presenter (``games.presenters.presenter``)."""
 
     def log_lines(self, entries: Sequence[dict[str, Any]], names: Sequence[str], board: Mapping[str, Any]) -> list:
-        return collapse_waits(entries)
+        lines = collapse_waits(entries)
+        # the rules' words (a chat line keeps its writer's own); a refusal after the agent's name
+        # says what it is ("You could not: 'add tea leaf to teapot' is not an action."), as the
+        # kitchen's log does
+        return [
+            dict(e, message=("could not: " if e.get("kind") == "rejected" else "") + spaced(str(e["message"])))
+            if e.get("category") == "engine"
+            else e
+            for e in lines
+        ]
+
+    def describe(self, data: Mapping[str, Any]) -> Callable[[dict[str, Any]], str]:
+        """A timeline bar's words: the action as the buttons write it."""
+        return lambda details: spaced(timeline.default_label(details))
+
+    def feedback(self, message: str, viewer: int | None) -> str:
+        """A refusal in the page's words ("tea leaves is in use")."""
+        return spaced(message)
 
     def rewrites_log(self, entries: Sequence[Mapping[str, Any]]) -> bool:
         """Whether the page's log, shown so far, reads differently once ``entries`` (an update's)

@@ -52,6 +52,14 @@ def kitchen_text(message: str, board: Any) -> str:
 
 
 @register.filter
+def spaced(text: Any) -> str:
+    """A tasks command or object in people's words: "tea_leaves" reads "tea leaves"."""
+    from games.tasks_view import spaced as in_words
+
+    return in_words(str(text)) if text is not None else ""
+
+
+@register.filter
 def seated(game: Any, user: Any) -> bool:
     """Whether ``user`` plays a seat of ``game`` (uses prefetched seats)."""
     uid = getattr(user, "pk", None)

@@ -55,3 +55,44 @@ def test_a_run_of_waits_reads_as_one_growing_line(tmp_path, shots):
         assert not errors, errors
     finally:
         stack.close()
+
+
+def test_a_command_typed_as_its_button_reads_is_taken(tmp_path, shots):
+    # Make tea's grammar writes "add tea_leaves to teapot"; the page writes "tea leaves", and a
+    # player who types what they read gets the action, not "'add tea leaves to teapot' is not an action"
+    from playwright.sync_api import expect
+
+    stack, game_id, _ = start_game(tmp_path, "tasks", "bundled/make-tea", clock="lockstep")
+    try:
+        with chromium() as browser:
+            page, errors = new_page(browser)
+            sign_in(page, stack.base, game_id)
+            expect(page.locator(".board-tasks .chips")).to_contain_text("tea leaves")
+            expect(page.locator(".board-tasks")).not_to_contain_text("tea_leaves")
+            tea = page.locator("#game-actions button.action[data-action='add tea_leaves to teapot']")
+            for _ in range(8):  # the first offered action each time, until the tea can go in
+                if tea.count():
+                    break
+                _press_and_wait_for_news(page, "1")
+            expect(tea).to_contain_text("add tea leaves to teapot")
+            page.keyboard.press("a")  # the command box (keyboard shortcut)
+            page.keyboard.type("Add tea leaves to teapot")
+            before = last_seq(page)
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                "before => { const items = document.querySelectorAll('#game-log-list [data-seq]');"
+                " return Number(items[items.length - 1].dataset.seq) > before; }",
+                arg=before,
+                timeout=20_000,
+            )
+            log = page.locator("#game-log-list")
+            expect(log).to_contain_text("You are doing add tea leaves to teapot")
+            expect(page.locator("#game-feedback")).to_be_empty()
+            page.keyboard.press("a")
+            page.keyboard.type("add tea leaf to teapot")  # a typo is still the rules' to refuse
+            page.keyboard.press("Enter")
+            expect(log.locator("li").last).to_contain_text("could not: 'add tea leaf to teapot' is not an action")
+            page.screenshot(path=str(shots / "tasks-typed.png"), full_page=True)
+        assert not errors, errors
+    finally:
+        stack.close()

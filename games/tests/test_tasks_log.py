@@ -114,3 +114,32 @@ def test_the_live_page_receives_the_log_whole_when_a_wait_carries_on_a_run(rice_
     assert "You wait 3 minutes (until t=3)." in replay and "You wait one minute." not in replay
     events = client.get(reverse("games:api_events", args=[rice_game.pk])).json()
     assert sum(e["message"] == "You wait one minute." for e in events["events"] if e["agent"] == 0) == 3
+
+
+def test_joined_words_read_as_words():
+    from games.tasks_view import spaced
+
+    assert spaced("add tea_leaves to teapot") == "add tea leaves to teapot"
+    assert spaced("set_up ironing_board") == "set up ironing board"
+    assert spaced("You wait until something finishes, at t=12.") == "You wait until something finishes, at t=12."
+
+
+def test_the_play_page_writes_the_grammars_joined_words_as_words(client, participant):
+    from games.domains.tasks.tests.helpers import task
+
+    tea = task("tea", [("fill kettle", 1, False, []), ("add tea_leaves to teapot", 1, False, [])])
+    save_scenario(domain="tasks", slug="test/tea", title="Tea", source="test", definition=tea)
+    game = services.create_game("test/tea", [{"kind": "human", "user": participant}], clock="lockstep")
+    services.apply_action(game.pk, agent=0, action="add tea leaf to teapot")  # refused
+    services.apply_action(game.pk, agent=0, action="add tea_leaves to teapot")
+    client.force_login(participant)
+    html = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    # the button keeps the grammar's command; people read words
+    assert 'data-action="fill kettle"' in html
+    assert "You are doing add tea leaves to teapot" in html and "tea_leaves is in" not in html
+    assert "finished add tea leaves to teapot: tea leaves is in teapot." in html  # after "You"
+    assert "could not: &#x27;add tea leaf to teapot&#x27; is not an action." in html
+    assert ">add tea leaves to teapot</span>" in html  # the board's row
+    events = client.get(reverse("games:api_events", args=[game.pk])).json()["events"]
+    # programs read the rules' words
+    assert any(e["message"].startswith("You are doing add tea_leaves to teapot") for e in events)

@@ -277,6 +277,21 @@
   }, true);
   document.addEventListener("htmx:wsAfterMessage", function () { syncOffset(); tick(); pinLog(); keepMoreOpen(); showPicked(false); restoreFocus(); });
   document.addEventListener("htmx:afterSwap", pinLog);
+  // a command typed as a button reads ("add tea leaves to teapot") is sent as the button's own
+  // command ("add tea_leaves to teapot"): the page writes the grammar's joined words as words
+  function typedWords(text) {
+    return String(text || "").toLowerCase().replace(/_/g, " ").replace(/\s+/g, " ").trim().replace(/[.!]+$/, "");
+  }
+  document.addEventListener("htmx:wsConfigSend", function (event) {
+    const form = event.target.closest && event.target.closest("form.free-action");
+    const params = event.detail && event.detail.parameters;
+    if (!form || !params || typeof params.action !== "string") return;
+    const typed = typedWords(params.action);
+    const same = Array.from(document.querySelectorAll("#game-actions button.action[data-action]"))
+      .map(function (b) { return b.dataset.action; })
+      .filter(function (action) { return action !== params.action && typedWords(action) === typed; });
+    if (same.length === 1) params.action = same[0];
+  });
   document.addEventListener("htmx:wsAfterSend", function (event) {
     const form = event.target.closest && event.target.closest("form");
     if (form) form.querySelectorAll("input[name=text], input[name=action]").forEach(function (i) { i.value = ""; });
