@@ -119,3 +119,27 @@ def test_games_on_generated_instances_are_analysed_against_the_certified_optimum
     client.force_login(researcher)
     page = client.get(reverse("studies:analysis", args=[study.pk])).content.decode()
     assert "Makespan over the certified optimum" in page
+
+
+def test_constructs_nobody_answered_are_named_once_not_drawn_empty(client, researcher, make_study):
+    # a study played alone never asks the questions about teammates: its page drew six empty bars
+    # and six "no data yet" tables under the one construct that had answers
+    from studies.models import Response
+
+    study = build(make_study)
+    Response.objects.filter(episode__participant__study=study, item__needs_teammates=True).delete()
+    client.force_login(researcher)
+    page = client.get(reverse("studies:analysis", args=[study.pk])).content.decode()
+    labels = dict(study.items.filter(needs_teammates=True).values_list("construct", "construct_label"))
+    assert labels and "enjoyment" not in labels
+    assert "<h3>Perceived enjoyment</h3>" in page and "one-construct" in page
+    for label in labels.values():
+        assert f"<h3>{label}</h3>" not in page
+    named = ", ".join(m.label for m in selectors.study_analysis(study).constructs if m.key in labels)
+    assert f"Asked only after games with teammates, no answers yet: {named}." in page
+    assert "No answers yet:" not in page
+
+    Response.objects.filter(episode__participant__study=study).delete()
+    page = client.get(reverse("studies:analysis", args=[study.pk])).content.decode()
+    assert page.count("<svg") == 1  # the objective score's; no constructs chart without answers
+    assert "No answers yet: Perceived enjoyment." in page

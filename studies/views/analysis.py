@@ -24,16 +24,22 @@ def analysis(request: HttpRequest, pk: int) -> HttpResponse:
     include_dropped = request.GET.get("dropped") == "1"
     include_pilots = request.GET.get("pilots") == "1"
     result = selectors.study_analysis(study, include_dropped=include_dropped, include_pilots=include_pilots)
+    # a construct nobody has answered is named once, not drawn as an empty bar and table (a study
+    # played alone never asks the constructs about teammates)
+    answered = [m for m in result.constructs if m.n]
+    about_teammates = _about_teammates(study)
+    unanswered = [m.label for m in result.constructs if not m.n and m.key not in about_teammates]
+    unanswered_teammates = [m.label for m in result.constructs if not m.n and m.key in about_teammates]
     construct_chart = (
         charts.mean_bars(
-            [charts.MeanGroup(m.label, _bars(m)) for m in result.constructs],
+            [charts.MeanGroup(m.label, _bars(m)) for m in answered],
             result.conditions,
             title="Questionnaire constructs per condition (mean ± SE, 1-5)",
             y_min=1,
             y_max=LIKERT_POINTS,
-            width=max(720, 110 * len(result.constructs)),
+            width=max(720, 110 * len(answered)) if len(answered) > 1 else 360,
         )
-        if result.constructs and any(m.n for m in result.constructs)
+        if answered
         else None
     )
     objective_charts = [
@@ -53,8 +59,19 @@ def analysis(request: HttpRequest, pk: int) -> HttpResponse:
             "study": study,
             "result": result,
             "construct_chart": construct_chart,
+            "answered": answered,
+            "unanswered": unanswered,
+            "unanswered_teammates": unanswered_teammates,
             "objective": list(zip(result.objective, objective_charts, strict=True)),
             "include_dropped": include_dropped,
             "include_pilots": include_pilots,
         },
     )
+
+
+def _about_teammates(study: Study) -> set[str]:
+    """The constructs whose every item is about teammates (not asked after a game played alone)."""
+    needs: dict[str, bool] = {}
+    for construct, teammates in study.items.values_list("construct", "needs_teammates"):
+        needs[construct] = needs.get(construct, True) and teammates
+    return {construct for construct, only in needs.items() if only}
