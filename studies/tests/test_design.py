@@ -77,6 +77,9 @@ def test_a_researcher_builds_a_study_through_the_pages(client, researcher, toy_s
 
     page = client.get(reverse("studies:design", args=[study.pk])).content.decode()
     assert "Alone → 2 LLM" in page and "2 LLM → Alone" in page  # the counterbalanced orders
+    # the dispatcher column names an LLM's settings; a condition without an LLM has none to name
+    rows = {row.split("</td>")[1].rsplit(">", 1)[-1]: row for row in page.split("<tr>")[2:4]}
+    assert "model=qwen, temperature=0.3" in rows["2 LLM"] and 'aria-label="no LLM"' in rows["Alone"]
     client.post(reverse("studies:set_status", args=[study.pk]), {"status": "open"})
     study.refresh_from_db()
     assert study.status == "open"
