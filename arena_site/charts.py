@@ -306,9 +306,15 @@ def _label(value: float) -> str:
 
 
 def line_chart(
-    series: Sequence[dict[str, Any]], *, x_label: str, y_label: str = "score (0-100)", title: str = ""
+    series: Sequence[dict[str, Any]],
+    *,
+    x_label: str,
+    y_label: str = "score (0-100)",
+    title: str = "",
+    x_scale: float = 1.0,
 ) -> dict[str, Any]:
-    """``series``: ``[{"label", "points": [(x, y)], "faint": [[(x, y), ...], ...]}]``."""
+    """``series``: ``[{"label", "points": [(x, y)], "faint": [[(x, y), ...], ...]}]``. ``x_scale``:
+    the x values per unit the axis is labelled in (60 for seconds labelled as minutes)."""
     xs = [x for s in series for x, _y in s.get("points", [])]
     xs += [x for s in series for line in s.get("faint", []) for x, _y in line]
     end = max(xs, default=0.0) or 1.0
@@ -347,7 +353,7 @@ def line_chart(
         "middle": (LINE_TOP + LINE_HEIGHT - LINE_BOTTOM) // 2,
         "x_label": x_label,
         "y_label": y_label,
-        "x_ticks": [{"at": round(sx(t), 1), "label": _label(t)} for t in _ticks(end)],
+        "x_ticks": [{"at": round(sx(t * x_scale), 1), "label": _label(t)} for t in _ticks(end / x_scale)],
         "y_ticks": [{"at": round(sy(t), 1), "label": _label(t)} for t in (0, 25, 50, 75, 100)],
         "lines": lines,
         "empty": not any(line["points"] for line in lines),

@@ -14,6 +14,19 @@ def test_a_line_chart_ticks_whole_units_at_a_round_step():
     assert [t["label"] for t in chart["x_ticks"]] == ["0", "1", "2", "3"]
     chart = charts.line_chart([{"label": "a", "points": [(0, 0), (230, 50)]}], x_label="game time")
     assert [t["label"] for t in chart["x_ticks"]] == ["0", "50", "100", "150", "200"]
+    # recipes' game seconds labelled as minutes: 13,800 s is 230 minutes, ticked as above
+    minutes = charts.line_chart([{"label": "a", "points": [(0, 0), (13_800, 50)]}], x_label="t", x_scale=60)
+    assert [t["label"] for t in minutes["x_ticks"]] == ["0", "50", "100", "150", "200"]
+    assert [t["at"] for t in minutes["x_ticks"]] == [t["at"] for t in chart["x_ticks"]]
+
+
+def test_a_run_pages_time_axis_reads_its_domains_minutes_or_steps():
+    from games.npc.reports import curve_charts
+
+    report = {"label": "planner", "curves": [[[0.0, 0, 0.0], [6600.0, 20, 100.0]]]}
+    recipes = curve_charts([report], domain="recipes")["time"]
+    assert recipes["x_label"] == "game time (minutes)" and recipes["x_ticks"][-1]["label"] == "100"
+    assert curve_charts([report], domain="kitchen")["time"]["x_label"] == "game time (steps)"
 
 
 def test_mean_bars_escape_labels_and_say_each_bar_in_words():

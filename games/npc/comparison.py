@@ -120,7 +120,7 @@ def compare(domain: str, runs: Iterable[BenchmarkRun], *, humans: bool = True) -
             sources.append({**report, "kind": "human", "from_studies": studies})
     return {
         "sources": sources,
-        "charts": reports.curve_charts(sources),
+        "charts": reports.curve_charts(sources, domain=domain),
         "instances": len(signatures) if signatures is not None else None,
         "reference": ref,
     }

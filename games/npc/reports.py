@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena_site import charts
+from games.engine import registry
 from games.npc import optimality, stats
 from games.npc.tables import paper_table
 
@@ -28,8 +29,13 @@ def source_report(domain: str, label: str, rows: Sequence[Mapping[str, Any]]) ->
     }
 
 
-def curve_charts(reports: Sequence[Mapping[str, Any]], *, turns: bool = True) -> dict[str, Any]:
-    """Progress against game time (and decisions) for each report: its mean bold, episodes faint."""
+# How a domain's game time is labelled on a chart's axis: (units per label unit, its words).
+AXIS_TIME = {"second": (60.0, "minutes"), "minute": (1.0, "minutes"), "step": (1.0, "steps")}
+
+
+def curve_charts(reports: Sequence[Mapping[str, Any]], *, turns: bool = True, domain: str = "") -> dict[str, Any]:
+    """Progress against game time (and decisions) for each report: its mean bold, episodes faint.
+    ``domain``: its game time is labelled in minutes or steps (recipes' seconds as minutes)."""
     faint = len(reports) == 1
 
     def series(axis: int) -> list[dict[str, Any]]:
@@ -47,7 +53,15 @@ def curve_charts(reports: Sequence[Mapping[str, Any]], *, turns: bool = True) ->
             )
         return out
 
-    result = {"time": charts.line_chart(series(0), x_label="game time", title="Progress against game time")}
+    scale, words = AXIS_TIME.get(registry.get(domain).time_unit, (1.0, "")) if domain else (1.0, "")
+    result = {
+        "time": charts.line_chart(
+            series(0),
+            x_label=f"game time ({words})" if words else "game time",
+            title="Progress against game time",
+            x_scale=scale,
+        )
+    }
     if turns:
         result["turns"] = charts.line_chart(series(1), x_label="decisions", title="Progress against decisions")
     return result

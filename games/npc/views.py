@@ -14,8 +14,8 @@ from arena_site.htmx import HtmxHttpRequest
 from games.agents import prices
 from games.engine import registry
 from games.engine.durations import short_clock
-from games.models import Game
-from games.npc import benchmarks, comparison, reports, stats
+from games.models import Game, Scenario
+from games.npc import benchmarks, comparison, episode_names, reports, stats
 from games.npc.forms import BenchmarkForm
 from games.npc.models import BenchmarkRun, LlmCall, RunStatus
 from games.npc.tasksets import TaskSetError, build_items
@@ -90,12 +90,15 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
     done, total = benchmarks.progress(run)
     active = run.status in (RunStatus.QUEUED, RunStatus.RUNNING)
     results = list(run.results.order_by("id"))
+    slugs = {slug for r in results for slug in episode_names.slugs_of(r.key)}
+    titles = dict(Scenario.objects.filter(slug__in=slugs, is_current=True).values_list("slug", "title"))
+    names = episode_names.episode_names((r.key for r in results), titles)
     report = reports.source_report(run.domain, run.agent, benchmarks.result_rows(run))
     return {
         "report": report,
         "optimum": report["optimum"],
         "ci_reports": [report],
-        "charts": reports.curve_charts([report]),
+        "charts": reports.curve_charts([report], domain=run.domain),
         "success_meaning": stats.success_meaning(run.domain),
         "run": run,
         "done": done,
@@ -104,7 +107,7 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
         "active": active,
         "playing": _playing(run) if active else [],
         "table": report["table"],
-        "results": results,
+        "results": [(r, names[r.key]) for r in results],
         "errors": sum(1 for r in results if r.error),
         "llm_calls": sum(r.llm_calls for r in results),
         "tokens": sum(r.prompt_tokens + r.completion_tokens for r in results),
