@@ -68,8 +68,10 @@ def presenter(domain: str) -> Any:
     It may give ``board(data, names, actions) -> dict`` (the board template's ``board``),
     ``describe(data) -> Describe`` (timeline labels), ``time_text(data) -> TimeText``,
     ``tick_text(data) -> TimeText`` and ``span_of(data) -> SpanOf`` (timeline times),
-    ``kind_words`` (what a bar's kind means in its tooltip), ``log_lines(entries, names, board)`` and
-    ``feedback(message, viewer_agent) -> str`` (a refusal in people's words)."""
+    ``kind_words`` (what a bar's kind means in its tooltip), ``log_lines(entries, names, board)``,
+    ``rewrites_log(entries) -> bool`` (an update's entries change how the lines shown before them
+    read, so the live page gets the log whole) and ``feedback(message, viewer_agent) -> str`` (a
+    refusal in people's words)."""
     path = registry.descriptor(domain).extra.get("presenter")
     return resolve(path) if path else None
 

@@ -31,8 +31,8 @@ from studies.models import (
 MAX_NPCS = 4
 MAX_SEATS = 5  # games.services.MAX_SEATS: participants and NPCs of one game
 DEFAULT_CONSENT = (
-    "You are invited to take part in a research study about playing time-pressured games together "
-    "with computer-controlled teammates.\n\n"
+    "You are invited to take part in a research study about playing short time-pressured games, "
+    "alone or with teammates.\n\n"
     "You will play a few short games and answer a short questionnaire after each one. It takes about "
     "20 minutes. We record your game actions and your answers, without your name; you may stop at any "
     "time without giving a reason.\n\n"
