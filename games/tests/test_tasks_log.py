@@ -137,7 +137,7 @@ def test_the_play_page_writes_the_grammars_joined_words_as_words(client, partici
     # the button keeps the grammar's command; people read words
     assert 'data-action="fill kettle"' in html
     assert "You are doing add tea leaves to teapot" in html and "tea_leaves is in" not in html
-    assert "finished add tea leaves to teapot: tea leaves is in teapot." in html  # after "You"
+    assert "finished add tea leaves to teapot: tea leaves are in teapot." in html  # after "You"
     assert "could not: &#x27;add tea leaf to teapot&#x27; is not an action." in html
     assert ">add tea leaves to teapot</span>" in html  # the board's row
     events = client.get(reverse("games:api_events", args=[game.pk])).json()["events"]

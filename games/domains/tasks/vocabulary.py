@@ -92,15 +92,23 @@ _PLACE_WORDS = {"to": "in", "into": "in", "in": "in", "on": "on", "onto": "on"}
 KNOWN_VERBS: frozenset[str] = frozenset(VERB_STATES) | PLACING_VERBS
 
 
+def plural(name: str) -> bool:
+    """Whether an object's name reads as a plural ("towels", "tea_leaves"; not "mattress", "gas")."""
+    word = name.rsplit("_", 1)[-1]
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "as"))
+
+
 def state_sentences(verb: str, objects: tuple[str, ...], prep: str | None, text: str) -> tuple[str, str]:
-    """(sentence once done, sentence before) for an action, e.g. ("beef is picked", "beef is unpicked")."""
+    """(sentence once done, sentence before) for an action, e.g. ("beef is picked", "beef is unpicked");
+    a plural object takes "are" ("towels are folded")."""
     subject = objects[0]
+    be = "are" if plural(subject) else "is"
     if verb in PLACING_VERBS and len(objects) == 2:
         where = _PLACE_WORDS.get(prep or "", prep or "in")
-        return f"{subject} is {where} {objects[1]}", f"{subject} is not {where} {objects[1]} yet"
+        return f"{subject} {be} {where} {objects[1]}", f"{subject} {be} not {where} {objects[1]} yet"
     if verb in VERB_STATES:
         done, before = VERB_STATES[verb]
         if verb in TARGETED_VERBS and len(objects) == 2:
-            return f"{subject} is {done} {prep} {objects[1]}", f"{subject} is {before} {prep} {objects[1]}"
-        return f"{subject} is {done}", f"{subject} is {before}"
+            return f"{subject} {be} {done} {prep} {objects[1]}", f"{subject} {be} {before} {prep} {objects[1]}"
+        return f"{subject} {be} {done}", f"{subject} {be} {before}"
     return f"'{text}' is done", f"'{text}' is not done yet"
