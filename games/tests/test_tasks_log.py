@@ -143,3 +143,13 @@ def test_the_play_page_writes_the_grammars_joined_words_as_words(client, partici
     events = client.get(reverse("games:api_events", args=[game.pk])).json()["events"]
     # programs read the rules' words
     assert any(e["message"].startswith("You are doing add tea_leaves to teapot") for e in events)
+
+
+def test_a_waiting_player_reads_waiting_not_busy_with_wait(client, participant):
+    save_scenario(domain="tasks", slug="test/rice", title="Rice", source="test", definition=RICE)
+    game = services.create_game("test/rice", [{"kind": "human", "user": participant}], clock="real_time")
+    client.force_login(participant)
+    services.apply_action(game.pk, agent=0, action="wait")
+    html = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "You are waiting until t=1; your next actions appear when you are free." in html
+    assert "busy with wait" not in html
