@@ -77,14 +77,7 @@ def test_a_command_typed_as_its_button_reads_is_taken(tmp_path, shots):
             expect(tea).to_contain_text("add tea leaves to teapot")
             page.keyboard.press("a")  # the command box (keyboard shortcut)
             page.keyboard.type("Add tea leaves to teapot")
-            before = last_seq(page)
-            page.keyboard.press("Enter")
-            page.wait_for_function(
-                "before => { const items = document.querySelectorAll('#game-log-list [data-seq]');"
-                " return Number(items[items.length - 1].dataset.seq) > before; }",
-                arg=before,
-                timeout=20_000,
-            )
+            _press_and_wait_for_news(page, "Enter")
             log = page.locator("#game-log-list")
             expect(log).to_contain_text("You are doing add tea leaves to teapot")
             expect(page.locator("#game-feedback")).to_be_empty()
