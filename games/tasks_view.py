@@ -100,7 +100,7 @@ class TasksPresenter:
         return lambda details: spaced(timeline.default_label(details))
 
     def feedback(self, message: str, viewer: int | None) -> str:
-        """A refusal in the page's words ("tea leaves are in teapot")."""
+        """A refusal in the page's words ("tea leaves", not "tea_leaves")."""
         return spaced(message)
 
     def rewrites_log(self, entries: Sequence[Mapping[str, Any]]) -> bool:
