@@ -189,6 +189,8 @@ def benchmark_compare(request: HttpRequest, domain: str) -> HttpResponse:
             "humans": humans,
             "ci_reports": context["sources"],
             "certified": [source for source in context["sources"] if source.get("optimum")],
+            # the runs that asked a model (a baseline's row of zeros says nothing)
+            "costed": [s for s in context["sources"] if s["kind"] == "run" and s["run"].config.get("llm")],
             "success_meaning": stats.success_meaning(domain),
         }
     )

@@ -91,6 +91,13 @@ def test_the_comparison_page_shows_runs_people_and_the_reference_plan(
     assert page.count('class="mean-line"') == 3 + 2  # three sources against time, two with decisions
     without = client.get(url, {"run": [run.pk], "humans": "0"}).content.decode()
     assert "People alone" not in without
+    # a baseline asks no model: no table of its zero calls and costs (it had one, and an empty one
+    # with only the reference plan); a run that asked one has its row
+    assert "Cost of the runs" not in page
+    BenchmarkRun.objects.filter(pk=run.pk).update(config={**run.config, "llm": {"model": "some-model"}})
+    costed = client.get(url, {"run": [run.pk]}).content.decode()
+    assert "Cost of the runs" in costed
+    assert f'<a href="/benchmarks/{run.pk}/">' in costed.split("Cost of the runs")[1]
     assert client.get(reverse("games:benchmark_compare", args=["nonsense"])).status_code == 404
 
 
