@@ -72,6 +72,10 @@ LABELS: dict[str, str] = {
     "makespan_seconds": "makespan (s)",
     "executed_seconds": "executed (s)",
     "autonomous_seconds": "autonomous (s)",
+    # the recipes page writes them as its clock does ("21:30", games.recipes_view.result_text)
+    "recipes:makespan_seconds": "makespan",
+    "recipes:executed_seconds": "executed",
+    "recipes:autonomous_seconds": "runs by itself",
     "tasks:time": "ended at minute",
     "tasks:ended": "why it ended",
     "recipes:reason": "why it ended",

@@ -265,13 +265,18 @@ def people_clock(message: str) -> str:
 # The rules tell a program what to send to carry on a paused step ("continue it later with
 # Step(2, Tomato-Soup)."); a person has the step's Start button for that.
 _CARRY_ON = re.compile(r"; continue it (?:later )?with (?:another )?Step\([^)]*\)\.")
+# Recipe2Plan's word for a step that runs by itself, which the rules say for programs beside its
+# meaning; the board's legend and the buttons say "runs by itself"
+_AUTONOMOUS = "(autonomous, runs by itself)"
+# The result's durations in seconds, written as the game's clock writes them ("21:30")
+_CLOCKED_RESULTS = {"makespan_seconds", "executed_seconds", "autonomous_seconds"}
 
 
 def people_words(message: str, titles: Mapping[str, str]) -> str:
     """A rules' message as the board writes it: game time as m:ss, recipes by their titles ("Step 1
     of Tomato-Soup is complete." -> "Step 1 of Tomato Soup is complete.") and a paused step's way
     on as the button it is, not the command a program sends."""
-    message = _CARRY_ON.sub("; start it again to carry on.", message)
+    message = _CARRY_ON.sub("; start it again to carry on.", message).replace(_AUTONOMOUS, "(runs by itself)")
     for name, title in titles.items():
         message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", title, message)
     return people_clock(message)
@@ -303,6 +308,12 @@ class RecipesPresenter:
 
     def feedback(self, message: str, viewer: int | None) -> str:
         return people_clock(message)
+
+    def result_text(self, key: str, value: Any) -> str | None:
+        """A duration of the result as the clock writes it ("21:30", not 1290 seconds)."""
+        if key in _CLOCKED_RESULTS and isinstance(value, int | float) and not isinstance(value, bool):
+            return short_clock(value)
+        return None
 
 
 PRESENTER = RecipesPresenter()

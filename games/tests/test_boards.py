@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import kitchen_view, metrics, timeline
+from games import kitchen_view, metrics, presenters, timeline
 from games.domains.kitchen.rules import RULES as KITCHEN
 from games.seatnames import SeatInfo, cannot_read_chat, seat_names
 
@@ -675,7 +675,10 @@ def test_recipes_messages_read_game_time_as_the_page_writes_it():
     assert people_clock("All recipes are complete at 01:02:40.") == "All recipes are complete at 1:02:40."
     assert people_clock("step 12 of 30; 10:28 stays") == "step 12 of 30; 10:28 stays"  # only whole HH:MM:SS
     entries = [{"seq": 1, "category": "engine", "kind": "started", "time": 28.0, "agent": 0, "message": said}]
-    assert log_for("recipes", entries, ["You"], {})[0]["message"].endswith("it ends at 10:28.")
+    # the log says "runs by itself", as the buttons and the legend do (programs read "autonomous")
+    assert log_for("recipes", entries, ["You"], {})[0]["message"] == (
+        "You started step 0 of Bake (runs by itself) for 10:00; it ends at 10:28."
+    )
     assert PRESENTER.feedback("Step 2 cannot start before 00:04:29.", 0) == "Step 2 cannot start before 4:29."
 
 
@@ -815,3 +818,10 @@ def test_a_finished_games_timeline_ends_where_the_game_did():
     assert ended.span == 30 and ended.percent(30) == 100.0
     cut = timeline.build([E("started", 0, 0, {"start": 0, "end": 50})], ["You"], now=30, finished=True)
     assert cut.span == 30  # an action the end cut short ends there too
+
+
+def test_the_recipes_result_writes_its_durations_as_the_clock_does():
+    # "Makespan (s) 1290" beside a game that ended at 21:30
+    result = {"makespan_seconds": 1290, "executed_seconds": 1530, "autonomous_seconds": 360, "actions": 11}
+    rows = {label: text for label, text, _ in presenters.metric_rows(result, "recipes")}
+    assert rows == {"makespan": "21:30", "executed": "25:30", "runs by itself": "6:00", "actions": "11"}
