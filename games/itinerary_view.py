@@ -73,8 +73,24 @@ def trip_minute(data: Mapping[str, Any], stamp: str) -> int | None:
 
 
 def departures(data: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The trains from here, each with ``departs`` (its trip minute: the page hides it once gone)."""
-    return [dict(t, departs=trip_minute(data, t["departure"])) for t in data["trains"] if t["from_here"]]
+    """The trains from here, each with ``departs`` (its trip minute: the page hides it once gone) and
+    its times as the page's clock reads them (``departure_text``: "day 2, 08:30", not "2024-05-03 08:30")."""
+    clock = clock_text(data)
+
+    def read(stamp: str) -> str:
+        minute = trip_minute(data, stamp)
+        return clock(minute) if minute is not None else stamp
+
+    return [
+        dict(
+            t,
+            departs=trip_minute(data, t["departure"]),
+            departure_text=read(t["departure"]),
+            arrival_text=read(t["arrival"]),
+        )
+        for t in data["trains"]
+        if t["from_here"]
+    ]
 
 
 def verdict(data: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -121,7 +137,7 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
             train = trains.get(match.group(1))
             label = f"Train {match.group(1)} to {match.group(2)}"
             if train:
-                label += f": {_hhmm(train['departure'])} → {_hhmm(train['arrival'])}, {train['price']:g}"
+                label += f": {_hhmm(train['departure'])} → {_hhmm(train['arrival'])}, {train['price']:g} CNY"
                 departs = trip_minute(data, train["departure"])
                 if departs is not None:
                     button["gone_at"] = departs + 1

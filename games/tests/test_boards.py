@@ -302,6 +302,7 @@ def test_the_itinerary_board_groups_the_menu_and_states_the_verdict():
     assert titles == ["Go to", "Trains from here", "Wait"]
     assert board["groups"][0]["buttons"][0]["label"] == "Go to Tower (20 min, arrive 07:20)"
     assert board["groups"][1]["buttons"][0]["label"].startswith("Train T1 to Beta: 10:00 → 11:00")
+    assert board["groups"][1]["buttons"][0]["label"].endswith(" CNY")  # a price says what it counts
     tower = next(p for p in board["sights"] if p["name"] == "Tower")
     assert tower["hours"] == "09:00–18:00" and not tower["open_now"]
     for action in ("go to Tower", "visit Tower for 60 minutes"):
@@ -641,6 +642,9 @@ def test_itinerary_buttons_say_how_they_follow_the_running_clock():
     assert board["ends_at"] == state.clock + data["clock"]["minutes_left"]  # the page counts down to it
     row = next(t for t in board["departures"] if t["number"] == departure["number"])
     assert row["departs"] == departs
+    # the departures table reads the page's clock ("day 1, 08:30"), not the timetable's stamp
+    read = itinerary_view.clock_text(data)
+    assert row["departure_text"] == read(departs) and row["departure"][:4] not in row["departure_text"]
     for action, button in buttons.items():
         if action.startswith("wait until "):
             assert button["gone_at"] > state.clock  # a wait goes when its moment comes
