@@ -4,7 +4,7 @@ constraints · seed 0"); the key itself stays in the CSV and on hover."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -42,7 +42,3 @@ def episode_name(key: str, titles: Mapping[str, str]) -> EpisodeName:
             if said:
                 settings.append(said)
     return EpisodeName(key, title, " · ".join(settings))
-
-
-def episode_names(keys: Iterable[str], titles: Mapping[str, str]) -> dict[str, EpisodeName]:
-    return {key: episode_name(key, titles) for key in keys}

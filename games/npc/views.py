@@ -92,7 +92,6 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
     results = list(run.results.order_by("id"))
     slugs = {slug for r in results for slug in episode_names.slugs_of(r.key)}
     titles = dict(Scenario.objects.filter(slug__in=slugs, is_current=True).values_list("slug", "title"))
-    names = episode_names.episode_names((r.key for r in results), titles)
     report = reports.source_report(run.domain, run.agent, benchmarks.result_rows(run))
     return {
         "report": report,
@@ -107,7 +106,7 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
         "active": active,
         "playing": _playing(run) if active else [],
         "table": report["table"],
-        "results": [(r, names[r.key]) for r in results],
+        "results": [(r, episode_names.episode_name(r.key, titles)) for r in results],
         "errors": sum(1 for r in results if r.error),
         "llm_calls": sum(r.llm_calls for r in results),
         "tokens": sum(r.prompt_tokens + r.completion_tokens for r in results),
