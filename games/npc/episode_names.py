@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class EpisodeName:
-    key: str
     title: str  # the scenarios' titles ("Quick lunch"), else their slugs
     settings: str  # "with time constraints · seed 0"
 
@@ -32,8 +31,8 @@ def slugs_of(key: str) -> list[str]:
 
 def episode_name(key: str, titles: Mapping[str, str]) -> EpisodeName:
     """``titles``: scenario slug -> title (a slug without one is shown as it is)."""
-    head, *parts = key.split("|")
-    title = " + ".join(titles.get(slug) or slug for slug in head.split("+"))
+    parts = key.split("|")[1:]
+    title = " + ".join(titles.get(slug) or slug for slug in slugs_of(key))
     settings = []
     for part in parts:
         for pair in part.split(","):
@@ -41,4 +40,4 @@ def episode_name(key: str, titles: Mapping[str, str]) -> EpisodeName:
             said = _setting(name, value) if value else pair
             if said:
                 settings.append(said)
-    return EpisodeName(key, title, " · ".join(settings))
+    return EpisodeName(title, " · ".join(settings))
