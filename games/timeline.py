@@ -27,6 +27,8 @@ Describe = Callable[[dict[str, Any]], str]
 TimeText = Callable[[float], str]
 # when a whole action ran, where its event's details say so (an itinerary leg names its times)
 SpanOf = Callable[[dict[str, Any]], tuple[float, float] | None]
+# a bar's label as a bar too narrow for it shows it ("" keeps the label)
+Abbreviate = Callable[[str], str]
 # what a tooltip adds after the times, per kind of bar
 KIND_WORDS: dict[str, str] = {"background": " (runs by itself)", "wait": "", "occupying": " (keeps the agent busy)"}
 
@@ -39,6 +41,13 @@ class Bar:
     kind: str  # occupying, background, wait
     done: bool = False
     tip: str = ""
+    short: str = ""  # what a bar too narrow for its label shows ("BB 1" for "Banana Bread step 1")
+
+    @property
+    def fit(self) -> int:
+        """How many characters the bar must hold for its label (12, 16, 20, 24, 30 or 40): a bar
+        narrower than that shows ``short`` (``tl-fit-N`` in the page's style sheet)."""
+        return next((most for most in (12, 16, 20, 24, 30) if len(self.label) <= most), 40)
 
     def width(self, now: float) -> float:
         return max(0.0, (self.end if self.end is not None else now) - self.start)
@@ -107,13 +116,15 @@ def build(
     span_of: SpanOf | None = None,
     kind_words: dict[str, str] | None = None,
     tick_text: TimeText | None = None,
+    abbreviate: Abbreviate | None = None,
 ) -> Timeline:
     """``entries``: GameEvent rows (or objects with category/kind/agent/time/data) in seq order.
 
     ``describe`` names an action in people's words, ``time_text`` writes a time for the tooltips,
     ``span_of`` gives a whole action's own start and end when its details hold them, and
-    ``kind_words`` replaces what a tooltip says about each kind of bar (``KIND_WORDS``) and
-    ``tick_text`` writes the axis (numbers when None)."""
+    ``kind_words`` replaces what a tooltip says about each kind of bar (``KIND_WORDS``),
+    ``tick_text`` writes the axis (numbers when None) and ``abbreviate`` gives each bar the short
+    label a narrow bar shows instead of its cut-off label."""
     rows = [Row(agent=i, label=label) for i, label in enumerate(agent_labels)]
     open_bars: dict[tuple[int, str], Bar] = {}
     latest = now
@@ -194,6 +205,9 @@ def build(
         span = min(span, float(limit))
     for row in rows:
         _tip_and_lanes(row, now, time_text, kind_words)
+        if abbreviate is not None:
+            for bar in row.bars:
+                bar.short = abbreviate(bar.label)
     return Timeline(rows=rows, span=max(span, latest, 1.0), now=now, tick_text=tick_text)
 
 

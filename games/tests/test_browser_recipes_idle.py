@@ -64,6 +64,12 @@ def test_a_free_cook_with_nothing_to_start_is_told_why_and_until_when(tmp_path, 
                     both_widths(page, shots / "recipes-idle")
                 page.wait_for_timeout(300)  # the update comes back; a person reads it
             expect(page.locator("#game-result h2")).to_be_visible()
+            # no step's bar on the timeline cuts its label off ("Sou…"): a bar too narrow for it
+            # reads its short label ("S 2"), at a desktop's width and a phone's
+            wide = _step_bar_labels(page)
+            page.set_viewport_size({"width": 420, "height": 900})
+            narrow = _step_bar_labels(page)
+            page.screenshot(path=str(shots / "recipes-timeline-420.png"), full_page=True)
         saved = stored(stack, game_id)
     finally:
         stack.close()
@@ -76,3 +82,17 @@ def test_a_free_cook_with_nothing_to_start_is_told_why_and_until_when(tmp_path, 
     assert cook == f"free: nothing can start before {found.group(1)}"
     assert "You are busy" not in panel, panel
     assert saved["status"] == "finished" and saved["result"]["success"] is True
+    for bars in (wide, narrow):
+        assert len(bars) == 3 and not [b for b in bars if b["cut"]], bars
+    assert [b["shown"] for b in wide][:2] == ["Soup step 0", "Soup step 1"], wide  # 4 and 5 minutes
+    assert "S 2" in [b["shown"] for b in narrow], narrow  # the two-minute step
+
+
+def _step_bar_labels(page) -> list[dict]:
+    """Each step bar's label as shown (its long or short one) and whether it is cut off."""
+    return page.locator("#game-timeline .tl-bar").evaluate_all(
+        """bars => bars.filter(bar => bar.querySelector('.tl-short')).map(bar => {
+            const shown = [...bar.querySelectorAll('span')].find(s => getComputedStyle(s).display !== 'none');
+            return {shown: shown.textContent, cut: shown.scrollWidth > shown.clientWidth};
+        })"""
+    )
