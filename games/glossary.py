@@ -23,8 +23,9 @@ TERMS: dict[str, str] = {
     "progress": "Share of the recipe steps done.",
     "tasks:progress": "Share of the work done (each action counts by its minutes).",
     "tasks:completed": "Whether every task was finished.",
-    "efficiency": "How much the cooks' work overlapped: the steps' total duration over the time taken "
-    "(higher is better).",
+    "efficiency": "How much time working in parallel saved: the steps' total duration minus the time "
+    "taken, as a share of the time steps ran by themselves (higher is better; below 0 when the cook "
+    "stood idle while nothing ran).",
     "itinerary:efficiency": "Up to 20 points for a cheap or quick trip, given when every wish is met.",
     "r_efficiency": "R-efficiency: the efficiency relative to the reference plan's (100 = as good as the plan).",
     "R-Eff": "R-efficiency: the efficiency relative to the reference plan's (100 = as good as the plan).",
@@ -69,6 +70,7 @@ LABELS: dict[str, str] = {
     "se": "S×E",
     "r_efficiency": "R-efficiency",
     "progress": "progress (%)",
+    "recipes:efficiency": "efficiency (%)",
     "makespan_seconds": "makespan (s)",
     "executed_seconds": "executed (s)",
     "autonomous_seconds": "autonomous (s)",

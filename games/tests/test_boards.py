@@ -829,3 +829,44 @@ def test_the_recipes_result_writes_its_durations_as_the_clock_does():
     result = {"makespan_seconds": 1290, "executed_seconds": 1530, "autonomous_seconds": 360, "actions": 11}
     rows = {label: text for label, text, _ in presenters.metric_rows(result, "recipes")}
     assert rows == {"makespan": "21:30", "executed": "25:30", "runs by itself": "6:00", "actions": "11"}
+    # efficiency is a percentage, and can be below 0 (an idle cook): it said "Efficiency -24" beside
+    # "the steps' total duration over the time taken", which is never negative
+    ((label, text, meaning),) = presenters.metric_rows({"efficiency": -24.0}, "recipes")
+    assert (label, text) == ("efficiency (%)", "-24")
+    assert "minus the time taken" in meaning and "below 0" in meaning
+
+
+def test_a_narrow_recipe_steps_bar_reads_its_short_label_not_a_cut_off_one():
+    # a 1:39 step in a ten-minute timeline read "Bana…": it shows "BB 1" where "Banana Bread step 1"
+    # does not fit (the page's container query picks which, by tl-fit-*), the title keeps the whole
+    from django.template.loader import render_to_string
+
+    from games import recipes_view
+
+    data = {"recipes": [{"name": "Banana-Bread"}, {"name": "Roast-Vegetables"}]}
+    texts = presenters.timeline_texts("recipes", data)
+    entries = [
+        E("started", 0, 0, {"recipe": "Banana-Bread", "step": 1, "start": 0, "end": 99}),
+        E("started", 99, 0, {"recipe": "Roast-Vegetables", "step": 1, "start": 99, "end": 540}),
+    ]
+    tl = timeline.build(entries, ["You"], now=100, **texts)
+    bars = tl.rows[0].bars
+    assert [(b.label, b.short, b.fit) for b in bars] == [
+        ("Banana Bread step 1", "BB 1", 20),
+        ("Roast Vegetables step 1", "RV 1", 24),
+    ]
+    page = render_to_string("games/live/_timeline.html", {"timeline": tl})
+    assert '<span class="tl-long">Banana Bread step 1</span><span class="tl-short">BB 1</span>' in page
+    assert "tl-fit-20" in page and "tl-fit-24" in page
+    # two recipes with the same initials are told apart by their first words
+    twins = {"recipes": [{"name": "Tomato-Soup"}, {"name": "Tray-Steak"}, {"name": "Omelette"}]}
+    short = recipes_view.PRESENTER.abbreviate(twins)
+    assert [short("Tomato Soup step 2"), short("Tray Steak step 0"), short("Omelette step 3")] == [
+        "Tomato 2",
+        "Tray 0",
+        "O 3",
+    ]
+    assert short("Wait until 10:00") == ""  # not a step: the label as it is
+    # a domain without short labels renders as before
+    kitchen = timeline.build([E("started", 0, 0, {"action": "boil water", "start": 0})], ["You"], now=5)
+    assert "tl-short" not in render_to_string("games/live/_timeline.html", {"timeline": kitchen})
