@@ -15,6 +15,9 @@ from typing import Any
 KIND_WORDS = {"servingtable": "Serving table", "chopboard": "Chopping board"}
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _AGENT = re.compile(r"\bagent(\d+)\b")
+_ACTIVATED = re.compile(r"\bactivated\b")
+_ORDER = re.compile(r"order #\d+")
+_FULL = re.compile(r"\bis full \((\d+)\)")
 _DISPATCH = re.compile(r"\b(goto|get|put|activate|noop)\(agent(\d+)(?:, (\w+))?(?:, (\w+))?\)")
 
 
@@ -310,6 +313,9 @@ def humanize(message: str, names: Sequence[str], places: Mapping[str, str]) -> s
     # the rules speak of agents in the third person
     for third, second in (("You is", "You are"), ("You holds", "You hold"), ("You already holds", "You already hold")):
         text = text.replace(third, second)
+    # and in their own words: the buttons say "Start Mixer 1", a tool's capacity is a count
+    text = _ACTIVATED.sub("started", text)
+    text = _FULL.sub(lambda m: f"is full (it holds {m.group(1)} item{'' if m.group(1) == '1' else 's'})", text)
     for raw, nice in sorted(places.items(), key=lambda kv: -len(kv[0])):
         text = re.sub(rf"\b{re.escape(raw)}\b", nice, text)
     return re.sub(r"\b[a-z]+(?:[A-Z][a-z]*)+\b", lambda m: item_name(m.group(0)), text)
@@ -319,10 +325,19 @@ def log_lines(entries: Sequence[dict[str, Any]], names: Sequence[str], places: M
     """One line per step: the step's commands and order news joined; commitments (a command
     waiting for its step) are shown on the board, not logged."""
     lines: list[dict[str, Any]] = []
+    served = ""  # the order a serve completed, said on the serve's own line
     for entry in entries:
         if entry["category"] == "engine" and entry["kind"] == "committed":
             continue
+        if entry["category"] == "engine" and entry["kind"] == "order_completed":
+            # "order #1 (salsa) completed by agent1" comes just before "agent1 served salsa"
+            found = _ORDER.search(entry["message"])
+            if found is not None:
+                served = found.group(0)
+                continue
         text = humanize(entry["message"], names, places)
+        if served and entry["kind"] == "completed" and " served " in text:
+            text, served = f"{text} ({served} done)", ""
         if entry["kind"] == "rejected":
             who = entry.get("agent")
             name = names[who].split(" (")[0] if who is not None and who < len(names) else "Someone"

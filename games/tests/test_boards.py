@@ -229,6 +229,25 @@ def test_the_kitchen_log_has_one_line_per_step_with_names():
         "You went to Pan 1 · Teammate 1 waited · new order #2: egg on toast within 9 steps",
         "Teammate 1 took tuna from Storage",
     ]
+    # in the buttons' words: a tool is started (the rules say "activated"), a serve says its order
+    # once ("order #1 (salsa) completed by Teammate 1 · Teammate 1 served salsa" before), a full
+    # tool says what full is ("is full (1)")
+    places = {"mixer0": "Mixer 1", "chopboard0": "Chopping board 1"}
+    lines = kitchen_view.log_lines(
+        [
+            entry(1, "completed", 16, 1, "agent1 activated mixer0: salsa ready at step 16"),
+            entry(2, "order_completed", 19, 1, "order #1 (salsa) completed by agent1"),
+            entry(3, "completed", 19, 1, "agent1 served salsa"),
+            entry(4, "rejected", 19, 0, "chopboard0 is full (1); take something out first"),
+        ],
+        names,
+        places,
+    )
+    assert [line["message"] for line in lines] == [
+        "Teammate 1 started Mixer 1: salsa ready at step 16",
+        "Teammate 1 served salsa (order #1 done) · You could not: Chopping board 1 is full (it holds 1 item); "
+        "take something out first",
+    ]
 
 
 def test_the_kitchen_headline_is_the_success_rate_with_the_orders_served():
