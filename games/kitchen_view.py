@@ -344,6 +344,8 @@ def log_lines(entries: Sequence[dict[str, Any]], names: Sequence[str], places: M
             text = f"{name} could not: {text}"
         last = lines[-1] if lines else None
         step = _step_of(entry)
+        if step is not None:  # a tool that works at once (the mixer) is not "ready at step 18" at step 18
+            text = text.replace(f"ready at step {step}", "ready now")
         if last is not None and entry["category"] == "engine" and last.get("step") == step:
             last["message"] = f"{last['message']} · {text}"
             last["seq"] = entry["seq"]

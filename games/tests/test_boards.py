@@ -235,6 +235,7 @@ def test_the_kitchen_log_has_one_line_per_step_with_names():
     places = {"mixer0": "Mixer 1", "chopboard0": "Chopping board 1"}
     lines = kitchen_view.log_lines(
         [
+            entry(0, "completed", 4, 0, "agent0 activated chopboard0: onion rings ready at step 5"),
             entry(1, "completed", 16, 1, "agent1 activated mixer0: salsa ready at step 16"),
             entry(2, "order_completed", 19, 1, "order #1 (salsa) completed by agent1"),
             entry(3, "completed", 19, 1, "agent1 served salsa"),
@@ -244,7 +245,8 @@ def test_the_kitchen_log_has_one_line_per_step_with_names():
         places,
     )
     assert [line["message"] for line in lines] == [
-        "Teammate 1 started Mixer 1: salsa ready at step 16",
+        "You started Chopping board 1: onion rings ready at step 5",
+        "Teammate 1 started Mixer 1: salsa ready now",
         "Teammate 1 served salsa (order #1 done) · You could not: Chopping board 1 is full (it holds 1 item); "
         "take something out first",
     ]
