@@ -346,15 +346,27 @@ def log_lines(entries: Sequence[dict[str, Any]], names: Sequence[str], places: M
         step = _step_of(entry)
         if step is not None:  # a tool that works at once (the mixer) is not "ready at step 18" at step 18
             text = text.replace(f"ready at step {step}", "ready now")
+        part = (text, _tone(entry["kind"], text))
         if last is not None and entry["category"] == "engine" and last.get("step") == step:
             last["message"] = f"{last['message']} · {text}"
+            last["parts"].append(part)
             last["seq"] = entry["seq"]
             continue
         line = dict(entry, message=text, step=step if entry["category"] == "engine" else None)
         if step is not None and entry["category"] == "engine":
             line["time"] = step
+            line["parts"] = [part]  # the page colours each part of a step's line by itself
         lines.append(line)
     return lines
+
+
+def _tone(kind: str, text: str) -> str:
+    """How a part of a step's line reads at a glance: ``ok`` (a dish served), ``bad`` (a refusal,
+    an order missed) or plain; a whole line in one colour (every accepted command is "completed")
+    would hide the one that matters."""
+    if kind in ("rejected", "order_expired"):
+        return "bad"
+    return "ok" if kind == "completed" and " served " in text else ""
 
 
 def _step_of(entry: dict[str, Any]) -> int | None:

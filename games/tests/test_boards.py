@@ -250,6 +250,17 @@ def test_the_kitchen_log_has_one_line_per_step_with_names():
         "Teammate 1 served salsa (order #1 done) · You could not: Chopping board 1 is full (it holds 1 item); "
         "take something out first",
     ]
+    # each part of a step's line has its own colour: a serve is good news, a refusal is not (the
+    # whole line was green, "completed", whatever it said)
+    assert [tone for _, tone in lines[2]["parts"]] == ["ok", "bad"]
+    assert [tone for _, tone in lines[0]["parts"]] == [""]
+    from django.template.loader import render_to_string
+
+    html = render_to_string("games/live/_log_entry.html", {"e": lines[2]})
+    assert 'class="log-entry cat-engine kind-parts' in html
+    assert (
+        '<span class="log-part ok">Teammate 1 served salsa (order #1 done)</span> · <span class="log-part bad">' in html
+    )
 
 
 def test_the_kitchen_headline_is_the_success_rate_with_the_orders_served():
