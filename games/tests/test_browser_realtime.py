@@ -134,6 +134,11 @@ def test_kitchen_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
             served = page.locator("#game-status .headline-text").inner_text()
             header = page.locator("#game-status .headline-value").inner_text()
             lines = page.locator("#game-log-list li").all_inner_texts()
+            good_news = page.locator("#game-log-list .log-part.ok").all_inner_texts()
+            green = page.locator("#game-log-list li .log-message").evaluate_all(
+                "els => els.filter(e => getComputedStyle(e).color === getComputedStyle("
+                "document.querySelector('.log-part.ok') || document.body).color).length"
+            )
         saved = stored(stack, game_id)
     finally:
         stack.close()
@@ -147,6 +152,10 @@ def test_kitchen_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
     assert header == f"{100 * result['success_rate']:.0f}%"
     assert served.startswith(f"{result['completed']} served")
     assert not any(re.search(r"\bagent\d|storage0|chopboard0", line) for line in lines), lines
+    # a serve is the log's good news, in its colour; the lines of walking and taking are not
+    assert result["completed"] >= 1 and len(good_news) == result["completed"], good_news
+    assert all(re.fullmatch(r"You served [\w ]+ \(order #\d+ done\)", part) for part in good_news), good_news
+    assert green == 0, "a whole step's line is in the serve's colour"
     assert result["agents"][0]["accepted"] >= 8, "the player's commands ran"
     # the buttons name what the player holds and what the board has made ("Put the tomato into
     # Chopping board", "Take the tomato wedges from Chopping board", not "Put it", "Take from")
