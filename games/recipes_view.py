@@ -12,16 +12,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games import timeline
-from games.domains.recipes.text import recipe_title
+from games.domains.recipes.text import recipe_title, short_titles
 from games.engine.durations import short_clock
 
 _STEP = re.compile(r"^\s*(step|pause)\s*\(\s*(\d+)\s*,\s*([^,()]+?)\s*\)\s*$", re.I)
 TEXT_LENGTH = 60
 _BAR_STEP = re.compile(r"^(.+) step (\d+)$")  # a timeline bar's label ("Banana Bread step 1")
-
-
-def _initials(title: str) -> str:
-    return "".join(word[0].upper() for word in title.split())
 
 
 def clock(seconds: float | int | None) -> str:
@@ -310,16 +306,14 @@ class RecipesPresenter:
     def abbreviate(self, data: Mapping[str, Any]) -> timeline.Abbreviate:
         """A narrow bar's label: the recipe's initials and the step ("BB 1" for "Banana Bread step
         1"); the recipe's first word where two recipes share initials ("Tomato 2", "Tray 2")."""
-        titles = [recipe_title(str(r["name"])) for r in data.get("recipes", ())]
-        initials = [_initials(title) for title in titles]
-        short = {t: (i if initials.count(i) == 1 else t.split()[0]) for t, i in zip(titles, initials, strict=True)}
+        short = short_titles([recipe_title(str(r["name"])) for r in data.get("recipes", ())])
 
         def abbreviated(label: str) -> str:
             match = _BAR_STEP.match(label)
             if match is None:
                 return ""
             title, step = match.groups()
-            return f"{short.get(title) or _initials(title)} {step}"
+            return f"{short.get(title) or short_titles([title])[title]} {step}"
 
         return abbreviated
 

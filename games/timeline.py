@@ -33,6 +33,12 @@ Abbreviate = Callable[[str], str]
 KIND_WORDS: dict[str, str] = {"background": " (runs by itself)", "wait": "", "occupying": " (keeps the agent busy)"}
 
 
+def label_fit(label: str) -> int:
+    """How many characters a bar must hold for ``label`` (12, 16, 20, 24, 30 or 40): the page's
+    style sheet shows a bar's short label (``tl-fit-N``) when it is narrower than that."""
+    return next((most for most in (12, 16, 20, 24, 30) if len(label) <= most), 40)
+
+
 @dataclass
 class Bar:
     label: str
@@ -45,9 +51,7 @@ class Bar:
 
     @property
     def fit(self) -> int:
-        """How many characters the bar must hold for its label (12, 16, 20, 24, 30 or 40): a bar
-        narrower than that shows ``short`` (``tl-fit-N`` in the page's style sheet)."""
-        return next((most for most in (12, 16, 20, 24, 30) if len(self.label) <= most), 40)
+        return label_fit(self.label)
 
     def width(self, now: float) -> float:
         return max(0.0, (self.end if self.end is not None else now) - self.start)

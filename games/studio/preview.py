@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.domains.recipes.text import recipe_title, short_titles
+from games.timeline import label_fit
+
 Bar = dict[str, Any]
 
 
@@ -25,6 +28,7 @@ def timeline(rows: list[tuple[str, list[Bar]]], span: float, unit: str) -> dict[
                 **bar,
                 "left": 100 * bar["start"] / span,
                 "width": max(0.6, 100 * (bar["end"] - bar["start"]) / span),
+                "fit": label_fit(bar["label"]),  # a bar with a "short" label shows it when narrow
             }
             lane = next((lane for lane in lanes if lane[-1]["end"] <= bar["start"]), None)
             if lane is None:
@@ -79,12 +83,15 @@ def preview_recipes(definition: dict[str, Any], agents: int, max_seconds: float)
     heuristic = recipes_heuristic.plan(definition, time_constraints=True)
     best = recipes_optimal.solve(definition, time_constraints=True, time_limit=max_seconds, heuristic=heuristic)
     kitchen = load_kitchen(definition)
+    short = short_titles([recipe_title(r.name) for r in kitchen.recipes])
     cook: list[Bar] = []
     itself: list[Bar] = []
     for step, recipe, duration, start in best.plan or []:
         spec = kitchen.step(kitchen.recipe_index(recipe) or 0, step)
+        title = recipe_title(recipe)
         bar = {
-            "label": f"{recipe} {step}",
+            "label": f"{title} step {step}",  # as the game's timeline names it
+            "short": f"{short.get(title, title)} {step}",
             "start": start / 60,
             "end": (start + duration) / 60,
             "kind": "background" if spec.autonomous else "occupying",

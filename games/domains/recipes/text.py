@@ -33,6 +33,17 @@ def recipe_title(name: str) -> str:
     return " ".join(name.replace("_", " ").replace("-", " ").split()) or name
 
 
+def short_titles(titles: Sequence[str]) -> dict[str, str]:
+    """Each recipe title as a narrow timeline bar names it: its initials ("BB" for "Banana Bread"),
+    or its first word where two titles share initials ("Tomato", "Tray")."""
+    initials = [_initials(title) for title in titles]
+    return {t: (i if initials.count(i) == 1 else t.split()[0]) for t, i in zip(titles, initials, strict=True)}
+
+
+def _initials(title: str) -> str:
+    return "".join(word[0].upper() for word in title.split())
+
+
 class ActionSyntaxError(ValueError):
     """Text that is not an action of the grammar; the message says how to write one."""
 

@@ -227,3 +227,12 @@ def test_a_misspelt_name_gets_the_closest_known_one(client_r):
     assert "did you mean &#x27;Old Town Walls&#x27;?" in close
     far = _check(client_r, "itinerary", brief.replace('"Old Town Walls"', '"Eiffel Tower"')).content.decode()
     assert "the sights of Harbourton: Clifftop Gardens, Fish Market Hall" in far
+
+
+def test_the_recipe_previews_bars_name_steps_as_the_game_does_and_narrow_ones_read_short(client_r):
+    # the preview's bars read "Lemon…" (from "Lemonade 1"); they say "Lemonade step 1" as the game's
+    # timeline does, and a bar too narrow for it shows "L 1" (the page picks by the bar's width)
+    html = _check(client_r, "recipes", starter("recipes")).content.decode()
+    assert '<span class="tl-long">Lemonade step 1</span><span class="tl-short">L 1</span>' in html
+    assert "tl-fit-16" in html
+    assert "Lemonade 1<" not in html
