@@ -80,6 +80,25 @@ def collapse_waits(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return lines
 
 
+_RUN_BY = re.compile(r"\(agent (\d+), ")
+
+
+def by_name(message: str, name_of: Callable[[int], str | None]) -> str:
+    """The rules name who runs an action by number ("already under way (agent 2, until t=5)"); the
+    page by the seat's name as its reader knows it ("(by Teammate 1, until t=5)", "(by you, ...").
+    ``name_of``: an agent's index -> its name (None keeps the number)."""
+
+    def name(match: re.Match[str]) -> str:
+        who = name_of(int(match.group(1)) - 1)
+        return match.group(0) if who is None else f"(by {'you' if who == 'You' else who}, "
+
+    return _RUN_BY.sub(name, message)
+
+
+def _seat_name(names: Sequence[str]) -> Callable[[int], str | None]:
+    return lambda index: names[index].split(" (")[0] if 0 <= index < len(names) else None
+
+
 class TasksPresenter:
     """The tasks descriptor's board presenter (``games.presenters.presenter``)."""
 
@@ -89,7 +108,11 @@ class TasksPresenter:
         # says what it is ("You could not: 'add tea leaf to teapot' is not an action."), as the
         # kitchen's log does
         return [
-            dict(e, message=("could not: " if e.get("kind") == "rejected" else "") + spaced(str(e["message"])))
+            dict(
+                e,
+                message=("could not: " if e.get("kind") == "rejected" else "")
+                + by_name(spaced(str(e["message"])), _seat_name(names)),
+            )
             if e.get("category") == "engine"
             else e
             for e in lines
@@ -100,8 +123,10 @@ class TasksPresenter:
         return lambda details: spaced(timeline.default_label(details))
 
     def feedback(self, message: str, viewer: int | None) -> str:
-        """A refusal in the page's words ("tea leaves", not "tea_leaves")."""
-        return spaced(message)
+        """A refusal in the page's words ("tea leaves", not "tea_leaves"; "by you", not "agent 1")."""
+        if viewer is None:
+            return spaced(message)
+        return by_name(spaced(message), lambda index: "You" if index == viewer else "a teammate")
 
     def rewrites_log(self, entries: Sequence[Mapping[str, Any]]) -> bool:
         """Whether the page's log, shown so far, reads differently once ``entries`` (an update's)

@@ -153,3 +153,22 @@ def test_a_waiting_player_reads_waiting_not_busy_with_wait(client, participant):
     html = client.get(reverse("games:play", args=[game.pk])).content.decode()
     assert "You are waiting until t=1; your next actions appear when you are free." in html
     assert "busy with wait" not in html
+
+
+def test_an_action_under_way_is_said_to_be_yours_or_a_teammates_not_agent_ones():
+    # "boil kettle is already under way (agent 1, until t=5)" told the LLM teammate's refusal to a
+    # player who is not numbered anywhere on the page
+    from games.tasks_view import PRESENTER
+
+    said = "boil_kettle is already under way (agent 1, until t=5); pick another action."
+    refusal = dict(_line(1, 1, said), kind="rejected")
+    (line,) = PRESENTER.log_lines([refusal], ["You", "Teammate 1 (LLM NPC)"], {})
+    assert line["message"] == "could not: boil kettle is already under way (by you, until t=5); pick another action."
+    (line,) = PRESENTER.log_lines([refusal], ["Player 1 (alice)", "Player 2 (bob)"], {})  # a watcher's names
+    assert "(by Player 1, until t=5)" in line["message"]
+    assert "(by you, until" in PRESENTER.feedback(said, 0)
+    assert "(by a teammate, until" in PRESENTER.feedback(said, 1)
+    assert (
+        "(agent 3, until"
+        in PRESENTER.log_lines([dict(refusal, message=said.replace("1,", "3,"))], ["You"], {})[0]["message"]
+    )  # a seat the names do not know keeps its number
