@@ -168,7 +168,6 @@ def test_an_action_under_way_is_said_to_be_yours_or_a_teammates_not_agent_ones()
     assert "(by Player 1, until t=5)" in line["message"]
     assert "(by you, until" in PRESENTER.feedback(said, 0)
     assert "(by a teammate, until" in PRESENTER.feedback(said, 1)
-    assert (
-        "(agent 3, until"
-        in PRESENTER.log_lines([dict(refusal, message=said.replace("1,", "3,"))], ["You"], {})[0]["message"]
-    )  # a seat the names do not know keeps its number
+    unknown = dict(refusal, message=said.replace("agent 1,", "agent 3,"))
+    (line,) = PRESENTER.log_lines([unknown], ["You"], {})
+    assert "(agent 3, until t=5)" in line["message"]  # a seat the names do not know keeps its number
