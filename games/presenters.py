@@ -181,11 +181,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
     if (full or relog) and log_entries is None:
         recent = GameEvent.objects.filter(game=game, category__in=LOG_CATEGORIES).order_by("-seq")[:LOG_LENGTH]
         log_entries = [event_message(e, blind=who.blind) for e in reversed(list(recent))]
-    log = [
-        dict(e, agent_label=_label(labels, e["agent"]), message=as_read_by(e, who.agents))
-        for e in (log_entries if log_entries is not None else update.events)
-    ]
-    log = [_unrepeated(e) for e in log if e["category"] in LOG_CATEGORIES]
+    log = reader_lines(log_entries if log_entries is not None else update.events, labels, who.agents)
     extras = board_extras(game.domain, observation, labels, state["legal_actions"])
     log = with_times(log_for(game.domain, log, labels, extras), log_time(game.domain, observation))
     deaf = cannot_read_chat(seats)
@@ -290,6 +286,17 @@ def as_read_by(entry: dict[str, Any], agents: Sequence[int]) -> str:
             message = pattern.sub(words, message)
     message = _COMPLETE.sub(lambda found: "finished " + found.group(1)[0].lower() + found.group(1)[1:], message)
     return _LEADING_VERB.sub(lambda found: found.group(0).lower(), message)
+
+
+def reader_lines(entries: Sequence[dict[str, Any]], labels: list[str], agents: Sequence[int]) -> list[dict[str, Any]]:
+    """The log's entries as the player of ``agents`` reads them (the live page and the replay):
+    each after its seat's name, in that reader's words, the name not repeated where the words
+    begin with it ("You wait ...", not "You You wait ...")."""
+    return [
+        _unrepeated(dict(e, agent_label=_label(labels, e["agent"]), message=as_read_by(e, agents)))
+        for e in entries
+        if e["category"] in LOG_CATEGORIES
+    ]
 
 
 def _unrepeated(entry: dict[str, Any]) -> dict[str, Any]:

@@ -50,17 +50,9 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
         "time_unit": rules.time_unit,
         "observation": {"text": observation.text},
     }
-    readers = who.agents if who else []
-    log_entries = [
-        dict(
-            message,
-            agent_label=labels[e.agent] if e.agent is not None and e.agent < len(labels) else "",
-            message=presenters.as_read_by(message, readers),
-        )
-        for e in entries
-        if e.seq <= seq and e.category in presenters.LOG_CATEGORIES
-        for message in [event_message(e, blind=blind)]
-    ]
+    log_entries = presenters.reader_lines(
+        [event_message(e, blind=blind) for e in entries if e.seq <= seq], labels, who.agents if who else []
+    )
     extras = presenters.board_extras(game.domain, dict(observation.data), labels, [])
     log_entries = presenters.with_times(
         presenters.log_for(game.domain, log_entries, labels, extras), presenters.log_time(game.domain, observation.data)

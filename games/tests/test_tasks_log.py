@@ -3,6 +3,8 @@ is played (the live update sends the log whole) and in the replay; programs keep
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -112,6 +114,10 @@ def test_the_live_page_receives_the_log_whole_when_a_wait_carries_on_a_run(rice_
     client.force_login(participant)
     replay = client.get(reverse("games:replay", args=[rice_game.pk])).content.decode()
     assert "You wait 3 minutes (until t=3)." in replay and "You wait one minute." not in replay
+    # whose line it is is said once ("You You wait 3 minutes" in the replay, not on the live page)
+    for page in (replay, html):
+        assert not re.search(r'log-agent">You</span>\s*<span class="log-message">You ', page)
+    assert re.search(r'log-agent">Teammate 1[^<]*</span>\s*<span class="log-message">waits 3 minutes', replay)
     events = client.get(reverse("games:api_events", args=[rice_game.pk])).json()
     assert sum(e["message"] == "You wait one minute." for e in events["events"] if e["agent"] == 0) == 3
 
