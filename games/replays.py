@@ -117,7 +117,9 @@ def _plan(game: Game, labels: list[str]) -> dict[str, Any] | None:
         log.exception("the %s planner failed on game %s", game.domain, game.pk)
         return None
     fake_entries = [_Entry(e) for e in episode.events]
-    plan_labels = [f"Planner for {label.split(' (')[0]}" for label in labels]
+    # the rows are the seats, named as in the game's own timeline beside it (the card says the
+    # planner plays them; "Planner for Teammate 1" was cut to "Planner for Tea…")
+    plan_labels = [label.split(" (")[0] for label in labels]
     final = dict(rules.observe(episode.state, 0).data)
     return {
         "timeline": timeline.build(

@@ -205,6 +205,11 @@ def test_every_domains_replay_renders_beside_its_planned_episode(client, partici
     for _ in range(2):  # the planner's episode is cached (pickled) on the first, read back on the second
         page = client.get(reverse("games:replay", args=[game.pk]))
         assert page.status_code == 200 and f"board-{domain}" in page.content.decode()
+    # the plan's rows are the seats as the game's timeline beside it names them ("Planner for
+    # Teammate 1" did not fit its column)
+    html = page.content.decode()
+    assert html.count('<div class="tl-label agent-0" title="You">You</div>') == 2 and "Planner for" not in html
+    assert "The planner NPC plays every seat" in html
     assert cache.get(f"games:plan:{game.pk}:{game.rule_set_id}")  # an itinerary's clock texts pickle too
 
 
