@@ -13,6 +13,7 @@ from games.agents.planner_agent import PlannerBrain
 from games.agents.random_agent import RandomBrain
 from games.agents.react import ReactAgent
 from games.agents.turns import Brain
+from games.engine import registry
 
 LLM_AGENTS = {"react", "plan-and-solve", "dispatcher", "tdag"}
 
@@ -54,4 +55,5 @@ def make_agent(
         if domain != TDAG_DOMAIN:
             raise AgentError(f"the tdag agent plans itineraries; use it with the {TDAG_DOMAIN} domain")
         return TdagAgent(client, options=options)
-    return LlmDispatcher(client, domain, npc_agents=list(npc_agents), options=options)
+    sends_refused = registry.descriptor(domain).benchmark_sends_refused
+    return LlmDispatcher(client, domain, npc_agents=list(npc_agents), options=options, sends_refused=sends_refused)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.agents import memory as mem
-from games.agents.extraction import Command, Extraction, display, extract
+from games.agents.extraction import Command, Extraction, display, extract, raw_first_line
 from games.agents.knowledge import relevant_knowledge
 from games.agents.llm import LlmReply, Message
 from games.agents.prompting import has_template, render, section
@@ -100,12 +100,19 @@ class LlmDispatcher:
         npc_agents: Sequence[int],
         human_agents: Sequence[int] = (),
         options: PromptOptions | None = None,
+        sends_refused: bool = False,
     ) -> None:
         self.client = client
         self.domain = domain
         self.npc_agents = list(npc_agents)
         self.human_agents = list(human_agents)
         self.options = options or PromptOptions()
+        # ``sends_refused`` (a benchmark's agent, where its domain's descriptor says so) acts like
+        # the papers' agents and ``ReactAgent``: a command the rules would refuse still goes to
+        # them, which refuse and count it, and a lone agent's reply with no command is sent as it
+        # was written. A teammate in a game keeps only the commands that can run (its refusals
+        # would end a tasks game after five in a row).
+        self.sends_refused = sends_refused
 
     def messages(self, turn: Turn, memory: dict[str, Any]) -> list[Message]:
         domain, options = self.domain, self.options
@@ -180,11 +187,35 @@ class LlmDispatcher:
         # Only what the model says to the human is chat: its commands are in the game's log already,
         # in the reader's names ("Teammate 1 went to Storage"); a summary in engine words repeated
         # each of them on every turn.
+        actions = [(c.agent, c.action) for c in checked.accepted]
+        if self.sends_refused:
+            actions = _as_written(actions, extraction.commands, agents, reply.text)
         return Decision(
-            actions=[(c.agent, c.action) for c in checked.accepted],
-            calls=[CallRecord("dispatcher", messages, reply, [str(c) for c in checked.accepted], problems)],
+            actions=actions,
+            calls=[CallRecord("dispatcher", messages, reply, [f"agent {a}: {act}" for a, act in actions], problems)],
             say=extraction.say,
         )
+
+
+def _as_written(
+    accepted: list[tuple[int, str]], commands: Sequence[Command], agents: Sequence[int], reply: str
+) -> list[tuple[int, str]]:
+    """A benchmark turn's commands: the accepted ones, then each other agent's refused command as
+    the model wrote it, and for a lone agent without one, the reply's first line (the rules reject
+    it as they would a paper agent's: a TimeArena minute is used up, a recipe attempt counted).
+    Otherwise a reply with nothing usable would idle the agent to the rules' next deadline, which
+    with nothing under way is the end of the episode."""
+    actions = list(accepted)
+    commanded = {agent for agent, _ in accepted}
+    for command in commands:
+        if command.agent in agents and command.agent not in commanded:
+            actions.append((command.agent, command.action))
+            commanded.add(command.agent)
+    if len(agents) == 1 and not commanded:
+        written = raw_first_line(reply)
+        if written:
+            actions.append((agents[0], written))
+    return actions
 
 
 def reply_schema(

@@ -101,6 +101,10 @@ class Domain:
     constraint_variants: bool = False
     # The verbs of actions that only let time pass (the one waiting rule: ``is_wait``).
     wait_verbs: tuple[str, ...] = ("wait",)
+    # A benchmark's LLM dispatcher sends the rules what it wrote even where they will refuse it (they
+    # count it: TimeArena uses up the minute, Recipe2Plan counts the attempt), as the papers' agents
+    # do. False: a command that cannot run leaves its agent idle for the step (MindAgent's kitchen).
+    benchmark_sends_refused: bool = True
     # Django side, by path: ``load(log) -> int`` of the bundled content; the module with
     # ``configure_<verb>(parser)`` / ``run_<verb>(options, log)`` for plan, describe, score, ...;
     # the play page's board template (None: the generic board); the folder of prompt templates

@@ -160,3 +160,36 @@ def test_a_constrained_reply_answers_the_human_when_they_have_spoken():
     assert '"say": "<a short answer to the human>"' in endpoint.requests[0]["messages"][-1]["content"]
     assert decision.actions == [(1, "do wash dish")]
     assert decision.say == "Sure, I will wash it."
+
+
+def test_a_benchmarks_dispatcher_hands_the_rules_what_it_wrote_where_a_teammate_idles():
+    # A benchmark of the dispatcher on TimeArena's rules: a reply with no usable command, while the
+    # rice cooks by itself, let time run to the next deadline; with nothing under way that was the
+    # time limit, so one muddled reply ended the episode. Like the papers' agents (and react), it
+    # now sends the rules what it wrote, which refuse it and use up that minute (SPEC section 3).
+    from games.agents.factory import make_agent
+    from games.domains.tasks.rules import RULES as TASKS
+    from games.domains.tasks.tests.helpers import RICE
+
+    replies = ["I think we should relax.", "Agent 1: pick rice", "Agent 1: cook rice in pot", "Agent 1: wash dish"]
+    replies += ["Agent 1: add rice to dish"] * 10
+    with stub_endpoint(replies) as endpoint:
+        client = LlmClient(base_url=endpoint.base_url, model="m")
+        brain = make_agent("tasks", "dispatcher", llm=client.config, client=client)
+        episode = run_episode(TASKS, RICE, brain, agents=1, max_turns=30)
+    assert [(a.time, a.action) for a in episode.actions][:4] == [
+        (0, "i think we should relax"),  # refused (invalid action): the minute is used up
+        (1, "pick rice"),
+        (3, "cook rice in pot"),
+        (4, "wash dish"),
+    ]
+    result = TASKS.result(episode.state)
+    assert result["counts"]["invalid"] == 1 and result["completed"], result
+    # a teammate in a game keeps only what can run: the muddled reply is no command at all
+    with stub_endpoint(["I think we should relax."]) as endpoint:
+        client = LlmClient(base_url=endpoint.base_url, model="m")
+        teammate = LlmDispatcher(client, "tasks", npc_agents=[0])
+        state = TASKS.initial_state(RICE, agents=1)
+        assert teammate.decide(Turn(TASKS, state, [0]), {}).actions == []
+        # MindAgent's kitchen dispatcher leaves an agent without a command idle for the step
+        assert not make_agent("kitchen", "dispatcher", llm=client.config, client=client).sends_refused

@@ -44,6 +44,7 @@ DOMAIN = Domain(
     rule_sets={"kitchen-v1": "games.domains.kitchen.rules:RULES"},
     llm_title="a restaurant kitchen with orders (CuisineWorld)",
     wait_verbs=("noop",),
+    benchmark_sends_refused=False,
     plan_lines_loose=False,
     default_speed=0.5,  # one step every 2 s: one command per step at human pace
     npc_policy="games.planners.kitchen_npc:npc_policy",
