@@ -16,6 +16,7 @@ KIND_WORDS = {"servingtable": "Serving table", "chopboard": "Chopping board"}
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _AGENT = re.compile(r"\bagent(\d+)\b")
 _ACTIVATED = re.compile(r"\bactivated\b")
+_MADE = re.compile(r"has already made (\w+); take it with get\(agent\d+, (\w+)\)")
 _ORDER = re.compile(r"order #\d+")
 _FULL = re.compile(r"\bis full \((\d+)\)")
 _DISPATCH = re.compile(r"\b(goto|get|put|activate|noop)\(agent(\d+)(?:, (\w+))?(?:, (\w+))?\)")
@@ -297,10 +298,14 @@ def humanize(message: str, names: Sequence[str], places: Mapping[str, str]) -> s
         index = int(match.group(1))
         return names[index].split(" (")[0] if index < len(names) else f"Agent {index + 1}"
 
+    # "Mixer 1 has already made salsa; take it with get(agent0, mixer0)": the quoted command reads
+    # as the button does, "Take the salsa from Mixer 1"
+    made = {tool: [item] for item, tool in _MADE.findall(message)}
+
     def command(match: re.Match[str]) -> str:
         verb, who, place, item = match.groups()
         short = " ".join(part for part in (verb, place, item) if part)
-        label = command_label(short, places)[0]
+        label = command_label(short, places, contents=made)[0]
         return f"{agent(who_match(who))} waited" if verb == "noop" else f"“{label}”"
 
     def who_match(who: str) -> re.Match[str]:

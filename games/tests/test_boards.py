@@ -250,6 +250,11 @@ def test_the_kitchen_log_has_one_line_per_step_with_names():
         "Teammate 1 served salsa (order #1 done) · You could not: Chopping board 1 is full (it holds 1 item); "
         "take something out first",
     ]
+    # a quoted command reads as its button ("Take the salsa from Mixer 1", not "Take from Mixer 1")
+    said = "mixer0 has already made salsa; take it with get(agent0, mixer0)"
+    assert kitchen_view.humanize(said, names, places) == (
+        "Mixer 1 has already made salsa; take it with “Take the salsa from Mixer 1”"
+    )
     # each part of a step's line has its own colour: a serve is good news, a refusal is not (the
     # whole line was green, "completed", whatever it said)
     assert [tone for _, tone in lines[2]["parts"]] == ["ok", "bad"]
