@@ -207,41 +207,48 @@ def test_the_recipe_book_has_every_dish_down_to_storage():
         assert all(leaf["item"] for leaf in leaves(dish))
 
 
+KITCHEN_NAMES = ["You", "Teammate 1 (planner NPC)"]
+
+
+def _kitchen_log(rows: list[tuple[str, float, int | None, str]], places: dict[str, str]) -> list[dict[str, Any]]:
+    """The kitchen log's lines of engine entries given as (kind, time, agent, message)."""
+    entries = [
+        {"seq": seq, "category": "engine", "kind": kind, "agent": agent, "time": time, "message": message}
+        for seq, (kind, time, agent, message) in enumerate(rows, start=1)
+    ]
+    return kitchen_view.log_lines(entries, KITCHEN_NAMES, places)
+
+
 def test_the_kitchen_log_has_one_line_per_step_with_names():
-    names = ["You", "Teammate 1 (planner NPC)"]
-    places = {"pan0": "Pan 1", "storage0": "Storage"}
-
-    def entry(seq: int, kind: str, time: float, agent: int | None, message: str) -> dict[str, Any]:
-        return {"seq": seq, "category": "engine", "kind": kind, "agent": agent, "time": time, "message": message}
-
-    lines = kitchen_view.log_lines(
+    lines = _kitchen_log(
         [
-            entry(1, "committed", 3, 0, "agent0 will goto pan0 at step 3"),
-            entry(2, "completed", 3, 0, "agent0 went to pan0"),
-            entry(3, "completed", 3, 1, "noop(agent1)"),
-            entry(4, "order_arrived", 4, None, "new order #2: eggOnToast within 9 steps"),
-            entry(5, "completed", 4, 1, "agent1 took tuna from storage0"),
+            ("committed", 3, 0, "agent0 will goto pan0 at step 3"),
+            ("completed", 3, 0, "agent0 went to pan0"),
+            ("completed", 3, 1, "noop(agent1)"),
+            ("order_arrived", 4, None, "new order #2: eggOnToast within 9 steps"),
+            ("completed", 4, 1, "agent1 took tuna from storage0"),
         ],
-        names,
-        places,
+        {"pan0": "Pan 1", "storage0": "Storage"},
     )
     assert [line["message"] for line in lines] == [
         "You went to Pan 1 · Teammate 1 waited · new order #2: egg on toast within 9 steps",
         "Teammate 1 took tuna from Storage",
     ]
-    # in the buttons' words: a tool is started (the rules say "activated"), a serve says its order
-    # once ("order #1 (salsa) completed by Teammate 1 · Teammate 1 served salsa" before), a full
-    # tool says what full is ("is full (1)")
+
+
+def test_the_kitchen_log_speaks_as_the_buttons_do_and_colours_what_matters():
+    # a tool is started (the rules say "activated"), a serve says its order once ("order #1 (salsa)
+    # completed by Teammate 1 · Teammate 1 served salsa" before), a full tool says what full is
+    # ("is full (1)")
     places = {"mixer0": "Mixer 1", "chopboard0": "Chopping board 1"}
-    lines = kitchen_view.log_lines(
+    lines = _kitchen_log(
         [
-            entry(0, "completed", 4, 0, "agent0 activated chopboard0: onion rings ready at step 5"),
-            entry(1, "completed", 16, 1, "agent1 activated mixer0: salsa ready at step 16"),
-            entry(2, "order_completed", 19, 1, "order #1 (salsa) completed by agent1"),
-            entry(3, "completed", 19, 1, "agent1 served salsa"),
-            entry(4, "rejected", 19, 0, "chopboard0 is full (1); take something out first"),
+            ("completed", 4, 0, "agent0 activated chopboard0: onion rings ready at step 5"),
+            ("completed", 16, 1, "agent1 activated mixer0: salsa ready at step 16"),
+            ("order_completed", 19, 1, "order #1 (salsa) completed by agent1"),
+            ("completed", 19, 1, "agent1 served salsa"),
+            ("rejected", 19, 0, "chopboard0 is full (1); take something out first"),
         ],
-        names,
         places,
     )
     assert [line["message"] for line in lines] == [
@@ -252,7 +259,7 @@ def test_the_kitchen_log_has_one_line_per_step_with_names():
     ]
     # a quoted command reads as its button ("Take the salsa from Mixer 1", not "Take from Mixer 1")
     said = "mixer0 has already made salsa; take it with get(agent0, mixer0)"
-    assert kitchen_view.humanize(said, names, places) == (
+    assert kitchen_view.humanize(said, KITCHEN_NAMES, places) == (
         "Mixer 1 has already made salsa; take it with “Take the salsa from Mixer 1”"
     )
     # each part of a step's line has its own colour: a serve is good news, a refusal is not (the
