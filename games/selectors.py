@@ -71,10 +71,14 @@ def games_for_user(user: Any) -> QuerySet[Game]:
     return Game.objects.filter(seats__user=user).distinct().select_related("scenario").order_by("-created_at")
 
 
-def all_games(*, status: str = "", domain: str = "") -> QuerySet[Game]:
+def all_games(*, status: str = "", domain: str = "", scenario: str = "") -> QuerySet[Game]:
+    """Every game, newest first; ``scenario``: a slug, the games played on any of its versions
+    (a game of several tasks by its first)."""
     queryset = Game.objects.select_related("scenario", "created_by").order_by("-created_at")
     if status:
         queryset = queryset.filter(status=status)
     if domain:
         queryset = queryset.filter(domain=domain)
+    if scenario:
+        queryset = queryset.filter(scenario__slug=scenario)
     return queryset

@@ -45,7 +45,14 @@ def scenario_list(request: HtmxHttpRequest) -> HttpResponse:
 def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = get_object_or_404(Scenario, pk=pk)
     versions = Scenario.objects.filter(slug=scenario.slug).order_by("-version")
-    return render(request, "games/scenario_detail.html", {"scenario": scenario, "versions": versions})
+    played = selectors.all_games(scenario=scenario.slug)
+    context = {
+        "scenario": scenario,
+        "versions": versions,
+        "played": played.count(),
+        "finished": played.filter(status=GameStatus.FINISHED).count(),
+    }
+    return render(request, "games/scenario_detail.html", context)
 
 
 @researcher_required
@@ -54,12 +61,14 @@ def game_list(request: HttpRequest) -> HttpResponse:
     status = status if status in GameStatus.values else ""
     domain = request.GET.get("domain", "")
     domain = domain if domain in registry.domains() else ""
-    games = selectors.all_games(status=status, domain=domain).prefetch_related("seats__user")
+    scenario = request.GET.get("scenario", "").strip()
+    games = selectors.all_games(status=status, domain=domain, scenario=scenario).prefetch_related("seats__user")
     page = Paginator(games, 50).get_page(request.GET.get("page"))
     context = {
         "page": page,
         "status": status,
         "domain": domain,
+        "scenario": scenario,
         "domains": registry.choices(),
         "statuses": GameStatus.choices,
     }

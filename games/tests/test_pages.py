@@ -353,3 +353,20 @@ def test_a_blinded_participants_result_panel_leaves_out_the_levels_settings(part
     assert {"level", "alpha", "task interval"} <= rows[False]
     assert rows[False] - rows[True] == {"level", "alpha", "task interval"}
     assert "completed" in rows[True]
+
+
+def test_a_scenarios_page_counts_its_games_and_links_to_them(client, researcher, participant, toy_scenario, game):
+    # a researcher on a scenario's page could not tell whether anyone had played it
+    from games.scenarios import save_scenario
+
+    other, _ = save_scenario(domain="toy", slug="test/other", title="Other", source="tests", definition={"chores": []})
+    services.create_game("test/toy", [{"kind": "human", "user": participant}], clock="lockstep")
+    services.finish(game.pk, reason="done")
+    client.force_login(researcher)
+    html = client.get(reverse("games:scenario", args=[toy_scenario.pk])).content.decode()
+    assert '<a href="/games/?scenario=test/toy">2 played</a>, 1 finished' in html
+    assert "none played yet" in client.get(reverse("games:scenario", args=[other.pk])).content.decode()
+    listed = client.get(reverse("games:list"), {"scenario": "test/toy"}).content.decode()
+    assert listed.count("Toy chores") == 2 and "Scenario <code>test/toy</code>" in listed
+    none = client.get(reverse("games:list"), {"scenario": "test/other"}).content.decode()
+    assert "No games yet." in none and "Toy chores" not in none
