@@ -256,7 +256,7 @@ _THIRD_PERSON = [
     (re.compile(r"^You are busy with "), "is busy with "),
     (re.compile(r" and you are free again "), " and is free again "),
     (re.compile(r"; act again once you are free\."), "."),
-    (re.compile(r"\(keeps you busy\)"), "(keeps the cook busy)"),
+    (re.compile(r"\(keeps you busy\)"), "(keeps them busy)"),
 ]
 
 

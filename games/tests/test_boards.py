@@ -581,7 +581,8 @@ def test_a_teammates_events_read_in_the_third_person_and_ones_own_as_the_rules_w
         assert "You " not in other and " you " not in other, other
     rewritten = [as_read_by({"agent": 1, "message": m}, [0]) for a, m in messages if a == 1]
     assert any(line.startswith("is doing pick rice") for line in rewritten), rewritten
-    assert any(line.startswith("started step 0 of Soup (keeps the cook busy)") for line in rewritten), rewritten
+    # a teammate is one of the cooks: "(keeps them busy)", as "(keeps you busy)" is said to you
+    assert any(line.startswith("started step 0 of Soup (keeps them busy)") for line in rewritten), rewritten
 
 
 def test_what_is_complete_reads_as_what_the_agent_finished():
