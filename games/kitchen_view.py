@@ -212,7 +212,7 @@ def held_hint(data: Mapping[str, Any], places: Mapping[str, str]) -> str:
     you = data.get("you", 0)
     me = next((a for a in data.get("agents", []) if a["id"] == you), None)
     item = me.get("holding") if me else None
-    if not item:
+    if not item or data.get("over"):  # the kitchen has closed: nothing more to do with it
         return ""
     if any(order["dish"] == item for order in data.get("orders", [])):
         return f"You hold {item_name(item)}, which is ordered: serve it at the Serving table."

@@ -299,6 +299,9 @@ def test_the_player_is_told_where_what_they_hold_goes():
     assert "which is ordered: serve it" in kitchen_view.held_hint(data, places)
     data["agents"][0]["holding"] = "lobster"
     assert "nothing here needs it" in kitchen_view.held_hint(data, places)
+    data["agents"][0]["holding"] = data["orders"][0]["dish"]
+    data["over"] = True  # "serve it" once the kitchen has closed told the player to do the impossible
+    assert kitchen_view.held_hint(data, places) == ""
 
 
 def test_the_recipes_board_says_what_blocks_each_step_and_labels_actions_in_words():
