@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from games.timeline import first_word
+
 KIND_WORDS = {"servingtable": "Serving table", "chopboard": "Chopping board"}
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _AGENT = re.compile(r"\bagent(\d+)\b")
@@ -426,6 +428,10 @@ class KitchenPresenter:
             return command_label(command, places, held if isinstance(held, str) else None)[0]
 
         return label
+
+    def abbreviate(self, data: Mapping[str, Any]) -> Callable[[str], str]:
+        """A one-step bar is too narrow for "Walk to Storage": it reads "Walk"."""
+        return first_word
 
     def log_lines(self, entries: Sequence[dict[str, Any]], names: Sequence[str], board: Mapping[str, Any]) -> list:
         if "places" not in board:

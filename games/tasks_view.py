@@ -122,6 +122,10 @@ class TasksPresenter:
         """A timeline bar's words: the action as the buttons write it."""
         return lambda details: spaced(timeline.default_label(details))
 
+    def abbreviate(self, data: Mapping[str, Any]) -> timeline.Abbreviate:
+        """A one-minute bar is too narrow for "pour kettle into teapot": it reads "pour"."""
+        return timeline.first_word
+
     def feedback(self, message: str, viewer: int | None) -> str:
         """A refusal in the page's words ("tea leaves", not "tea_leaves"; "by you", not "agent 1")."""
         if viewer is None:

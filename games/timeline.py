@@ -33,6 +33,13 @@ Abbreviate = Callable[[str], str]
 KIND_WORDS: dict[str, str] = {"background": " (runs by itself)", "wait": "", "occupying": " (keeps the agent busy)"}
 
 
+def first_word(label: str) -> str:
+    """A narrow bar's label where actions begin with their verb ("Walk" for "Walk to Storage",
+    "pour" for "pour kettle into teapot"): better than "W…" or "pour k…"."""
+    words = label.split(maxsplit=1)
+    return words[0] if len(words) > 1 else ""
+
+
 def label_fit(label: str) -> int:
     """How many characters a bar must hold for ``label`` (12, 16, 20, 24, 30 or 40): the page's
     style sheet shows a bar's short label (``tl-fit-N``) when it is narrower than that."""

@@ -147,6 +147,22 @@ def test_a_teammates_next_command_names_what_they_hold_not_what_you_hold():
     assert "next: Throw away the cheese" in html and "what you hold" not in html
 
 
+def test_the_kitchens_hints_are_gone_once_it_has_closed():
+    # "Hint: You hold cucumber sticks: put it on Serving table" stood under the result
+    from django.template.loader import render_to_string
+
+    from games.importers.bundled_kitchen import definitions
+
+    state = KITCHEN.initial_state(definitions()["warm-up"], agents=1)
+    data = dict(KITCHEN.observe(state, 0).data)
+    data["suggestions"] = [{"agent": 0, "kind": "serve", "message": "agent0 holds salsa: put it on servingtable0"}]
+    board = kitchen_view.PRESENTER.board(data, ["You"], KITCHEN.legal_actions(state, 0))
+    context = {"data": data, "board": board, "labels": {}, "viewer": {"agents": [0]}}
+    assert "Hint: You hold salsa: put it on Serving table" in render_to_string("games/boards/kitchen.html", context)
+    data["over"] = True
+    assert "Hint:" not in render_to_string("games/boards/kitchen.html", context)
+
+
 def test_your_buttons_and_your_next_command_name_what_you_hold():
     # they read "Put it into Chopping board 2" while the map said "You · tomato"
     from games.importers.bundled_kitchen import definitions
@@ -915,6 +931,20 @@ def test_a_narrow_recipe_steps_bar_reads_its_short_label_not_a_cut_off_one():
         "O 3",
     ]
     assert short("Wait until 10:00") == ""  # not a step: the label as it is
+    # a kitchen step's or a tasks minute's bar reads its verb ("Walk", "pour"), not "W…", "pour k…"
+    for domain, label, verb in (("kitchen", "Walk to Storage", "Walk"), ("tasks", "pour kettle into teapot", "pour")):
+        (bar,) = (
+            timeline.build(
+                [E("started", 0, 0, {"action": label, "start": 0, "end": 1})],
+                ["You"],
+                now=1,
+                **presenters.timeline_texts(domain, {}),
+            )
+            .rows[0]
+            .bars
+        )
+        assert (bar.label, bar.short) == (label, verb)
+    assert timeline.first_word("wait") == ""  # one word: nothing shorter to show
     # a domain without short labels renders as before
     kitchen = timeline.build([E("started", 0, 0, {"action": "boil water", "start": 0})], ["You"], now=5)
     assert "tl-short" not in render_to_string("games/live/_timeline.html", {"timeline": kitchen})

@@ -135,6 +135,8 @@ def test_kitchen_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
             header = page.locator("#game-status .headline-value").inner_text()
             lines = page.locator("#game-log-list li").all_inner_texts()
             good_news = page.locator("#game-log-list .log-part.ok").all_inner_texts()
+            hints_after = page.locator("#game-board .kitchen-hint").count()  # "serve it" once closed
+            verbs = page.locator("#game-timeline .tl-bar .tl-short:visible").all_inner_texts()
             green = page.locator("#game-log-list li .log-message").evaluate_all(
                 "els => els.filter(e => getComputedStyle(e).color === getComputedStyle("
                 "document.querySelector('.log-part.ok') || document.body).color).length"
@@ -156,6 +158,9 @@ def test_kitchen_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots):
     assert result["completed"] >= 1 and len(good_news) == result["completed"], good_news
     assert all(re.fullmatch(r"You served [\w ]+ \(order #\d+ done\)", part) for part in good_news), good_news
     assert green == 0, "a whole step's line is in the serve's colour"
+    assert hints_after == 0
+    # one-step bars read their verbs ("Walk", "Take"), not "W…", "Ta…"
+    assert "Walk" in verbs and set(verbs) <= {"Walk", "Take", "Put", "Start", "Serve", "Throw", "Wait"}, verbs
     assert result["agents"][0]["accepted"] >= 8, "the player's commands ran"
     # the buttons name what the player holds and what the board has made ("Put the tomato into
     # Chopping board", "Take the tomato wedges from Chopping board", not "Put it", "Take from")
