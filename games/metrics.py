@@ -42,6 +42,17 @@ def headline_text(domain: str, result: Mapping[str, Any], observation: Mapping[s
     return "done" if own is None else str(own(result, observation or {}))
 
 
+def whole(value: float) -> int:
+    """A headline of 0-100 as a whole number that reads 100 (or 0) only when it is: a trip scoring
+    99.93 is not a perfect 100, a tasks game at 0.4 % has begun."""
+    shown = round(value)
+    if shown >= 100 > value:
+        return 99
+    if shown <= 0 < value:
+        return 1
+    return int(shown)
+
+
 def headline_title(domain: str) -> str:
     """What the chart and the header's number are, in plain words."""
     return registry.descriptor(domain).headline_title

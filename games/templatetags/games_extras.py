@@ -77,12 +77,20 @@ def score_of(game: Any) -> str:
     if value is None and game.progress_points:
         value = game.progress_points[-1][1]
         if not game.is_finished:  # a running kitchen at "100%" has served its one order so far
-            return f"{value:.0f}% so far"
+            return f"{metrics.whole(value)}% so far"
     if value is None:
         return "—"
-    text = f"{value:.0f}%"
+    text = f"{metrics.whole(value)}%"
     note = registry.descriptor(game.domain).part("result_note") if game.is_finished and game.result else None
     return f"{text} · {note(game.result)}" if note is not None else text
+
+
+@register.filter
+def percent(value: float) -> str:
+    """A headline of 0-100 as the header and chart write it: "99%" for 99.93 (``metrics.whole``)."""
+    from games import metrics
+
+    return f"{metrics.whole(float(value))}%"
 
 
 @register.filter

@@ -559,6 +559,27 @@ def test_the_games_list_adds_the_domains_note_to_a_finished_games_headline():
     assert score_of(tasks) == "100%"
 
 
+def test_a_near_perfect_score_never_reads_as_a_perfect_one():
+    """A trip of 99.93 points read "100%" and "score 100 of 100" in the header beside a result panel
+    of 99.93 and an efficiency short of its 20 points."""
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    from games.templatetags.games_extras import score_of
+
+    trip = SimpleNamespace(domain="itinerary", is_finished=True, result={"total": 99.93})
+    assert score_of(trip) == "99%"
+    assert metrics.headline_text("itinerary", {"total": 99.93}) == "score 99.9 of 100"
+    assert metrics.headline_text("itinerary", {"total": 68}) == "score 68 of 100"
+    assert [metrics.whole(v) for v in (0, 0.4, 33.4, 66.6, 99.6, 100)] == [0, 1, 33, 67, 99, 100]
+    chart = presenters.progress_chart([[0, 0.0], [200, 80.0]], 271, 271, final=99.93)
+    html = render_to_string("games/live/_chart.html", {"chart": chart})
+    assert "final 99%" in html and "now" not in html
+    running = presenters.progress_chart([[0, 0.0], [200, 80.0]], 271, 230)
+    assert "now 80%" in render_to_string("games/live/_chart.html", {"chart": running})
+
+
 def test_a_clock_axis_has_fewer_ticks_than_a_number_axis_so_its_labels_do_not_run_together():
     entries = [E("completed", 260, 0, {"action": "go to Museum"})]
     numbers = timeline.build(entries, ["You"], now=260)

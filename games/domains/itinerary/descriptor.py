@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,12 +17,18 @@ def headline(result: Mapping[str, Any]) -> float | None:
     return round(total, 2)
 
 
+def _points(total: float) -> str:
+    """Points as the result panel has them, to a tenth at most, never rounded up to a full 100."""
+    tenths = math.floor(total * 10 + 1e-9) / 10
+    return f"{tenths:g}"
+
+
 def headline_text(result: Mapping[str, Any], observation: Mapping[str, Any]) -> str:
     """The trip's score of 100."""
     total = result.get("total")
     if not isinstance(total, int | float) or isinstance(total, bool):
         return "score"
-    return f"score {total:.0f} of 100"
+    return f"score {_points(float(total))} of 100"
 
 
 def horizon(state: Any) -> float:
