@@ -111,6 +111,7 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
     minute = int(data["clock"]["minute"])
     by_place = {p["name"]: p for p in data["places"]}
     trains = {t["number"]: t for t in data["trains"]}
+    when = _day_reader(data)
     groups: dict[str, list[dict[str, Any]]] = {"Here": [], "Go to": [], "Trains from here": [], "Wait": []}
     for action in actions:
         button: dict[str, Any] = {"action": action, "label": action}
@@ -137,7 +138,8 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
             train = trains.get(match.group(1))
             label = f"Train {match.group(1)} to {match.group(2)}"
             if train:
-                label += f": {_hhmm(train['departure'])} → {_hhmm(train['arrival'])}, {train['price']:g} CNY"
+                leaves, arrives = when(train["departure"]), when(train["arrival"], train["departure"])
+                label += f": {leaves} → {arrives}, {train['price']:g} CNY"
                 departs = trip_minute(data, train["departure"])
                 if departs is not None:
                     button["gone_at"] = departs + 1
@@ -145,13 +147,37 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
             group = "Trains from here"
         elif match := _WAIT.match(action):
             target = match.group(1).strip()
-            button["label"] = f"Wait here until {target}"
-            button["gone_at"] = trip_minute(data, target) if len(target) > 5 else minute + _wait_minutes(action, now)
+            until = trip_minute(data, target) if len(target) > 5 else minute + _wait_minutes(action, now)
+            button["label"] = f"Wait here until {target if until is None else when(until)}"
+            button["gone_at"] = until
         groups[group].append(button)
     if groups["Wait"]:  # the soonest wait first: it is the one W does
         groups["Wait"].sort(key=lambda b: _wait_minutes(b["action"], now))
         groups["Wait"][0]["wait"] = True
     return [{"title": title, "buttons": buttons} for title, buttons in groups.items() if buttons]
+
+
+def _day_reader(data: Mapping[str, Any]) -> Callable[..., str]:
+    """``when(stamp, since=now)``: a ``YYYY-MM-DD HH:MM`` (or a trip minute) as the page's clock reads it, the time of
+    day alone on the day of ``since`` (the traveller's now by default), else with its day ("day 2,
+    07:35"): a button for tomorrow's 07:35 train must not read as today's."""
+    clock = clock_text(data)
+    begin = _begin(data)
+    now = int(data["clock"]["minute"])
+
+    def day_of(minute: int) -> Any:
+        return (begin + timedelta(minutes=minute)).date() if begin else None
+
+    def when(stamp: str | int, since: str | None = None) -> str:
+        minute = trip_minute(data, stamp) if isinstance(stamp, str) else stamp
+        if minute is None:
+            return str(stamp)
+        start = now if since is None else trip_minute(data, since)
+        if start is not None and day_of(minute) == day_of(start):
+            return clock(minute)[-5:]
+        return clock(minute)
+
+    return when
 
 
 def _timed(before: str, now: str, minutes: int, after: str) -> dict[str, Any]:

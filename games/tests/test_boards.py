@@ -580,6 +580,24 @@ def test_a_near_perfect_score_never_reads_as_a_perfect_one():
     assert "now 80%" in render_to_string("games/live/_chart.html", {"chart": running})
 
 
+def test_an_itinerary_button_names_the_day_of_a_time_that_is_not_today():
+    from games import itinerary_view
+    from games.domains.itinerary.rules import RULES as TRIPS
+    from games.domains.itinerary.tests.worlds import definition
+
+    trip = definition()
+    trip["world"]["trains"].append(["N1", "Alpha", "Beta", "2024-01-01 23:10", "2024-01-02 01:20", 20.0])
+    state = TRIPS.initial_state(trip)
+    state = TRIPS.act(state, 0, "wait until 22:00", state.clock).state
+    board = itinerary_view.board(TRIPS.observe(state, 0).data, TRIPS.legal_actions(state, 0))
+    labels = [b["label"] for g in board["groups"] for b in g["buttons"]]
+    assert "Train N1 to Beta: 23:10 → day 2, 01:20, 20 CNY" in labels  # arrives after midnight
+    assert any(label.startswith("Train T3 to Beta: day 2, 08:00 → 09:30") for label in labels)
+    stamped = [label for label in labels if label.startswith("Wait here until") and "day" in label]
+    assert all("2024" not in label for label in labels), labels  # the clock's words, not a date stamp
+    assert stamped, labels
+
+
 def test_a_clock_axis_has_fewer_ticks_than_a_number_axis_so_its_labels_do_not_run_together():
     entries = [E("completed", 260, 0, {"action": "go to Museum"})]
     numbers = timeline.build(entries, ["You"], now=260)
