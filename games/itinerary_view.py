@@ -15,6 +15,7 @@ from typing import Any
 
 from games.domains.itinerary.actions import ActionSyntaxError, parse_action
 from games.domains.itinerary.rules import GOALS_MET
+from games.timeline import first_word
 
 _STAMP = "%Y-%m-%d %H:%M"
 _TRAVELLER_WAITED = "The traveller waited"  # the rules' words for the clock's waits (games/domains/itinerary/rules.py)
@@ -112,6 +113,11 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
     by_place = {p["name"]: p for p in data["places"]}
     trains = {t["number"]: t for t in data["trains"]}
     when = _day_reader(data)
+    days = {  # the wait after which a stay counts one more of the days the brief wants in this city
+        g["next_day_at"]: f" ({g['subject']}: day {g['done'] + 1} of {g['required']})"
+        for g in data.get("goals", ())
+        if g.get("next_day_at") is not None
+    }
     groups: dict[str, list[dict[str, Any]]] = {"Here": [], "Go to": [], "Trains from here": [], "Wait": []}
     for action in actions:
         button: dict[str, Any] = {"action": action, "label": action}
@@ -148,7 +154,7 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
         elif match := _WAIT.match(action):
             target = match.group(1).strip()
             until = trip_minute(data, target) if len(target) > 5 else minute + _wait_minutes(action, now)
-            button["label"] = f"Wait here until {target if until is None else when(until)}"
+            button["label"] = f"Wait here until {target if until is None else when(until)}{days.get(until, '')}"
             button["gone_at"] = until
         groups[group].append(button)
     if groups["Wait"]:  # the soonest wait first: it is the one W does
@@ -193,6 +199,18 @@ def _wait_minutes(action: str, now: str) -> int:
     return (_minutes_of_day(match.group(1).strip()) - _minutes_of_day(now)) % (24 * 60)
 
 
+def time_left(minutes: int) -> str:
+    """Minutes as a traveller reads them: "45 min", "16 h 57 min", "5 days 15 h" (``game.js``'s
+    ``leftText`` writes the same as the clock runs)."""
+    if minutes < 60:
+        return f"{minutes} min"
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    if days:
+        return f"{days} day{'s' if days > 1 else ''} {hours} h" if hours else f"{days} day{'s' if days > 1 else ''}"
+    return f"{hours} h {mins} min" if mins else f"{hours} h"
+
+
 def trip_end(data: Mapping[str, Any]) -> int:
     """The trip minute at which the trip ends (where the page's clock stops counting)."""
     return int(data["clock"]["minute"]) + int(data["clock"]["minutes_left"])
@@ -218,11 +236,46 @@ def day_so_far(plan: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return day
 
 
+def goal_chips(data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The brief's goals as the page's chips: "Fish Market Hall: 20 of 60 min", "Stonegate: 0 of 2
+    days (the next counts at day 2, 09:25)", "back in Harbourton"."""
+    clock = clock_text(data)
+    chips = []
+    for goal in data.get("goals", ()):
+        if goal["check"] == "spot_minutes":
+            text = f"{goal['subject']}: {goal['done']} of {goal['required']} min"
+        elif goal["check"] == "city_days":
+            plural = "" if goal["required"] == 1 else "s"
+            text = f"{goal['subject']}: {goal['done']} of {goal['required']} day{plural}"
+            if goal.get("next_day_at") is not None:
+                text += f" (the next counts at {clock(goal['next_day_at'])})"
+        else:
+            text = f"back in {goal['subject']}"
+        chips.append({"text": text, "met": goal["met"]})
+    return chips
+
+
+def spans(legs: Sequence[Mapping[str, Any]], data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each leg with ``span``, its times as the page's clock reads them: "07:00–07:02" on a one-day
+    trip; on a longer one with the day where it starts and wherever it changes ("day 1, 06:50–09:25",
+    "day 1, 10:24 – day 2, 07:00")."""
+    clock = clock_text(data)
+    rows = []
+    for leg in legs:
+        start, end = clock(leg["start"]), clock(leg["end"])
+        span = f"{start}–{end[-5:]}" if start[:-5] == end[:-5] else f"{start} – {end}"
+        rows.append({**leg, "span": span})
+    return rows
+
+
 def board(data: Mapping[str, Any], actions: Sequence[str]) -> dict[str, Any]:
     return {
-        "day": day_so_far(data.get("plan", ())),
+        "goals": goal_chips(data),
+        "several_days": _days(data) > 0,
+        "day": spans(day_so_far(data.get("plan", ())), data),
         "clock": clock_text(data),
         "ends_at": trip_end(data),
+        "left": time_left(int(data["clock"]["minutes_left"])),
         "sights": places(data),
         "departures": departures(data),
         "verdict": verdict(data),
@@ -246,6 +299,14 @@ def leg_label(action: str) -> str:
     if parsed.verb == "visit":
         return f"Visit {args[0]}"
     return f"Stay in {args[0]}"
+
+
+def short_label(label: str) -> str:
+    """A bar too narrow for its leg: a train reads where it goes ("→ Stonegate", not "Trai…"),
+    anything else its verb ("Visit", "Stay")."""
+    if label.startswith("Train ") and " → " in label:
+        return "→ " + label.rsplit(" → ", 1)[1]
+    return first_word(label)
 
 
 _STAMPED = re.compile(r"\b\d{4}-\d{2}-\d{2} \d{2}:\d{2}\b")
@@ -370,6 +431,9 @@ class ItineraryPresenter:
 
     def time_text(self, data: Mapping[str, Any]) -> Callable[[float], str]:
         return clock_text(data)
+
+    def abbreviate(self, data: Mapping[str, Any]) -> Callable[[str], str]:
+        return short_label
 
     def tick_text(self, data: Mapping[str, Any]) -> Callable[[float], str]:
         return clock_text(data, short=True)

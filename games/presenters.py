@@ -427,8 +427,8 @@ def progress_chart(
 
     The x axis covers every point (a score reached at a time past ``now`` is drawn, not cut off);
     ``final``, a finished game's stored headline, is where the line ends (the result panel's
-    number), whatever the points say, and the axis says "final" where it said "now". ``time_text`` writes the axis's two ends (``start``,
-    ``end``) as the log does ("07:00", "14:09"; "t=0" without it)."""
+    number), whatever the points say, and the axis says "final" where it said "now". ``time_text``
+    writes the axis's two ends (``start``, ``end``) as the log does ("07:00", "14:09"; "t=0" without it)."""
     points = [[float(t), float(value)] for t, value in points]
     if final is not None and (not points or points[-1][1] != final):
         points.append([max(now, points[-1][0]) if points else now, float(final)])

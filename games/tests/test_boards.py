@@ -570,8 +570,8 @@ def test_a_near_perfect_score_never_reads_as_a_perfect_one():
 
     trip = SimpleNamespace(domain="itinerary", is_finished=True, result={"total": 99.93})
     assert score_of(trip) == "99%"
-    assert metrics.headline_text("itinerary", {"total": 99.93}) == "score 99.9 of 100"
-    assert metrics.headline_text("itinerary", {"total": 68}) == "score 68 of 100"
+    assert metrics.headline_text("itinerary", {"total": 99.93}) == "score 99 of 100"
+    assert metrics.headline_text("itinerary", {"total": 66.67}) == "score 67 of 100"  # as its percent
     assert [metrics.whole(v) for v in (0, 0.4, 33.4, 66.6, 99.6, 100)] == [0, 1, 33, 67, 99, 100]
     chart = presenters.progress_chart([[0, 0.0], [200, 80.0]], 271, 271, final=99.93)
     html = render_to_string("games/live/_chart.html", {"chart": chart})
@@ -596,6 +596,41 @@ def test_an_itinerary_button_names_the_day_of_a_time_that_is_not_today():
     stamped = [label for label in labels if label.startswith("Wait here until") and "day" in label]
     assert all("2024" not in label for label in labels), labels  # the clock's words, not a date stamp
     assert stamped, labels
+
+
+def test_a_stay_the_brief_counts_in_days_is_one_wait_away_and_the_trip_so_far_names_its_days():
+    """Two days in a city meant pressing waits of an hour or to the night's end over and over, the
+    chip read "0 of 2 days" for 23 hours, and the trip so far read "10:24–07:00"."""
+    from games import itinerary_view
+    from games.domains.itinerary.rules import RULES as TRIPS
+    from games.domains.itinerary.tests.worlds import definition
+
+    trip = definition(constraints={"city_days": [{"city": "Beta", "days": 1}], "spot_minutes": []})
+    state = TRIPS.initial_state(trip)
+    state = TRIPS.act(state, 0, "take train T1 to Beta", state.clock).state
+    data = TRIPS.observe(state, 0).data
+    board = itinerary_view.board(data, TRIPS.legal_actions(state, 0))
+    assert "wait until 2024-01-02 11:00" in TRIPS.legal_actions(state, 0)  # 24 hours after arriving
+    labels = [b["label"] for g in board["groups"] for b in g["buttons"]]
+    assert "Wait here until day 2, 11:00 (Beta: day 1 of 1)" in labels
+    assert board["goals"][0] == {"text": "Beta: 0 of 1 day (the next counts at day 2, 11:00)", "met": False}
+    state = TRIPS.act(state, 0, "wait until 2024-01-02 11:00", state.clock).state
+    data = TRIPS.observe(state, 0).data
+    board = itinerary_view.board(data, TRIPS.legal_actions(state, 0))
+    assert board["goals"][0] == {"text": "Beta: 1 of 1 day", "met": True}
+    assert not any("(Beta" in b["label"] for g in board["groups"] for b in g["buttons"])
+    assert board["several_days"]
+    spans = [leg["span"] for leg in board["day"]]
+    assert spans == ["day 1, 07:00–10:00", "day 1, 10:00–11:00", "day 1, 11:00 – day 2, 11:00"]
+    assert [itinerary_view.time_left(m) for m in (45, 60, 1017, 1440, 8154)] == [
+        "45 min",
+        "1 h",
+        "16 h 57 min",
+        "1 day",
+        "5 days 15 h",
+    ]
+    assert itinerary_view.short_label("Train T1 Alpha → Beta") == "→ Beta"
+    assert itinerary_view.short_label("Visit Tower") == "Visit"
 
 
 def test_a_clock_axis_has_fewer_ticks_than_a_number_axis_so_its_labels_do_not_run_together():

@@ -49,6 +49,7 @@ def test_the_itinerary_page_follows_the_running_clock(tmp_path, shots):
             assert now >= first + 3, (first, now)
             board_clock = page.locator("[data-trip-clock]").inner_text()
             assert abs(minutes(board_clock[-5:]) - now) <= 1, (board_clock, now)  # the board's clock runs too
+            expect(page.locator("[data-minutes-left]")).to_have_text(re.compile(r"^\d+ h \d+ min$"))  # not "1011"
             go = page.locator("#game-actions button.action[data-action='go to Fish Market Hall']")
             label = go.inner_text()
             arrive = re.search(r"\((\d+) min, arrive (\d\d:\d\d)\)", label)
@@ -110,6 +111,51 @@ def test_the_itinerary_page_follows_the_running_clock(tmp_path, shots):
             expect(page.locator("#game-result h2")).to_be_visible(timeout=30_000)
             expect(page.locator("#game-result")).to_contain_text("end time")
             page.screenshot(path=str(shots / "itinerary-time-up.png"))
+        assert not errors, errors
+    finally:
+        stack.close()
+
+
+def test_a_trip_of_several_days_is_played_by_its_buttons(tmp_path, shots):
+    """The grand tour (2 days in Stonegate, 1 in Millbrook and in Lakeside, back home, 400 CNY) at
+    the default pace, by keys and clicks: tomorrow's trains say their day, and a stay the brief
+    counts in days is one wait away (it took a wait of an hour or to the night's end over and over,
+    and tomorrow's 07:35 train read as today's)."""
+    from playwright.sync_api import expect
+
+    stack, game_id, _speed = start_game(tmp_path, "itinerary", "bundled/grand-tour")
+    try:
+        with chromium() as browser:
+            page, errors = new_page(browser)
+            sign_in(page, stack.base, game_id, password=PASSWORD)
+            buttons = page.locator("#game-actions button.action")
+            expect(buttons.first).to_be_visible()
+            tomorrow = buttons.filter(has_text="C201-0502")
+            if tomorrow.count():  # offered a day ahead: it says so
+                expect(tomorrow).to_contain_text("day 2, 06:50")
+            for button, chip in (
+                ("Train C201-0501 to Stonegate", None),
+                ("(Stonegate: day 1 of 2)", "Stonegate: 1 of 2 days"),
+                ("(Stonegate: day 2 of 2)", "✓ Stonegate: 2 of 2 days"),
+                ("to Millbrook: 15:30", None),
+                ("(Millbrook: day 1 of 1)", "✓ Millbrook: 1 of 1 day"),
+                ("to Lakeside: 22:10 → day", None),
+                ("(Lakeside: day 1 of 1)", "✓ Lakeside: 1 of 1 day"),
+                ("to Harbourton: 06:40", None),
+            ):
+                target = buttons.filter(has_text=button).first
+                expect(target).to_be_visible()
+                press(page, target)
+                if chip:
+                    expect(page.locator(".board-itinerary .chip", has_text=chip)).to_be_visible()
+                else:
+                    expect(target).to_have_count(0)
+            expect(page.locator("#game-result h2")).to_be_visible()
+            expect(page.locator(".board-itinerary .verdict")).to_have_text("Every goal of the brief is met.")
+            plan = page.locator(".board-itinerary .plan li")
+            expect(plan.filter(has_text="stayed at Stonegate Railway Hotel").first).to_contain_text(" – day 2, ")
+            expect(page.locator(".board-itinerary h2", has_text="The trip so far")).to_be_visible()
+            page.screenshot(path=str(shots / "itinerary-grand-tour.png"), full_page=True)
         assert not errors, errors
     finally:
         stack.close()

@@ -41,6 +41,13 @@
     const day = Math.round((Date.parse(stamp.slice(0, 10)) - Date.parse(begin.slice(0, 10))) / 86400000) + 1;
     return days ? "day " + day + ", " + stamp.slice(11) : stamp.slice(11);
   }
+  // "45 min", "16 h 57 min", "5 days 15 h": as games/itinerary_view.py's time_left writes it
+  function leftText(minutes) {
+    if (minutes < 60) return minutes + " min";
+    const days = Math.floor(minutes / 1440), hours = Math.floor((minutes % 1440) / 60), mins = minutes % 60;
+    if (days) return days + (days > 1 ? " days" : " day") + (hours ? " " + hours + " h" : "");
+    return hours + " h" + (mins ? " " + mins + " min" : "");
+  }
   // What the itinerary board says about now follows the running clock: the clock and the time
   // left, the times of day a button names (arrive, until), which sights are open; a train that
   // has left, a wait whose moment came or a visit that would run past closing is taken away
@@ -51,7 +58,7 @@
     const ofDay = function (m) { return tripStamp(begin, m).slice(11); };
     document.querySelectorAll("[data-trip-clock]").forEach(function (el) { el.textContent = stamp; });
     document.querySelectorAll("[data-minutes-left]").forEach(function (el) {
-      el.textContent = String(Math.max(0, parseInt(el.dataset.minutesLeft, 10) - minutes));
+      el.textContent = leftText(Math.max(0, parseInt(el.dataset.minutesLeft, 10) - minutes));
     });
     document.querySelectorAll("#game-actions [data-after]").forEach(function (el) {
       el.textContent = ofDay(minutes + parseInt(el.dataset.after, 10));

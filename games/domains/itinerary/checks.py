@@ -180,6 +180,13 @@ def stay_days(world: World, arrived: int, left: int) -> int:
     return max(0, minutes // DAY)
 
 
+def next_stay_day(world: World, arrived: int, now: int) -> int:
+    """The moment a stay from ``arrived``, still going at ``now``, counts one more whole day
+    (``stay_days``)."""
+    bonus = 12 * 60 if world.one_day and world.time_of_day(arrived) < 12 * 60 else 0
+    return arrived + (stay_days(world, arrived, now) + 1) * DAY - bonus
+
+
 def final_checks(state: ItineraryState) -> list[CheckResult]:
     world = state.world
     end = state.last_end

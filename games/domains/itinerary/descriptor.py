@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,9 +17,10 @@ def headline(result: Mapping[str, Any]) -> float | None:
 
 
 def _points(total: float) -> str:
-    """Points as the result panel has them, to a tenth at most, never rounded up to a full 100."""
-    tenths = math.floor(total * 10 + 1e-9) / 10
-    return f"{tenths:g}"
+    """Whole points as the header's percent reads them (``games.metrics.whole``): never a full 100
+    that is not one."""
+    shown = round(total)
+    return "99" if shown >= 100 > total else str(shown)
 
 
 def headline_text(result: Mapping[str, Any], observation: Mapping[str, Any]) -> str:

@@ -21,7 +21,7 @@ import re
 from typing import TYPE_CHECKING
 
 from games.domains.itinerary.actions import SYNTAX, Action, ActionSyntaxError
-from games.domains.itinerary.checks import MEALS, REST_FROM, REST_UNTIL
+from games.domains.itinerary.checks import MEALS, REST_FROM, REST_UNTIL, next_stay_day, stay_days
 from games.domains.itinerary.world import DAY
 
 if TYPE_CHECKING:
@@ -190,7 +190,8 @@ def _when(world: World, now: int, moment: int) -> str:
 
 def wait_moments(state: ItineraryState) -> list[int]:
     """Useful moments to wait for: a sight still to see opening, the end of a meal or of the rest
-    hours, and an hour from now."""
+    hours, an hour from now, and where the brief wants more days in this city, the moment the stay
+    counts one more (offered beside the others: it is often a day away)."""
     world, now = state.world, state.clock
     midnight = world.midnight_before(now)
     moments: set[int] = {min(now + 60, world.end)}
@@ -210,7 +211,13 @@ def wait_moments(state: ItineraryState) -> list[int]:
                 moments.add(midnight + end)
     if world.rest_hours and not midnight + REST_UNTIL <= now < midnight + REST_FROM:
         moments.add(midnight + REST_UNTIL + (DAY if now >= midnight + REST_FROM else 0))
-    return sorted(m for m in moments if now < m <= world.end)[:WAITS_OFFERED]
+    offered = sorted(m for m in moments if now < m <= world.end)[:WAITS_OFFERED]
+    wanted = dict(world.city_days).get(state.city, 0)
+    if wanted and state.segments and state.days_in(state.city) + stay_days(world, state.arrived, now) < wanted:
+        counted = next_stay_day(world, state.arrived, now)
+        if now < counted <= world.end and counted not in offered:
+            offered = sorted([*offered, counted])
+    return offered
 
 
 def next_change(state: ItineraryState) -> int | None:

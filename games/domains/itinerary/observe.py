@@ -17,7 +17,8 @@
       "plan":     [{"kind": "train|transfer|visit|stay", "action", "start", "end", "start_text",
                     "end_text", "city", "place", "price", "implicit": bool, "agent"}],
       "goals":    [{"check": "spot_minutes|city_days|return_to_origin", "subject", "required",
-                    "done", "met": bool}],
+                    "done", "met": bool, "next_day_at": int}],  # next_day_at: city_days while
+                    # staying in that city short of its days, the trip minute the stay counts one more
       "failed_checks": ["<check> failed: ... fix"],
       "over": "" | "why the trip ended"
     }
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from games.domains.itinerary.checks import stay_days
+from games.domains.itinerary.checks import next_stay_day, stay_days
 from games.domains.itinerary.now import transfer_until
 
 if TYPE_CHECKING:
@@ -48,9 +49,12 @@ def goals(state: ItineraryState) -> list[dict[str, Any]]:
         rows.append({"check": "spot_minutes", "subject": spot, "required": minutes, "done": got, "met": got >= minutes})
     for city, days in world.city_days:
         got = state.days_in(city)
+        row: dict[str, Any] = {"check": "city_days", "subject": city, "required": days}
         if city == state.city and state.segments:
             got += stay_days(world, state.arrived, state.clock)
-        rows.append({"check": "city_days", "subject": city, "required": days, "done": got, "met": got >= days})
+            if got < days:  # staying on here counts another day then
+                row["next_day_at"] = next_stay_day(world, state.arrived, state.clock)
+        rows.append({**row, "done": got, "met": got >= days})
     if world.return_to_origin:
         back = state.city == world.origin_city and bool(state.days)
         rows.append(

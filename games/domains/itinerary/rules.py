@@ -188,7 +188,8 @@ class ItineraryRules:
             last_end=arr,
         )
         message = (
-            f"Took train {number} from {origin} to {destination}, arriving {world.clock_text(arr)} (paid {price:g})."
+            f"Took train {number} from {origin} to {destination}, arriving {world.clock_text(arr)}"
+            f" (paid {price:g} CNY)."
         )
         return self._accepted(new, agent, text, message, [])
 
