@@ -9,16 +9,23 @@ Each ``preview_<domain>(definition, agents, max_seconds)`` is part of its domain
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 from games.domains.recipes.text import recipe_title, short_titles
 from games.timeline import label_fit
 
 Bar = dict[str, Any]
+_STAMPS = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}")
 
 
-def timeline(rows: list[tuple[str, list[Bar]]], span: float, unit: str) -> dict[str, Any]:
-    """Rows of bars placed in percent of ``span``; overlapping bars of a row go to extra lanes."""
+def timeline(
+    rows: list[tuple[str, list[Bar]]], span: float, unit: str, tick_text: Callable[[float], str] | None = None
+) -> dict[str, Any]:
+    """Rows of bars placed in percent of ``span``; overlapping bars of a row go to extra lanes.
+    ``tick_text`` writes the axis (a trip's clock: "07:00", "d2 06:00"); numbers without it."""
     span = max(span, 1)
     drawn = []
     for label, bars in rows:
@@ -36,8 +43,11 @@ def timeline(rows: list[tuple[str, list[Bar]]], span: float, unit: str) -> dict[
             else:
                 lane.append(bar)
         drawn.append({"label": label, "lanes": lanes or [[]]})
-    step = next((s for s in (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600) if span / s <= 12), 7200)
-    ticks = [{"at": t, "left": 100 * t / span} for t in range(0, int(span) + 1, step)]
+    if tick_text is None:
+        step = next((s for s in (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600) if span / s <= 12), 7200)
+    else:  # clock times are wider than numbers: fewer, on whole hours or days
+        step = next((s for s in (15, 30, 60, 120, 180, 360, 720, 1440, 2880) if span / s <= 6), 5760)
+    ticks = [{"at": tick_text(t) if tick_text else t, "left": 100 * t / span} for t in range(0, int(span) + 1, step)]
     return {"rows": drawn, "span": span, "unit": unit, "ticks": ticks}
 
 
@@ -134,11 +144,16 @@ def preview_kitchen(definition: dict[str, Any], agents: int, max_seconds: float)
 
 def preview_itinerary(definition: dict[str, Any], agents: int, max_seconds: float) -> dict[str, Any]:
     from games.domains.itinerary.tools import check_plan
+    from games.itinerary_view import time_left
     from games.planners.itinerary_search import plan
 
     found = plan(definition)
     checked = check_plan(definition, found.actions) if found.feasible else None
+    drawn = trip_timeline(definition, found.actions) if found.feasible else None
     return {
+        "timeline": drawn[0] if drawn else None,
+        "value_text": time_left(round(found.value)) if found.value is not None and found.objective == "time" else "",
+        "plan_text": drawn[1] if drawn else [],
         "kind": "itinerary",
         "feasible": found.feasible,
         "reason": found.reason,
@@ -149,3 +164,49 @@ def preview_itinerary(definition: dict[str, Any], agents: int, max_seconds: floa
         "failed_checks": checked["failed_checks"] if checked else [],
         "solve_seconds": round(found.solve_seconds, 3),
     }
+
+
+def trip_timeline(definition: dict[str, Any], actions: list[str]) -> tuple[dict[str, Any], list[str]] | None:
+    """The planner's plan as the game draws a trip: one row of legs, visits and stays on the trip's
+    clock ("07:00", or "d2 06:00" on a trip of several days), and the same as lines ("07:00–07:09
+    Go to Old Town Walls"), not ``go_to_place(..., 2024-05-02 07:00, ...)``."""
+    from games.itinerary_view import TripClock, leg_label, short_label
+
+    try:
+        begin = datetime.strptime(str(definition["begin"]), "%Y-%m-%d %H:%M")
+        end = datetime.strptime(str(definition["end"]), "%Y-%m-%d %H:%M") - timedelta(minutes=1)
+    except (KeyError, ValueError):
+        return None
+    days = (end.date() - begin.date()).days
+    clock, short = TripClock(begin, days), TripClock(begin, days, short=True)
+    bars: list[Bar] = []
+    lines = []
+    for action in actions:
+        times = _STAMPS.findall(action)
+        if len(times) < 2:
+            continue
+        start, finish = ((datetime.strptime(t, "%Y-%m-%d %H:%M") - begin).total_seconds() / 60 for t in times[-2:])
+        label = leg_label(action)
+        when = (
+            f"{clock(start)}–{clock(finish)[-5:]}"
+            if clock(start)[:-5] == clock(finish)[:-5]
+            else (f"{clock(start)} – {clock(finish)}")
+        )
+        bars.append(
+            {
+                "label": label,
+                "short": short_label(label),
+                "start": start,
+                "end": finish,
+                "kind": "wait" if action.startswith("stay_in") else "occupying",
+                "tip": f"{label}: {when}",
+            }
+        )
+        lines.append(f"{when} {label}")
+    if not bars:
+        return None
+
+    def tick(minute: float) -> str:  # a day's start reads "d2" (there is no room for "d2 00:00")
+        return short(minute).removesuffix(" 00:00")
+
+    return timeline([("Traveller", bars)], max(b["end"] for b in bars), "", tick_text=tick), lines

@@ -37,6 +37,22 @@ def test_the_starter_of_every_domain_checks_clean_and_previews(client_r, domain)
     assert expected[domain] in html
 
 
+def test_the_itinerary_preview_draws_the_planners_trip_on_the_trips_clock(client_r):
+    """The itinerary preview listed ``go_to_place(Harbourton Railway Hotel, Old Town Walls,
+    2024-05-02 07:00, 2024-05-02 07:09)``: it is now drawn as the game draws a trip, with the lines
+    a reader would write (the published form kept in a fold)."""
+    html = _check(client_r, "itinerary", starter("itinerary")).content.decode()
+    preview = html[html.index("studio-preview") :]
+    assert "<li>07:09–07:54 Visit Old Town Walls</li>" in preview
+    assert "<li>09:11–10:00 Stay in Harbourton</li>" in preview
+    assert preview.index("tl-bar occupying") < preview.index("The plan as ItineraryBench writes it")
+    assert re.search(r'class="tl-tick"[^>]*>07:00<', preview)  # the trip's clock, not minutes
+    assert "visit(Old Town Walls, 2024-05-02 07:09, 2024-05-02 07:54)" in preview  # in the fold
+    assert "<strong>270</strong> minutes (4 h 30 min)" in preview
+    ticks = re.findall(r'class="tl-tick"[^>]*>([^<]+)<', preview)
+    assert len(ticks) <= 7, ticks  # clock labels need room: "11:0011:30" ran together
+
+
 def test_a_mistake_is_named_by_line_and_field(client_r):
     text = starter("tasks").replace('after = ["fill kettle"]', 'after = ["fill kettel"]')
     html = _check(client_r, "tasks", text).content.decode()
