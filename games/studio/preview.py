@@ -129,7 +129,7 @@ def preview_kitchen(definition: dict[str, Any], agents: int, max_seconds: float)
     from games.planners.kitchen_sweep import sweep
 
     own = int(definition.get("agents") or 1)
-    level_agents = agents <= 1 and own > 1  # "1" in the editor's menu previews the level's own number
+    level_agents = agents < 1  # "the level's own" (0) in the editor's menu
     agents = own if level_agents else agents
     found = sweep(definition, heuristic, agents=agents, episodes=1)
     return {

@@ -41,11 +41,14 @@ def _domain(domain: str) -> str:
     return domain
 
 
-def _agents(raw: Any) -> int:
+def _agents(raw: Any, domain: str) -> int:
+    """The preview's number of agents, 1-4; a kitchen level may ask for 0, its own number (the
+    default: a level says how many robots it has)."""
+    least = 0 if domain == "kitchen" else 1
     try:
-        return min(4, max(1, int(raw)))
+        return min(4, max(least, int(raw)))
     except (TypeError, ValueError):
-        return 1
+        return least
 
 
 @researcher_required
@@ -58,7 +61,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 def _editor(request: HttpRequest, domain: str, **context: Any) -> HttpResponse:
-    context.setdefault("agents", 1)
+    context.setdefault("agents", _agents(None, domain))
     # The first check is rendered with the page (no round trip); later ones come as the text changes.
     problems = context.get("problems") or []
     found = None
@@ -126,7 +129,7 @@ def check(request: HttpRequest, domain: str) -> HttpResponse:
     except AuthoringError as error:
         misnamed = error.problems if name else []
     _, _, definition, problems = _read(request, domain, name="untitled" if misnamed or not name else name)
-    agents = _agents(request.POST.get("agents"))
+    agents = _agents(request.POST.get("agents"), domain)
     found = formats.preview_of(domain, definition, agents=agents) if definition is not None else None
     context = {"problems": misnamed + problems, "preview": found, "domain": domain}
     return render(request, "studio/_check.html", context)
@@ -138,7 +141,7 @@ def save(request: HttpRequest, domain: str) -> HttpResponse:
     """Store the text as a new version of its scenario (old games keep theirs); ``play`` also starts a game."""
     domain = _domain(domain)
     name, text, definition, problems = _read(request, domain)
-    agents = _agents(request.POST.get("agents"))
+    agents = _agents(request.POST.get("agents"), domain)
     scenario = None
     if request.POST.get("scenario"):
         scenario = Scenario.objects.filter(pk=request.POST["scenario"], domain=domain).first()

@@ -53,6 +53,19 @@ def test_the_itinerary_preview_draws_the_planners_trip_on_the_trips_clock(client
     assert len(ticks) <= 7, ticks  # clock labels need room: "11:0011:30" ran together
 
 
+def test_the_kitchen_preview_runs_the_levels_own_robots_unless_asked_for_another_number(client_r):
+    """The menu read "1" while the preview ran the level's 3 robots; 1 could not be asked for."""
+    page = client_r.get("/studio/kitchen/new/").content.decode()
+    assert '<option value="0" selected>the level\'s own</option>' in page
+    assert "3 agents (the level's own number)" in page
+    one = _check(client_r, "kitchen", starter("kitchen"), agents="1").content.decode()
+    assert "1 agent commanded" in one and "own number" not in one
+    own = _check(client_r, "kitchen", starter("kitchen"), agents="0").content.decode()
+    assert "3 agents (the level's own number)" in own
+    tasks = _check(client_r, "tasks", starter("tasks"), agents="0").content.decode()
+    assert "proven optimal" in tasks and ", 0 agents" not in tasks  # a task needs an agent: 0 reads as 1
+
+
 def test_a_mistake_is_named_by_line_and_field(client_r):
     text = starter("tasks").replace('after = ["fill kettle"]', 'after = ["fill kettel"]')
     html = _check(client_r, "tasks", text).content.decode()
