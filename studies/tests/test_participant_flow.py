@@ -200,6 +200,13 @@ def test_a_tutorial_page_starts_a_solo_practice_game(client, make_study, toy_sce
     # the practice game links back to the study while it runs, not only once it ends
     practice = client.get(reverse("games:play", args=[participant.tutorial_game_id])).content.decode()
     assert f'href="{step_url}"' in practice and "Back to the study" in practice
+    page = client.get(step_url).content.decode()
+    assert "Back to your practice game" in page and "Start a new practice game" in page
+    # once it is over the page says so, and does not send them "back" to a finished game
+    Game.objects.filter(pk=participant.tutorial_game_id).update(status="finished")
+    page = client.get(step_url).content.decode()
+    assert "You finished a practice game" in page and "Practise again" in page
+    assert "Back to your practice game" not in page
     client.post(step_url, {"action": "onboarding", "index": "0"})
     assert "Game 1" in client.get(step_url).content.decode()
     assert Seat.objects.filter(user=participant.user).count() == 1

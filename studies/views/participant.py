@@ -193,6 +193,7 @@ def _step_context(participant: Participant, step: selectors.Step, answers: Any =
         context["tutorial_url"] = flow.game_url(
             participant.tutorial_game, next_url=reverse("studies:step", args=[study.slug])
         )
+        context["tutorial_over"] = participant.tutorial_game.is_finished
     return context
 
 
