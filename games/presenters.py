@@ -376,7 +376,7 @@ def action_buttons(actions: list[str]) -> list[dict[str, Any]]:
 
 def keyed_groups(groups: list[dict[str, Any]] | None, *, real_time: bool = False) -> list[dict[str, Any]]:
     """Grouped buttons with keys in reading order: 1-9 for the first nine shown (a folded group's
-    are reached with the arrow keys once it is open), W for waiting (the
+    are reached with the arrow keys once it is open; an ``unkeyed`` group's by Tab or a click), W for waiting (the
     domain's ``wait``/``noop`` action or the button its presenter marks ``wait``; one W at most).
     A real-time game leaves out the buttons marked ``lockstep_only`` (its clock runs by itself)."""
     if not groups:
@@ -392,7 +392,8 @@ def keyed_groups(groups: list[dict[str, Any]] | None, *, real_time: bool = False
             if not waiting and (b["action"] in ("wait", "noop") or b.get("wait")):
                 key = "w"
                 waiting = True
-            elif numbered < len(SHORTCUT_KEYS) and not group.get("collapsed"):  # a key only for what is seen
+            elif numbered < len(SHORTCUT_KEYS) and not group.get("collapsed") and not group.get("unkeyed"):
+                # a key only for what is seen, and not for what a stray key must not do (a pause)
                 key = SHORTCUT_KEYS[numbered]
                 numbered += 1
             else:

@@ -223,7 +223,8 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
     if start:
         groups.append({"title": "Start now", "buttons": start})
     if pause:
-        groups.append({"title": "Pause", "buttons": pause})
+        # no number key: pressing 1 to start something, a player busy with a pausable step paused it
+        groups.append({"title": "Pause", "buttons": pause, "unkeyed": True})
     if other:
         groups.append({"title": "", "buttons": other})
     upcoming = next_event(data)

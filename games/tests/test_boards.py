@@ -337,6 +337,9 @@ def test_the_recipes_board_says_what_blocks_each_step_and_labels_actions_in_word
     assert board["next_event"] == {"at": 300, "clock": "5:00", "what": "Bake step 1 ends"}
     labels = [b["label"] for g in board["groups"] for b in g["buttons"]]
     assert labels == ["Pause Bake step 1 (it ends at 5:00)", "Wait until the next event (5:00: Bake step 1 ends)"]
+    # a player busy with a pausable step who presses 1 to start something must not pause it
+    keys = {b["label"][:5]: b["key"] for g in presenters.keyed_groups(board["groups"]) for b in g["buttons"]}
+    assert keys == {"Pause": "", "Wait ": "w"}
     oven = next(a for a in board["appliances"] if a["name"] == "Oven")
     assert oven["state"] == "not heated"
     assert "None" not in " ".join(a["state"] + a["use"] for a in board["appliances"])
