@@ -68,6 +68,17 @@ def toy_domain():
 
 
 @pytest.fixture(autouse=True)
+def _fresh_llm_endpoints():
+    """Each test's stub endpoints start unknown: the process remembers which response format an
+    endpoint took (``games.agents.llm.SPOKEN_STYLES``), and a later stub may reuse a port."""
+    from games.agents.llm import SPOKEN_STYLES
+
+    SPOKEN_STYLES.clear()
+    yield
+    SPOKEN_STYLES.clear()
+
+
+@pytest.fixture(autouse=True)
 def no_background_scheduler(monkeypatch):
     """No embedded scheduler thread in in-process tests (the live servers of browser tests run
     their own): tests drive it explicitly (``services.advance_due`` with a chosen ``now``). Left

@@ -26,6 +26,8 @@ Message = Mapping[str, str]  # {"role": "system"|"user"|"assistant", "content": 
 DEFAULT_MAX_TOKENS = 256
 # The two ways an endpoint is asked for JSON of a schema (``response_format``), tried in this order.
 SCHEMA_STYLES = ("json_schema", "json_object")
+# (base_url, model) -> the style of SCHEMA_STYLES that endpoint took, once one has (for this process)
+SPOKEN_STYLES: dict[tuple[str, str], str] = {}
 REFUSED_FORMAT = (400, 422)  # the statuses with which an endpoint refuses a response format it does not know
 
 
@@ -128,7 +130,6 @@ class LlmClient:
             timeout=config.timeout_seconds,
             max_retries=max_retries,
         )
-        self._schema_style = ""  # which of SCHEMA_STYLES this endpoint took, once one has
 
     @classmethod
     def from_settings(cls, overrides: Mapping[str, Any] | None = None) -> LlmClient:
@@ -147,8 +148,9 @@ class LlmClient:
         that shape (an object at its root): OpenAI, vLLM, Ollama and llama.cpp's own server take
         OpenAI's ``json_schema`` response format; llama-cpp-python's server refuses it (an HTTP 500
         naming ``response_format``) and takes the schema inside ``json_object`` instead, so on such
-        a refusal (or an HTTP 400 or 422) the request is made once more that way, and the client
-        remembers which way its endpoint speaks."""
+        a refusal (or an HTTP 400 or 422) the request is made once more that way, and the process
+        remembers which way the endpoint speaks (``SPOKEN_STYLES``: a game's NPCs make a client per
+        decision, and asked twice every time)."""
         started = time.perf_counter()
         request: dict[str, Any] = {
             "model": self.config.model,
@@ -159,13 +161,15 @@ class LlmClient:
         }
         if json_schema is None:
             return self._ask(request, started)[0]
-        styles = (self._schema_style,) if self._schema_style else SCHEMA_STYLES
+        endpoint = (self.config.base_url, self.config.model)
+        known = SPOKEN_STYLES.get(endpoint)
+        styles = (known,) if known else SCHEMA_STYLES
         reply = LlmReply("", 0.0)
         for style in styles:
             reply, status = self._ask(request, started, response_format(style, json_schema))
             if not refused_format(status, reply.error):
                 if reply.ok:
-                    self._schema_style = style
+                    SPOKEN_STYLES[endpoint] = style
                 return reply
         return reply
 
