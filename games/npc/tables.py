@@ -102,7 +102,7 @@ def kitchen_table(rows: Sequence[Row]) -> dict[str, Any]:
 
 def itinerary_table(rows: Sequence[Row]) -> dict[str, Any]:
     out = []
-    for kind, members in _grouped(rows, lambda g: g.get("type", "samples")):
+    for kind, members in _grouped(rows, lambda g: g.get("type", "briefs")):
         metrics = [m["metrics"] for m in members]
         out.append(
             {

@@ -160,8 +160,12 @@ def itinerary_game_item(slugs: list[str], options: dict[str, Any], agents: int, 
 
 
 def itinerary_type(slug: str) -> str:
+    """The row an itinerary episode reads in ItineraryBench's table: its type for the published
+    briefs ("type 2"), else the scenario's family ("bundled briefs", "studio briefs")."""
     match = re.search(r"type\s*_?(\d)", slug)
-    return f"type {match.group(1)}" if match else "samples"
+    if match:
+        return f"type {match.group(1)}"
+    return f"{slug.split('/', 1)[0]} briefs" if "/" in slug else "briefs"
 
 
 def _item(

@@ -118,3 +118,12 @@ def test_a_persons_game_lands_in_the_row_its_benchmark_item_would(domain):
         "itinerary": {"type": "type 2"},
     }[domain]
     assert item["group"] == expected and item["seed"] == 5
+
+
+def test_an_itinerary_row_names_the_briefs_family_where_it_has_no_published_type():
+    """People's games on the bundled briefs read "samples" in ItineraryBench's table."""
+    from games.npc.tasksets import itinerary_type
+
+    assert itinerary_type("itinerarybench/type3-0042") == "type 3"
+    assert itinerary_type("bundled/harbourton-morning") == "bundled briefs"
+    assert itinerary_type("studio/my-trip") == "studio briefs"
