@@ -66,6 +66,7 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
         "seq": seq,
         "last_seq": last,
         "at_time": now,
+        "at_text": presenters.log_time(game.domain, observation.data)(float(now)),
         "state": board_state,
         "data": observation.data,
         "board": extras,

@@ -211,6 +211,12 @@ def test_every_domains_replay_renders_beside_its_planned_episode(client, partici
     assert html.count('<div class="tl-label agent-0" title="You">You</div>') == 2 and "Planner for" not in html
     assert "The planner NPC plays every seat" in html
     assert cache.get(f"games:plan:{game.pk}:{game.rule_set_id}")  # an itinerary's clock texts pickle too
+    # the board's moment reads the game's clock ("The board at t=7686" on a trip of six days)
+    moment = re.search(r"The board at (.+?) \(after log entry", html)
+    assert moment, html
+    expected = {"tasks": r"t=\d+", "recipes": r"\d+:\d\d", "kitchen": r"step \d+"}
+    expected["itinerary"] = r"(day \d+, )?\d\d:\d\d"
+    assert re.fullmatch(expected.get(domain, r".+"), moment.group(1)), moment.group(1)
 
 
 FORM = {"player": "res", "clock": "real_time", "seconds_per_unit": "2", "disconnect_policy": "pause", "seed": "0"}
