@@ -94,13 +94,15 @@ def percent(value: float) -> str:
 
 
 @register.filter
-def explain_term(term: str) -> str:
+def explain_term(term: str, domain: str = "") -> str:
+    """A benchmark table's column in plain words, as ``domain`` means it (the itinerary's
+    "Efficiency (20)" is points for a quick or cheap trip, not recipes' time saved)."""
     from games.glossary import explain
 
     text = str(term)
     if text.startswith("α="):
         return f"Success rate at alpha {text[2:]}. " + explain("alpha")
-    return explain(text) or explain(text.split(" (")[0].lower())
+    return explain(text, domain) or explain(text.split(" (")[0].lower(), domain)
 
 
 @register.filter

@@ -34,3 +34,12 @@ def test_a_study_participant_sees_how_the_game_went_not_its_settings(domain):
     blind = {name for name, _, _ in metric_rows(result, domain, blind=True)}
     assert shown - blind == {glossary.label(key, domain) for key in settings if key in result}
     assert blind  # how it went is still there
+
+
+def test_a_benchmark_tables_column_is_explained_as_its_domain_means_it():
+    """An itinerary run's "Efficiency (20)" was explained as recipes' time saved by working in parallel."""
+    from games.templatetags.games_extras import explain_term
+
+    assert explain_term("Efficiency (20)", "itinerary").startswith("Up to 20 points for a cheap or quick trip")
+    assert "working in parallel" in explain_term("Efficiency", "recipes")
+    assert explain_term("α=1.5", "kitchen").startswith("Success rate at alpha 1.5")

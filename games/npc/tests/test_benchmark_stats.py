@@ -85,3 +85,21 @@ def test_a_domain_without_paper_metrics_gets_every_number_its_results_carry():
     assert [(line["label"], line["mean"]) for line in lines] == [("score", 20.0), ("completed", 50.0)]
     assert stats.pass_hat_k("toy", rows)[0]["value"] == 50.0
     assert stats.pass_hat_k("toy", [row("a", 0, score=1)]) == []  # no notion of success, no pass^k
+
+
+def test_an_itinerary_runs_page_explains_its_columns_as_the_itinerary_means_them(client, researcher):
+    """Its "Efficiency (20)" read as recipes' time saved by working in parallel."""
+    from games.domains.itinerary.tests.worlds import definition
+    from games.scenarios import save_scenario
+
+    save_scenario(domain="itinerary", slug="test/trip", title="trip", source="tests", definition=definition())
+    out = io.StringIO()
+    call_command(
+        "benchmark", "itinerary", "--agent", "planner", "--scenarios", "test/*", "--json",
+        stdout=out, stderr=io.StringIO(),
+    )  # fmt: skip
+    run = BenchmarkRun.objects.get(pk=json.loads(out.getvalue())["run"])
+    client.force_login(researcher)
+    page = client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
+    assert '<dt>Efficiency (20)</dt><dd class="hint">Up to 20 points for a cheap or quick trip' in page
+    assert "working in parallel" not in page
