@@ -2,7 +2,8 @@
 
 Like ``games.engine.episode.play`` but a brain decides for all free agents at once, sees the
 events since its previous turn, and its LLM calls are collected. A brain that returns nothing for
-a turn lets time move to the next deadline (an idle step).
+a turn lets time move to the next deadline (an idle step); where there is none, a turn whose model
+calls all failed is asked again, up to ``SILENT_TURNS`` in a row.
 """
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ from games.agents.turns import Brain, CallRecord, Turn
 from games.engine.episode import LoggedAction
 from games.engine.rules import RuleSet
 from games.engine.types import Event
+
+# Decisions in a row with no answer from the model after which an episode where nothing moves by
+# itself ends (``run_episode``); fewer are asked again.
+SILENT_TURNS = 3
 
 
 @dataclass
@@ -58,6 +63,7 @@ def run_episode(
     memory = {} if memory is None else memory
     controlled = set(range(agents) if npc_agents is None else npc_agents)
     unseen: list[Event] = []
+    silent = 0  # decisions in a row whose model calls all failed (a timeout, an HTTP error)
     while not rules.outcome(episode.state).over:
         if episode.turns >= max_turns:
             episode.stopped = f"stopped after {max_turns} turns"
@@ -67,6 +73,8 @@ def run_episode(
             turn = Turn(rules, episode.state, free, tuple(unseen))
             unseen = []
             decision = brain.decide(turn, memory)
+            failed = bool(decision.calls) and not decision.actions and not any(c.reply.ok for c in decision.calls)
+            silent = silent + 1 if failed else 0
             episode.turns += 1
             episode.calls += decision.calls
             if decision.say:
@@ -90,11 +98,23 @@ def run_episode(
                 # Someone is still free (an itinerary action moved the clock, a rejected recipe
                 # step did not): let the brain decide again before time moves on by itself.
                 continue
+        # A call that timed out must not end the episode as if the agent had given up: where
+        # nothing moves by itself (a trip, a recipe pair) or time would run to the end (a task with
+        # nothing under way), the brain is asked again, up to SILENT_TURNS decisions in a row.
+        retry = bool(free) and 0 < silent < SILENT_TURNS
         deadline = rules.next_deadline(episode.state)
         if deadline is None:
-            episode.stopped = "nothing more can happen"
+            if retry:
+                continue
+            episode.stopped = (
+                f"the model did not answer {silent} times in a row" if silent else "nothing more can happen"
+            )
             break
         transition = rules.advance(episode.state, deadline)
+        if silent and rules.outcome(transition.state).over:
+            if retry:
+                continue
+            episode.stopped = f"the model did not answer {silent} times in a row"
         episode.events += transition.events
         unseen += transition.events
         episode.state = transition.state

@@ -252,7 +252,8 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult | No
     if episode is not None:
         outcome = rules.outcome(episode.state)
         result.metrics = rules.result(episode.state)
-        result.outcome = outcome.reason or episode.stopped
+        # the loop's own reason first: a model that stopped answering let the time limit end it
+        result.outcome = episode.stopped or outcome.reason
         result.turns = episode.turns
         result.actions = len(episode.actions)
         result.llm_calls = len(episode.calls)

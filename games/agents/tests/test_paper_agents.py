@@ -32,3 +32,27 @@ def test_plan_and_solve_plans_once_and_replans_after_a_refusal():
     assert len(endpoint.requests) == 2
     assert "Your previous plan failed here" in endpoint.requests[1]["messages"][1]["content"]
     assert RULES.outcome(episode.state).reason == "all chores done"
+
+
+def test_a_call_that_fails_is_asked_again_instead_of_ending_the_episode():
+    """A benchmark of react on a trip ended "nothing more can happen" at minute 0 when one call
+    timed out: nothing moves by itself in a trip (nor on a task with nothing under way, where time
+    ran to the limit), so the brain is asked again; three failures in a row end it, saying so."""
+    from games.domains.tasks.rules import RULES as TASKS
+    from games.domains.tasks.tests.helpers import RICE
+
+    replies = ["Action: pick rice", "Action: cook rice in pot", "Action: wash dish"]
+    replies += ["Action: add rice to dish"] * 10
+    with stub_endpoint(replies) as endpoint:
+        endpoint.fail_next = [503]
+        agent = ReactAgent(LlmClient(base_url=endpoint.base_url, model="m"), "tasks")
+        episode = run_episode(TASKS, RICE, agent, max_turns=30)
+    assert [a.action for a in episode.actions][:2] == ["pick rice", "cook rice in pot"]
+    assert episode.actions[0].time == 0 and TASKS.result(episode.state)["completed"]
+    assert sum(not c.reply.ok for c in episode.calls) == 1
+    with stub_endpoint(replies) as endpoint:
+        endpoint.fail_next = [503, 503, 503]
+        agent = ReactAgent(LlmClient(base_url=endpoint.base_url, model="m"), "tasks")
+        episode = run_episode(TASKS, RICE, agent, max_turns=30)
+    assert episode.actions == [] and len(endpoint.requests) == 3
+    assert episode.stopped == "the model did not answer 3 times in a row"
