@@ -260,12 +260,13 @@ def spans(legs: Sequence[Mapping[str, Any]], data: Mapping[str, Any]) -> list[di
     trip; on a longer one with the day where it starts and wherever it changes ("day 1, 06:50–09:25",
     "day 1, 10:24 – day 2, 07:00")."""
     clock = clock_text(data)
-    rows = []
-    for leg in legs:
-        start, end = clock(leg["start"]), clock(leg["end"])
-        span = f"{start}–{end[-5:]}" if start[:-5] == end[:-5] else f"{start} – {end}"
-        rows.append({**leg, "span": span})
-    return rows
+    return [{**leg, "span": span_text(clock, leg["start"], leg["end"])} for leg in legs]
+
+
+def span_text(clock: Callable[[float], str], start: float, end: float) -> str:
+    """From ``start`` to ``end`` (trip minutes) on ``clock``, the day written once where both share it."""
+    first, last = clock(start), clock(end)
+    return f"{first}–{last[-5:]}" if first[:-5] == last[:-5] else f"{first} – {last}"
 
 
 def board(data: Mapping[str, Any], actions: Sequence[str]) -> dict[str, Any]:

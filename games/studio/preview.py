@@ -170,7 +170,7 @@ def trip_timeline(definition: dict[str, Any], actions: list[str]) -> tuple[dict[
     """The planner's plan as the game draws a trip: one row of legs, visits and stays on the trip's
     clock ("07:00", or "d2 06:00" on a trip of several days), and the same as lines ("07:00–07:09
     Go to Old Town Walls"), not ``go_to_place(..., 2024-05-02 07:00, ...)``."""
-    from games.itinerary_view import TripClock, leg_label, short_label
+    from games.itinerary_view import TripClock, leg_label, short_label, span_text
 
     try:
         begin = datetime.strptime(str(definition["begin"]), "%Y-%m-%d %H:%M")
@@ -187,11 +187,7 @@ def trip_timeline(definition: dict[str, Any], actions: list[str]) -> tuple[dict[
             continue
         start, finish = ((datetime.strptime(t, "%Y-%m-%d %H:%M") - begin).total_seconds() / 60 for t in times[-2:])
         label = leg_label(action)
-        when = (
-            f"{clock(start)}–{clock(finish)[-5:]}"
-            if clock(start)[:-5] == clock(finish)[:-5]
-            else (f"{clock(start)} – {clock(finish)}")
-        )
+        when = span_text(clock, start, finish)
         bars.append(
             {
                 "label": label,
