@@ -219,7 +219,7 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
         kind = "runs by itself" if step["autonomous"] else "keeps you busy"
         label = f"Start {name} step {step['index']}: {_short(step['text'])} ({clock(step['remaining'])}, {kind})"
         start.append({"action": action, "label": label})
-    groups = []
+    groups: list[dict[str, Any]] = []
     if start:
         groups.append({"title": "Start now", "buttons": start})
     if pause:

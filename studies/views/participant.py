@@ -189,11 +189,9 @@ def _step_context(participant: Participant, step: selectors.Step, answers: Any =
         context["scale"] = list(enumerate(LIKERT_LABELS, start=1))
     if step.episode is not None and step.episode.game_id:
         context["game_url"] = flow.game_url(step.episode.game, next_url=reverse("studies:step", args=[study.slug]))
-    if step.kind == "onboarding" and participant.tutorial_game_id:
-        context["tutorial_url"] = flow.game_url(
-            participant.tutorial_game, next_url=reverse("studies:step", args=[study.slug])
-        )
-        context["tutorial_over"] = participant.tutorial_game.is_finished
+    if step.kind == "onboarding" and participant.tutorial_game_id and (practice := participant.tutorial_game):
+        context["tutorial_url"] = flow.game_url(practice, next_url=reverse("studies:step", args=[study.slug]))
+        context["tutorial_over"] = practice.is_finished
     return context
 
 
