@@ -130,6 +130,11 @@ def test_a_trip_of_several_days_is_played_by_its_buttons(tmp_path, shots):
             sign_in(page, stack.base, game_id, password=PASSWORD)
             buttons = page.locator("#game-actions button.action")
             expect(buttons.first).to_be_visible()
+            number = page.locator(".board-itinerary .train-number").first
+            lines = number.evaluate(
+                "e => { const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects().length; }"
+            )
+            assert lines == 1, lines  # "C201-0501" read "C201-" over "0501"
             tomorrow = buttons.filter(has_text="C201-0502")
             if tomorrow.count():  # offered a day ahead: it says so
                 expect(tomorrow).to_contain_text("day 2, 06:50")
