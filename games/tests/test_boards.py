@@ -575,6 +575,8 @@ def test_a_near_perfect_score_never_reads_as_a_perfect_one():
     assert score_of(trip) == "99%"
     assert metrics.headline_text("itinerary", {"total": 99.93}) == "score 99 of 100"
     assert metrics.headline_text("itinerary", {"total": 66.67}) == "score 67 of 100"  # as its percent
+    goals = {"goals": [{"met": True}, {"met": False}, {"met": True}]}
+    assert metrics.headline_text("itinerary", {"total": 66.67}, goals) == "2 of 3 goals met"  # not the % again
     assert [metrics.whole(v) for v in (0, 0.4, 33.4, 66.6, 99.6, 100)] == [0, 1, 33, 67, 99, 100]
     chart = presenters.progress_chart([[0, 0.0], [200, 80.0]], 271, 271, final=99.93)
     html = render_to_string("games/live/_chart.html", {"chart": chart})

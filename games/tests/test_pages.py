@@ -188,6 +188,8 @@ def test_every_domain_board_renders(client, participant, domain):
     page = client.get(reverse("games:play", args=[game.pk]))
     assert page.status_code == 200
     assert f"board-{domain}" in page.content.decode()
+    if domain == "itinerary":  # the header says how the brief stands, beside the score's percent
+        assert re.search(r'class="headline-text">0 of \d+ goals? met<', page.content.decode())
 
 
 @pytest.mark.parametrize("domain", registry.domains())

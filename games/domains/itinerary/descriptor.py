@@ -24,7 +24,12 @@ def _points(total: float) -> str:
 
 
 def headline_text(result: Mapping[str, Any], observation: Mapping[str, Any]) -> str:
-    """The trip's score of 100."""
+    """How many of the brief's goals are met (the header's percent is already the score), or the
+    score of 100 where no observation says."""
+    goals = observation.get("goals") if isinstance(observation, Mapping) else None
+    if goals:
+        met = sum(1 for goal in goals if goal.get("met"))
+        return f"{met} of {len(goals)} goal{'' if len(goals) == 1 else 's'} met"
     total = result.get("total")
     if not isinstance(total, int | float) or isinstance(total, bool):
         return "score"
