@@ -180,11 +180,17 @@ def stay_days(world: World, arrived: int, left: int) -> int:
     return max(0, minutes // DAY)
 
 
-def next_stay_day(world: World, arrived: int, now: int) -> int:
-    """The moment a stay from ``arrived``, still going at ``now``, counts one more whole day
-    (``stay_days``)."""
-    bonus = 12 * 60 if world.one_day and world.time_of_day(arrived) < 12 * 60 else 0
-    return arrived + (stay_days(world, arrived, now) + 1) * DAY - bonus
+def next_wanted_day(state: ItineraryState) -> int | None:
+    """When the open stay in the traveller's city counts one more of the days the brief wants
+    there (``stay_days``); None where it wants none there, has them all, or no stay has begun."""
+    world = state.world
+    wanted = dict(world.city_days).get(state.city, 0)
+    if not wanted or not state.segments:
+        return None
+    if state.days_in(state.city) + stay_days(world, state.arrived, state.clock) >= wanted:
+        return None
+    bonus = 12 * 60 if world.one_day and world.time_of_day(state.arrived) < 12 * 60 else 0
+    return state.arrived + (stay_days(world, state.arrived, state.clock) + 1) * DAY - bonus
 
 
 def final_checks(state: ItineraryState) -> list[CheckResult]:

@@ -16,13 +16,6 @@ def headline(result: Mapping[str, Any]) -> float | None:
     return round(total, 2)
 
 
-def _points(total: float) -> str:
-    """Whole points as the header's percent reads them (``games.metrics.whole``): never a full 100
-    that is not one."""
-    shown = round(total)
-    return "99" if shown >= 100 > total else str(shown)
-
-
 def headline_text(result: Mapping[str, Any], observation: Mapping[str, Any]) -> str:
     """How many of the brief's goals are met (the header's percent is already the score), or the
     score of 100 where no observation says."""
@@ -33,7 +26,9 @@ def headline_text(result: Mapping[str, Any], observation: Mapping[str, Any]) -> 
     total = result.get("total")
     if not isinstance(total, int | float) or isinstance(total, bool):
         return "score"
-    return f"score {_points(float(total))} of 100"
+    from games.metrics import whole  # here: the metrics module reads the registry of descriptors
+
+    return f"score {whole(float(total))} of 100"  # never a full 100 that is not one
 
 
 def horizon(state: Any) -> float:

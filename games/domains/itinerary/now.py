@@ -21,7 +21,7 @@ import re
 from typing import TYPE_CHECKING
 
 from games.domains.itinerary.actions import SYNTAX, Action, ActionSyntaxError
-from games.domains.itinerary.checks import MEALS, REST_FROM, REST_UNTIL, next_stay_day, stay_days
+from games.domains.itinerary.checks import MEALS, REST_FROM, REST_UNTIL, next_wanted_day
 from games.domains.itinerary.world import DAY
 
 if TYPE_CHECKING:
@@ -212,11 +212,9 @@ def wait_moments(state: ItineraryState) -> list[int]:
     if world.rest_hours and not midnight + REST_UNTIL <= now < midnight + REST_FROM:
         moments.add(midnight + REST_UNTIL + (DAY if now >= midnight + REST_FROM else 0))
     offered = sorted(m for m in moments if now < m <= world.end)[:WAITS_OFFERED]
-    wanted = dict(world.city_days).get(state.city, 0)
-    if wanted and state.segments and state.days_in(state.city) + stay_days(world, state.arrived, now) < wanted:
-        counted = next_stay_day(world, state.arrived, now)
-        if now < counted <= world.end and counted not in offered:
-            offered = sorted([*offered, counted])
+    counted = next_wanted_day(state)
+    if counted is not None and now < counted <= world.end and counted not in offered:
+        offered = sorted([*offered, counted])
     return offered
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from games.domains.itinerary.checks import next_stay_day, stay_days
+from games.domains.itinerary.checks import next_wanted_day, stay_days
 from games.domains.itinerary.now import transfer_until
 
 if TYPE_CHECKING:
@@ -52,8 +52,8 @@ def goals(state: ItineraryState) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"check": "city_days", "subject": city, "required": days}
         if city == state.city and state.segments:
             got += stay_days(world, state.arrived, state.clock)
-            if got < days:  # staying on here counts another day then
-                row["next_day_at"] = next_stay_day(world, state.arrived, state.clock)
+            if (counted := next_wanted_day(state)) is not None:  # staying on here counts another day then
+                row["next_day_at"] = counted
         rows.append({**row, "done": got, "met": got >= days})
     if world.return_to_origin:
         back = state.city == world.origin_city and bool(state.days)
