@@ -135,6 +135,11 @@ def test_a_trip_of_several_days_is_played_by_its_buttons(tmp_path, shots):
                 "e => { const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects().length; }"
             )
             assert lines == 1, lines  # "C201-0501" read "C201-" over "0501"
+            spare = page.locator(".board-itinerary table").evaluate(
+                "t => { const c = t.closest('.card'), s = getComputedStyle(c);"
+                " return c.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - t.scrollWidth; }"
+            )
+            assert spare >= 0, spare  # the departures fit their card (the price column ran past its edge)
             tomorrow = buttons.filter(has_text="C201-0502")
             if tomorrow.count():  # offered a day ahead: it says so
                 expect(tomorrow).to_contain_text("day 2, 06:50")
