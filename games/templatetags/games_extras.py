@@ -86,11 +86,17 @@ def score_of(game: Any) -> str:
 
 
 @register.filter
-def percent(value: float) -> str:
-    """A headline of 0-100 as the header and chart write it: "99%" for 99.93 (``metrics.whole``)."""
+def whole(value: float) -> int:
+    """A headline of 0-100 as a whole number that is 100 only when it is (``metrics.whole``)."""
     from games import metrics
 
-    return f"{metrics.whole(float(value))}%"
+    return metrics.whole(float(value))
+
+
+@register.filter
+def percent(value: float) -> str:
+    """A headline of 0-100 as the header and chart write it: "99%" for 99.93."""
+    return f"{whole(value)}%"
 
 
 @register.filter

@@ -581,6 +581,10 @@ def test_a_near_perfect_score_never_reads_as_a_perfect_one():
     chart = presenters.progress_chart([[0, 0.0], [200, 80.0]], 271, 271, final=99.93)
     html = render_to_string("games/live/_chart.html", {"chart": chart})
     assert "final 99%" in html and "now" not in html
+    status = render_to_string(
+        "games/live/_status.html", {"score": 99.93, "state": {}, "game": None, "clock_attrs": {}, "header_clock": {}}
+    )
+    assert 'aria-valuenow="99"' in status and '<span class="headline-value">99%</span>' in status
     running = presenters.progress_chart([[0, 0.0], [200, 80.0]], 271, 230)
     assert "now 80%" in render_to_string("games/live/_chart.html", {"chart": running})
 
