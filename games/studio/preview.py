@@ -9,16 +9,13 @@ Each ``preview_<domain>(definition, agents, max_seconds)`` is part of its domain
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from datetime import datetime, timedelta
 from typing import Any
 
 from games.domains.recipes.text import recipe_title, short_titles
 from games.timeline import label_fit
 
 Bar = dict[str, Any]
-_STAMPS = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}")
 
 
 def timeline(
@@ -170,22 +167,18 @@ def trip_timeline(definition: dict[str, Any], actions: list[str]) -> tuple[dict[
     """The planner's plan as the game draws a trip: one row of legs, visits and stays on the trip's
     clock ("07:00", or "d2 06:00" on a trip of several days), and the same as lines ("07:00–07:09
     Go to Old Town Walls"), not ``go_to_place(..., 2024-05-02 07:00, ...)``."""
-    from games.itinerary_view import TripClock, leg_label, short_label, span_text
+    from games.itinerary_view import clock_text, leg_label, short_label, span_of, span_text
 
-    try:
-        begin = datetime.strptime(str(definition["begin"]), "%Y-%m-%d %H:%M")
-        end = datetime.strptime(str(definition["end"]), "%Y-%m-%d %H:%M") - timedelta(minutes=1)
-    except (KeyError, ValueError):
-        return None
-    days = (end.date() - begin.date()).days
-    clock, short = TripClock(begin, days), TripClock(begin, days, short=True)
+    # the trip's clock as the game page has it (the observation's "clock" carries the same two times)
+    trip = {"clock": {"begin": definition.get("begin"), "end": definition.get("end")}}
+    clock, short, times_of = clock_text(trip), clock_text(trip, short=True), span_of(trip)
     bars: list[Bar] = []
     lines = []
     for action in actions:
-        times = _STAMPS.findall(action)
-        if len(times) < 2:
+        span = times_of({"action": action})
+        if span is None:
             continue
-        start, finish = ((datetime.strptime(t, "%Y-%m-%d %H:%M") - begin).total_seconds() / 60 for t in times[-2:])
+        start, finish = span
         label = leg_label(action)
         when = span_text(clock, start, finish)
         bars.append(
