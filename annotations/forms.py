@@ -33,18 +33,30 @@ class UserChoice(forms.ModelMultipleChoiceField):
 
 
 class ProjectForm(forms.Form):
-    name = forms.CharField(max_length=200, help_text="Shown to annotators; used by the commands' --project.")
+    name = forms.CharField(
+        max_length=200,
+        help_text="Shown to annotators; used by the commands' --project.",
+        error_messages={"required": "Give the project a name."},
+    )
     description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
     recipes = RecipeChoice(
-        queryset=Recipe.objects.none(), widget=forms.CheckboxSelectMultiple, help_text="Current version of each recipe."
+        queryset=Recipe.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Current version of each recipe.",
+        error_messages={"required": "Choose at least one recipe to label."},
     )
     properties = forms.MultipleChoiceField(
         choices=[(p, PROPERTY_TITLES[p]) for p in PROPERTIES],
         initial=list(DEFAULT_PROPERTIES),
         widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": "Choose at least one property to label."},
     )
     annotators_per_item = forms.IntegerField(min_value=1, max_value=20, initial=3)
-    annotators = UserChoice(queryset=get_user_model().objects.none(), widget=forms.CheckboxSelectMultiple)
+    annotators = UserChoice(
+        queryset=get_user_model().objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": "Choose who labels: at least as many annotators as annotators per item."},
+    )
     guidelines = forms.CharField(initial=DEFAULT_GUIDELINES, widget=forms.Textarea(attrs={"rows": 14}))
     show_suggestions = forms.BooleanField(
         required=False, help_text="Annotators see the model's pre-annotation as suggestions (off keeps them blind)."

@@ -134,6 +134,9 @@ def test_researcher_creates_a_project_from_the_form(client, researcher):
     client.force_login(researcher)
     form = client.get(reverse("annotations:project_new")).content.decode()
     assert "Label every step of the recipe" in form  # guidelines default (SPEC 9)
+    empty = client.post(reverse("annotations:project_new"), {"annotators_per_item": 3}).content.decode()
+    for fix in ("Give the project a name.", "Choose at least one recipe to label.", "Choose who labels"):
+        assert fix in empty  # each empty field says what to do, not just "This field is required."
     data = {
         "name": "Tea study",
         "recipes": [recipe.pk],
