@@ -55,6 +55,11 @@ class Project(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def property_titles(self) -> list[str]:
+        """The labelled properties as the forms name them ("Time constraint", not "time_constraint")."""
+        return [PROPERTY_TITLES.get(name, name) for name in self.properties]
+
 
 class ProjectRecipe(models.Model):
     """One recipe of a project: the unit an annotator is assigned and submits."""

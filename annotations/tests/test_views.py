@@ -153,6 +153,9 @@ def test_researcher_creates_a_project_from_the_form(client, researcher):
     project = Project.objects.get(name="Tea study")
     assert response.status_code == 302 and project.guidelines == "Be careful."
     assert project.recipes.get().assignments.count() == 3
+    page = client.get(response["Location"]).content.decode()
+    assert "Project “Tea study” created" in page
+    assert "Concurrency, Interruptibility</dd>" in page  # the form's names, not concurrency, interruptibility
 
 
 def test_report_page_and_json_agree(client, setup, researcher):

@@ -53,7 +53,7 @@ def project_new(request: HttpRequest) -> HttpResponse:
         except AnnotationError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"Project {project.name} created; its annotators find it in their queue.")
+            messages.success(request, f"Project “{project.name}” created; its annotators find it in their queue.")
             return redirect("annotations:project", pk=project.pk)
     return render(request, "annotations/project_new.html", {"form": form})
 
