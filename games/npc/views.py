@@ -191,6 +191,7 @@ def benchmark_compare(request: HttpRequest, domain: str) -> HttpResponse:
             # the runs that asked a model (a baseline's row of zeros says nothing)
             "costed": [s for s in context["sources"] if s["kind"] == "run" and s["run"].config.get("llm")],
             "success_meaning": stats.success_meaning(domain),
+            "has_people": any(source["kind"] == "human" for source in context["sources"]),
         }
     )
     return render(request, "npc/benchmark_compare.html", context)

@@ -77,10 +77,12 @@ def test_the_comparison_page_shows_runs_people_and_the_reference_plan(
 ):
     settings.BACKGROUND_INLINE = True
     run = run_json("--agent", "random", "--scenarios", "test/*", "--repeats", "2")
-    play_as_person("test/chores1", participant, moves=50)
     client.force_login(researcher)
     url = reverse("games:benchmark_compare", args=["tasks"])
+    assert 'id="no-people"' in client.get(url).content.decode()  # says how people's rows come
+    play_as_person("test/chores1", participant, moves=50)
     page = client.get(url).content.decode()
+    assert 'id="no-people"' not in page
     assert f"random (run #{run.pk})" in page and "People alone" in page and "Reference plan" not in page
     response = client.post(reverse("games:benchmark_reference", args=["tasks"]), {"run": [run.pk]})
     reference = BenchmarkRun.objects.get(agent="planner")
