@@ -38,25 +38,36 @@ def serve_from(loop: asyncio.AbstractEventLoop) -> None:
 
 
 def send_changed(game_id: int, seq: int) -> None:
+    _send(game_id, {"type": "game.changed", "game": game_id, "seq": seq}, f"seq {seq}")
+
+
+def send_thinking(game_id: int, agents: list[int]) -> None:
+    """Tell the game's viewers which NPC seats wait for their model's answer now ([] when none).
+
+    Nothing is stored: it only says why a teammate stands idle, and a viewer who misses it loses
+    nothing (the next one, or the NPC's action, follows within the model's timeout)."""
+    _send(game_id, {"type": "game.thinking", "game": game_id, "agents": list(agents)}, "thinking")
+
+
+def _send(game_id: int, message: dict[str, Any], what: str) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "game.changed", "game": game_id, "seq": seq}
     loop = _loop
     if loop is not None and loop.is_running() and threading.get_ident() != _loop_thread:
         future = asyncio.run_coroutine_threadsafe(layer.group_send(group_name(game_id), message), loop)
-        future.add_done_callback(lambda done: _report(done, game_id, seq))
+        future.add_done_callback(lambda done: _report(done, game_id, what))
         return
     try:
         async_to_sync(layer.group_send)(group_name(game_id), message)
     except Exception:
-        # The change is committed; viewers catch up on their next message or sync.
-        log.exception("could not broadcast game %s seq %s", game_id, seq)
+        # A change is committed; viewers catch up on their next message or sync.
+        log.exception("could not broadcast game %s %s", game_id, what)
 
 
-def _report(done: Future[Any], game_id: int, seq: int) -> None:
+def _report(done: Future[Any], game_id: int, what: str) -> None:
     if not done.cancelled() and done.exception() is not None:
-        log.error("could not broadcast game %s seq %s: %s", game_id, seq, done.exception())
+        log.error("could not broadcast game %s %s: %s", game_id, what, done.exception())
 
 
 def announce_on_commit(game_id: int, seq: int) -> None:

@@ -183,6 +183,17 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.sent_seq is None or event["seq"] > self.sent_seq:
             await self._push()
 
+    async def game_thinking(self, event: dict[str, Any]) -> None:
+        """Which NPC seats wait for their model; never to a blinded participant (how long a
+        teammate thinks would tell an LLM from a baseline)."""
+        if self.who.blind:
+            return
+        agents = [a for a in event.get("agents", []) if a not in self.who.agents]
+        if self.html:
+            await self.send(text_data=await db(_render_thinking)(self.game_id, self.who, agents))
+        else:
+            await self._send_json({"type": "thinking", "agents": agents})
+
     async def _push(self, *, full: bool = False) -> None:
         """Send the entries this connection has not sent yet, then the viewer's state."""
         update = await db(viewer.load_update)(self.game_id, self.who, self.sent_seq or 0)
@@ -255,6 +266,14 @@ def _render_update(update: viewer.Update, who: viewer.Viewer, full: bool) -> str
     from games.presenters import live_context
 
     return render_to_string("games/live/_update.html", live_context(update, who, full=full))
+
+
+def _render_thinking(game_id: int, who: viewer.Viewer, agents: list[int]) -> str:
+    from games.presenters import names_for
+
+    names = names_for(Game.objects.get(pk=game_id), who.agents) if agents else []
+    thinking = [names[a] for a in agents if 0 <= a < len(names)]
+    return render_to_string("games/live/_thinking.html", {"thinking": thinking, "oob": True})
 
 
 def _error_code(error: services.GameError) -> str:

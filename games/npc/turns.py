@@ -23,7 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from arena_site import background
-from games import hooks, permissions, services, state_store
+from games import broadcast, hooks, permissions, services, state_store
 from games.agents.dispatcher import Dispatcher, DispatcherError, NpcSeat, build_dispatcher
 from games.agents.endpoints import EndpointError
 from games.agents.llm import LlmClient, LlmConfig
@@ -187,12 +187,19 @@ def play_turn(game_id: int) -> bool:
     events = [event_from_entry(e.kind, e.time, e.agent, e.data) for e in fresh if e.category == "engine"]
     chat = [str(e.data.get("text", "")) for e in fresh if e.category == "chat" and e.agent not in npcs]
     problem = ""
+    # seats whose answer comes from a model take a while: their viewers are told they are deciding
+    asking = [s.agent for s in seats if s.agent in free and s.kind == SeatKind.NPC and s.dispatcher == "llm"]
+    if asking:
+        broadcast.send_thinking(game_id, asking)
     try:
         dispatcher = dispatcher_for(game, seats)
         decision = dispatcher.decide(Turn(rules, state, free, events, chat), memory.data)
     except DispatcherError as error:
         log.warning("game %s: %s", game_id, error)
         decision, problem = Decision(), f"NPC setup problem: {error}"
+    finally:
+        if asking:
+            broadcast.send_thinking(game_id, [])
     failed = [c.reply.error for c in decision.calls if not c.reply.ok]
     if failed and not any(c.reply.ok for c in decision.calls):
         problem = f"model call failed: {failed[0]}"
