@@ -16,8 +16,8 @@ def researcher_panel(user: Any) -> dict[str, Any]:
     if not studies:
         body = "No studies yet: design one (conditions, scenarios, questionnaire) and share its link."
     else:
-        body = f"{len(open_studies)} open of {len(studies)}; " + ", ".join(
-            f"{s.title}: {getattr(s, 'n_completed', 0)}/{getattr(s, 'n_participants', 0)} completed"
+        body = f"{len(open_studies)} open of {len(studies)}. " + "; ".join(
+            f"{s.title}: {_progress(getattr(s, 'n_completed', 0), getattr(s, 'n_participants', 0))}"
             for s in (open_studies or studies)[:3]
         )
     return {
@@ -26,6 +26,13 @@ def researcher_panel(user: Any) -> dict[str, Any]:
         "link": reverse("studies:list"),
         "link_label": "Open studies",
     }
+
+
+def _progress(completed: int, joined: int) -> str:
+    """How far a study's participants are, as the panel says it ("2 of 5 participants finished")."""
+    if not joined:
+        return "no participant yet"
+    return f"{completed} of {joined} participant{'s' if joined != 1 else ''} finished"
 
 
 def participant_panel(user: Any) -> dict[str, Any] | None:

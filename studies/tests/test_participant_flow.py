@@ -223,7 +223,8 @@ def test_the_dashboards_point_to_the_study(client, researcher, make_study):
     panel = participant_panel(participant.user)
     assert panel["link"] == reverse("studies:step", args=[study.slug])
     assert "Introduction 1/1" in panel["body"]
-    assert "1 open of 1" in researcher_panel(researcher)["body"]
+    body = researcher_panel(researcher)["body"]
+    assert "1 open of 1" in body and "0 of 1 participant finished" in body  # not "0/1 completed"
 
 
 def test_a_finished_game_links_back_to_its_study(make_study):
