@@ -165,6 +165,14 @@ class Seat(models.Model):
         who = self.user or self.dispatcher or self.kind
         return f"agent {self.agent} of game {self.game_id}: {who}"
 
+    @property
+    def detail(self) -> str:
+        """Who or what plays the seat as the game page names it ("LLM NPC", "rita")."""
+        from games.seatnames import SeatInfo
+
+        username = self.user.get_username() if self.user else ""
+        return SeatInfo(agent=self.agent, kind=self.kind, dispatcher=self.dispatcher, username=username).detail
+
 
 class ServerProcess(models.Model):
     """An ASGI process holding websocket connections. It says it is alive every few seconds

@@ -261,6 +261,15 @@ def test_the_games_list_says_play_for_your_own_games(client, researcher, toy_sce
     assert ">Play</a>" in row[: row.index("</tr>")]
 
 
+def test_the_games_list_names_npc_seats_as_the_game_page_does(client, researcher, toy_scenario, settings):
+    settings.BACKGROUND_INLINE = False  # the NPC's turn plays no part here
+    seats = [{"kind": "human", "user": researcher}, {"kind": "npc", "dispatcher": "llm"}]
+    services.create_game("test/toy", seats, clock="real_time")
+    client.force_login(researcher)
+    html = client.get(reverse("games:list")).content.decode()
+    assert ">LLM NPC</span>" in html and "NPC llm" not in html
+
+
 def test_the_kitchen_offers_places_to_pick_only_to_its_player_while_the_game_runs(client, participant, researcher):
     from games.tests.test_domains_ws import load_scenario
 
