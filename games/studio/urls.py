@@ -11,4 +11,5 @@ urlpatterns = [
     path("<str:domain>/save/", views.save, name="save"),
     path("edit/<int:pk>/", views.edit, name="edit"),
     path("export/<int:pk>/", views.download, name="export"),
+    path("preview/<int:pk>/", views.scenario_preview, name="preview"),
 ]

@@ -8,9 +8,11 @@ games.generators, storing is games.scenarios.save_scenario, starting a game is g
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -33,6 +35,9 @@ SOURCE = "studio"
 MAX_TEXT = 200_000
 PAGE_COUNT = 10  # instances per generator run on the page (the command has no such cap)
 PAGE_SECONDS = 3.0
+PREVIEW_CACHE_SECONDS = 24 * 3600
+
+log = logging.getLogger(__name__)
 
 
 def _domain(domain: str) -> str:
@@ -133,6 +138,24 @@ def check(request: HttpRequest, domain: str) -> HttpResponse:
     found = formats.preview_of(domain, definition, agents=agents) if definition is not None else None
     context = {"problems": misnamed + problems, "preview": found, "domain": domain}
     return render(request, "studio/_check.html", context)
+
+
+@researcher_required
+def scenario_preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """HTMX (the scenario's page loads it): the planners' preview of a stored scenario version, as
+    the editor shows it. A version never changes, so its preview is kept (PREVIEW_CACHE_SECONDS)."""
+    scenario = get_object_or_404(Scenario, pk=pk)
+    domain = _domain(scenario.domain)
+    key = f"studio-preview:{scenario.pk}"
+    found = cache.get(key)
+    if found is None:
+        try:
+            found = formats.preview_of(domain, scenario.definition, agents=_agents(None, domain))
+        except Exception:  # a definition the planners cannot read (an imported oddity): say so
+            log.exception("scenario %s: no preview", scenario.pk)
+            return render(request, "studio/_no_preview.html", {"scenario": scenario})
+        cache.set(key, found, PREVIEW_CACHE_SECONDS)
+    return render(request, "studio/_check.html", {"problems": [], "preview": found, "domain": domain})
 
 
 @require_POST

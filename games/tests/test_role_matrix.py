@@ -62,6 +62,7 @@ LEVELS: dict[str, str] = {
     "studio:save": "researcher",
     "studio:edit": "researcher",
     "studio:export": "researcher",
+    "studio:preview": "researcher",
     # --- annotations ------------------------------------------------------------------------
     "annotations:queue": "annotator",
     "annotations:label": "annotator",

@@ -130,6 +130,14 @@ def test_a_researcher_authors_a_task_fixes_a_mistake_sees_the_optimum_and_plays_
             page.click("text=Export")
         text = Path(download.value.path()).read_text()
         assert 'do = "pour kettle into cup"' in text and 'after = ["boil kettle"]' in text
+
+        # Its page in the scenario list shows the same optimal plan, worked out once the page is open.
+        page.goto(f"{stack.base}/scenarios/")
+        page.get_by_role("link", name="Toast and tea").click()
+        shown = page.locator("#scenario-preview .studio-preview")
+        expect(shown).to_contain_text("proven optimal")
+        expect(shown.locator(".studio-makespan")).to_have_text("5")
+        page.screenshot(path=str(shots / "studio-scenario-page.png"), full_page=True)
         assert not errors, errors
 
 

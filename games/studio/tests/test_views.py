@@ -265,3 +265,26 @@ def test_the_recipe_previews_bars_name_steps_as_the_game_does_and_narrow_ones_re
     assert '<span class="tl-long">Lemonade step 1</span><span class="tl-short">L 1</span>' in html
     assert "tl-fit-16" in html
     assert "Lemonade 1<" not in html
+
+
+@pytest.mark.parametrize("domain", ["tasks", "recipes", "kitchen", "itinerary"])
+def test_a_scenarios_page_loads_the_planners_preview_of_that_version(client_r, domain, monkeypatch):
+    from importlib import import_module
+
+    from django.core.cache import cache
+
+    cache.clear()
+    import_module(f"games.importers.bundled_{domain}").load(log=lambda line: None)
+    scenario = Scenario.objects.current().filter(domain=domain).order_by("slug").first()
+    page = client_r.get(f"/scenarios/{scenario.pk}/").content.decode()
+    assert f'hx-get="/studio/preview/{scenario.pk}/"' in page  # the page asks for it once shown
+    html = client_r.get(f"/studio/preview/{scenario.pk}/", HTTP_HX_REQUEST="true").content.decode()
+    expected = {"tasks": "proven optimal", "recipes": "proven optimal", "kitchen": "CoS", "itinerary": "score"}
+    assert expected[domain] in html and "studio-problems" not in html
+    from games.studio import formats
+
+    def solve_again(*args, **kwargs):
+        raise AssertionError("a version never changes: its preview is kept, not worked out again")
+
+    monkeypatch.setattr(formats, "preview_of", solve_again)
+    assert client_r.get(f"/studio/preview/{scenario.pk}/").content.decode() == html
