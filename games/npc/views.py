@@ -53,7 +53,8 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
             form.add_error(None, str(error))
         else:
             background.submit("npc.benchmark", run.pk)
-            messages.success(request, f"Benchmark run {run.pk} started: {run.total} episodes.")
+            count = f"{run.total} episode{'s' if run.total != 1 else ''}"
+            messages.success(request, f"Benchmark run {run.pk} started: {count}.")
             return redirect("games:benchmark", pk=run.pk)
     benchmarks.stop_abandoned_runs()
     runs = BenchmarkRun.objects.select_related("created_by")[:100]
@@ -90,8 +91,12 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
     done, total = benchmarks.progress(run)
     active = run.status in (RunStatus.QUEUED, RunStatus.RUNNING)
     results = list(run.results.order_by("id"))
-    slugs = {slug for r in results for slug in episode_names.slugs_of(r.key)}
+    playing = _playing(run) if active else []
+    keys = [r.key for r in results] + [str(p["key"]) for p in playing]
+    slugs = {slug for key in keys for slug in episode_names.slugs_of(key)}
     titles = dict(Scenario.objects.filter(slug__in=slugs, is_current=True).values_list("slug", "title"))
+    for episode in playing:
+        episode["name"] = episode_names.episode_name(str(episode["key"]), titles)
     report = reports.source_report(run.domain, run.agent, benchmarks.result_rows(run))
     return {
         "report": report,
@@ -104,7 +109,7 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
         "total": total,
         "percent": round(100 * done / total) if total else 0,
         "active": active,
-        "playing": _playing(run) if active else [],
+        "playing": playing,
         "table": report["table"],
         "results": [(r, episode_names.episode_name(r.key, titles)) for r in results],
         "errors": sum(1 for r in results if r.error),

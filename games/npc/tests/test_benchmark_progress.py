@@ -37,6 +37,11 @@ def test_the_page_shows_the_episode_under_way_and_stop_halts_it_within_a_decisio
     monkeypatch.setattr(benchmarks, "run_episode", watched)
     run = benchmarks.run_benchmark(run.pk)
     assert "Under way" in seen["page"] and items[0]["key"] in seen["page"]
+    # named as the episodes table names it, the key on hover
+    assert (
+        '<span class="episode-title" title="' + items[0]["key"] + '">chores 1 + chores 2 + chores 3</span>'
+        in seen["page"]
+    )
     assert re.search(r"2 decisions, at minute \d+ of \d+", seen["page"])  # of its time limit
     assert seen["turns"] == 3  # the decision after Stop was the last
     assert run.status == RunStatus.STOPPED
