@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from arena_site import charts
 
 
@@ -27,6 +29,18 @@ def test_a_run_pages_time_axis_reads_its_domains_minutes_or_steps():
     recipes = curve_charts([report], domain="recipes")["time"]
     assert recipes["x_label"] == "game time (minutes)" and recipes["x_ticks"][-1]["label"] == "100"
     assert curve_charts([report], domain="kitchen")["time"]["x_label"] == "game time (steps)"
+
+
+@pytest.mark.parametrize(
+    ("longest", "unit", "last_tick"), [(270.0, "minutes", "200"), (900.0, "hours", "15"), (7200.0, "days", "5")]
+)
+def test_a_long_axis_of_minutes_reads_in_hours_or_days(longest, unit, last_tick):
+    from games.npc.reports import curve_charts
+
+    short = [[0.0, 0, 0.0], [100.0, 4, 50.0]]
+    report = {"label": "people", "curves": [short, [[0.0, 0, 0.0], [longest, 9, 100.0]]]}
+    chart = curve_charts([report], domain="itinerary")["time"]
+    assert chart["x_label"] == f"game time ({unit})" and chart["x_ticks"][-1]["label"] == last_tick
 
 
 def test_mean_bars_escape_labels_and_say_each_bar_in_words():

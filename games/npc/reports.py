@@ -33,6 +33,19 @@ def source_report(domain: str, label: str, rows: Sequence[Mapping[str, Any]]) ->
 AXIS_TIME = {"second": (60.0, "minutes"), "minute": (1.0, "minutes"), "step": (1.0, "steps")}
 
 
+# minutes on an axis that long read better as hours or days (a trip of 5 days is 7,200 minutes)
+LONGER_UNITS = ((3 * 1440.0, 1440.0, "days"), (10 * 60.0, 60.0, "hours"))
+
+
+def _longer_unit(reports: Sequence[Mapping[str, Any]], scale: float) -> tuple[float, str]:
+    """``scale`` game units per minute, or per hour or day when the longest curve is that long."""
+    longest = max((float(c[-1][0]) for r in reports for c in r["curves"] if c), default=0.0) / scale
+    for at_least, minutes, words in LONGER_UNITS:
+        if longest >= at_least:
+            return scale * minutes, words
+    return scale, "minutes"
+
+
 def curve_charts(reports: Sequence[Mapping[str, Any]], *, turns: bool = True, domain: str = "") -> dict[str, Any]:
     """Progress against game time (and decisions) for each report: its mean bold, episodes faint.
     ``domain``: its game time is labelled in minutes or steps (recipes' seconds as minutes)."""
@@ -54,6 +67,8 @@ def curve_charts(reports: Sequence[Mapping[str, Any]], *, turns: bool = True, do
         return out
 
     scale, words = AXIS_TIME.get(registry.get(domain).time_unit, (1.0, "")) if domain else (1.0, "")
+    if words == "minutes":
+        scale, words = _longer_unit(reports, scale)
     result = {
         "time": charts.line_chart(
             series(0),
