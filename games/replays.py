@@ -3,6 +3,7 @@ of the domain's planner on the same scenario (where the domain has one)."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import Any
 
@@ -86,14 +87,20 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
 
 
 def planned(game: Game, labels: list[str]) -> dict[str, Any] | None:
-    """The domain planner's episode on the same scenario, seed and seats (cached per game)."""
-    key = f"games:plan:{game.pk}:{game.rule_set_id}"
+    """The domain planner's episode on the same scenario, seed and seats (cached per game and per
+    row names: a player's "You" is a researcher's "Player 1")."""
+    key = plan_key(game, labels)
     cached = cache.get(key)
     if cached is not None:
         return cached or None
     result = _plan(game, labels)
     cache.set(key, result or {}, 3600)
     return result
+
+
+def plan_key(game: Game, labels: list[str]) -> str:
+    names = hashlib.sha1("\n".join(labels).encode()).hexdigest()[:16]
+    return f"games:plan:{game.pk}:{game.rule_set_id}:{names}"
 
 
 def _plan(game: Game, labels: list[str]) -> dict[str, Any] | None:

@@ -193,9 +193,10 @@ def test_every_domain_board_renders(client, participant, domain):
 
 
 @pytest.mark.parametrize("domain", registry.domains())
-def test_every_domains_replay_renders_beside_its_planned_episode(client, participant, domain):
+def test_every_domains_replay_renders_beside_its_planned_episode(client, participant, researcher, domain):
     from django.core.cache import cache
 
+    from games import replays
     from games.tests.test_domains_ws import load_scenario
     from games.viewer import Viewer, load_update
 
@@ -212,7 +213,11 @@ def test_every_domains_replay_renders_beside_its_planned_episode(client, partici
     html = page.content.decode()
     assert html.count('<div class="tl-label agent-0" title="You">You</div>') == 2 and "Planner for" not in html
     assert "The planner NPC plays every seat" in html
-    assert cache.get(f"games:plan:{game.pk}:{game.rule_set_id}")  # an itinerary's clock texts pickle too
+    assert cache.get(replays.plan_key(game, ["You"]))  # an itinerary's clock texts pickle too
+    # a researcher's rows are "Player 1", also in the plan the player's visit cached ("You" was kept)
+    client.force_login(researcher)
+    theirs = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+    assert 'title="You"' not in theirs and '<div class="tl-label agent-0" title="Player 1">Player 1</div>' in theirs
     # the board's moment reads the game's clock ("The board at t=7686" on a trip of six days)
     moment = re.search(r"The board at (.+?) \(after log entry", html)
     assert moment, html
