@@ -273,7 +273,8 @@ def _render_thinking(game_id: int, who: viewer.Viewer, agents: list[int]) -> str
 
     names = names_for(Game.objects.get(pk=game_id), who.agents) if agents else []
     thinking = [names[a] for a in agents if 0 <= a < len(names)]
-    return render_to_string("games/live/_thinking.html", {"thinking": thinking, "oob": True})
+    context = {"thinking": thinking, "agents": [a for a in agents if 0 <= a < len(names)], "oob": True}
+    return render_to_string("games/live/_thinking.html", context)
 
 
 def _error_code(error: services.GameError) -> str:

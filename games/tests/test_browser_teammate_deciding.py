@@ -52,9 +52,14 @@ def test_a_slow_llm_teammate_is_shown_deciding(tmp_path, shots):
                 sign_in(page, stack.base, game_id)
                 deciding = page.locator("#teammates-deciding")
                 expect(deciding).to_contain_text("Teammate 1 (LLM NPC) is deciding what to do next", timeout=60_000)
+                # the agents list says it beside the teammate too, and only there
+                note = page.locator(".agents .agent-1 .deciding-note")
+                expect(note).to_be_visible()
+                expect(page.locator(".agents .agent-0 .deciding-note")).to_be_hidden()
                 both_widths(page, shots / "tasks-teammate-deciding")
                 endpoint.delay_seconds = 0.0  # the model answers at once from now on
                 expect(deciding).to_have_text("", timeout=60_000)
+                expect(note).to_be_hidden()
         finally:
             stack.close()
     assert not errors, errors
