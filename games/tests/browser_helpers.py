@@ -45,6 +45,24 @@ game = services.create_game("{slug}", [{{"kind": "human", "user": player}}], clo
 print(game.pk, game.speed)
 """
 
+_TEAMMATE_SETUP = """
+from accounts.roles import Role, grant
+from django.contrib.auth import get_user_model
+from games import services
+from games.scenarios import save_scenario
+save_scenario(domain="tasks", slug="test/rice", title="Rice", source="test", definition={definition!r})
+player = get_user_model().objects.create_user("player", password="{password}")
+grant(player, Role.PARTICIPANT)
+seats = [{{"kind": "human", "user": player}}, {{"kind": "npc", "dispatcher": "{dispatcher}"}}]
+game = services.create_game("test/rice", seats, clock="real_time", speed={speed!r})
+# the teammate's first turn runs in a background thread of this short-lived process: let it finish
+import threading
+for thread in threading.enumerate():
+    if thread is not threading.current_thread():
+        thread.join(30)
+print(game.pk)
+"""
+
 _RESULT = """
 import json
 from games.models import Game
@@ -113,6 +131,14 @@ def start_custom_game(tmp_path: Path, setup: str) -> tuple[Stack, int]:
     except BaseException:
         stack.close()
         raise
+
+
+def teammate_setup(dispatcher: str, speed: float | None = None) -> str:
+    """Setup code (for ``start_custom_game``) of a real-time tasks game, "Rice", of the player
+    "player" beside an NPC of ``dispatcher``, after the NPC's first turn; it prints the game's id."""
+    from games.domains.tasks.tests.helpers import RICE
+
+    return _TEAMMATE_SETUP.format(definition=RICE, password=PASSWORD, dispatcher=dispatcher, speed=speed)
 
 
 def sign_in(

@@ -9,29 +9,10 @@ from __future__ import annotations
 import pytest
 
 from games.agents.tests.stub_server import stub_endpoint
-from games.domains.tasks.tests.helpers import RICE
-from games.tests.browser_helpers import PASSWORD, both_widths, chromium, need_chromium, new_page, sign_in
+from games.tests.browser_helpers import both_widths, chromium, need_chromium, new_page, sign_in, teammate_setup
 from games.tests.server import Stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-SETUP = """
-from accounts.roles import Role, grant
-from django.contrib.auth import get_user_model
-from games import services
-from games.scenarios import save_scenario
-save_scenario(domain="tasks", slug="test/rice", title="Rice", source="test", definition={definition!r})
-player = get_user_model().objects.create_user("player", password="{password}")
-grant(player, Role.PARTICIPANT)
-seats = [{{"kind": "human", "user": player}}, {{"kind": "npc", "dispatcher": "llm"}}]
-game = services.create_game("test/rice", seats, clock="real_time")
-# the teammate's first turn runs in a background thread of this short-lived process: let it finish
-import threading
-for thread in threading.enumerate():
-    if thread is not threading.current_thread():
-        thread.join(30)
-print(game.pk)
-"""
 
 
 def test_a_slow_llm_teammate_is_shown_deciding(tmp_path, shots):
@@ -45,7 +26,7 @@ def test_a_slow_llm_teammate_is_shown_deciding(tmp_path, shots):
         try:
             stack.manage("migrate", "--noinput", "-v0")
             stack.start()
-            game_id = int(stack.python(SETUP.format(definition=RICE, password=PASSWORD)).strip().splitlines()[-1])
+            game_id = int(stack.python(teammate_setup("llm")).strip().splitlines()[-1])
             endpoint.delay_seconds = 4.0  # from the game's next turns on, in the server, the model is slow
             with chromium() as browser:
                 page, errors = new_page(browser)

@@ -10,34 +10,23 @@ import time
 
 import pytest
 
-from games.domains.tasks.tests.helpers import RICE
-from games.tests.browser_helpers import PASSWORD, both_widths, chromium, new_page, press, sign_in, start_custom_game
+from games.tests.browser_helpers import (
+    both_widths,
+    chromium,
+    new_page,
+    press,
+    sign_in,
+    start_custom_game,
+    teammate_setup,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-SETUP = """
-from accounts.roles import Role, grant
-from django.contrib.auth import get_user_model
-from games import services
-from games.scenarios import save_scenario
-save_scenario(domain="tasks", slug="test/rice", title="Rice", source="test", definition={definition!r})
-player = get_user_model().objects.create_user("player", password="{password}")
-grant(player, Role.PARTICIPANT)
-seats = [{{"kind": "human", "user": player}}, {{"kind": "npc", "dispatcher": "planner"}}]
-game = services.create_game("test/rice", seats, clock="real_time", speed=0.5)
-# the teammate's first turn runs in a background thread of this short-lived process: let it finish
-import threading
-for thread in threading.enumerate():
-    if thread is not threading.current_thread():
-        thread.join(30)
-print(game.pk)
-"""
 
 
 def test_a_teammates_events_read_in_the_third_person(tmp_path, shots):
     from playwright.sync_api import expect
 
-    stack, game_id = start_custom_game(tmp_path, SETUP.format(definition=RICE, password=PASSWORD))
+    stack, game_id = start_custom_game(tmp_path, teammate_setup("planner", speed=0.5))
     try:
         with chromium() as browser:
             page, errors = new_page(browser)
