@@ -272,8 +272,8 @@ def _render_thinking(game_id: int, who: viewer.Viewer, agents: list[int]) -> str
     from games.presenters import names_for
 
     names = names_for(Game.objects.get(pk=game_id), who.agents) if agents else []
-    thinking = [names[a] for a in agents if 0 <= a < len(names)]
-    context = {"thinking": thinking, "agents": [a for a in agents if 0 <= a < len(names)], "oob": True}
+    seated = [a for a in agents if 0 <= a < len(names)]
+    context = {"thinking": [names[a] for a in seated], "agents": seated, "oob": True}
     return render_to_string("games/live/_thinking.html", context)
 
 

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from games.engine import registry
+from games.seatnames import SeatInfo
 
 
 def domain_choices() -> list[tuple[str, str]]:
@@ -166,12 +167,10 @@ class Seat(models.Model):
         return f"agent {self.agent} of game {self.game_id}: {who}"
 
     @property
-    def detail(self) -> str:
-        """Who or what plays the seat as the game page names it ("LLM NPC", "rita")."""
-        from games.seatnames import SeatInfo
-
+    def info(self) -> SeatInfo:
+        """The seat as the pages name it (``info.detail``: "LLM NPC", "rita"; games.seatnames)."""
         username = self.user.get_username() if self.user else ""
-        return SeatInfo(agent=self.agent, kind=self.kind, dispatcher=self.dispatcher, username=username).detail
+        return SeatInfo(agent=self.agent, kind=self.kind, dispatcher=self.dispatcher, username=username)
 
 
 class ServerProcess(models.Model):

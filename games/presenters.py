@@ -37,10 +37,7 @@ def board_template(domain: str) -> str:
 
 
 def seat_infos(game: Game) -> list[SeatInfo]:
-    return [
-        SeatInfo(agent=s.agent, kind=s.kind, dispatcher=s.dispatcher, username=s.user.get_username() if s.user else "")
-        for s in game.seats.select_related("user").order_by("agent")
-    ]
+    return [seat.info for seat in game.seats.select_related("user").order_by("agent")]
 
 
 def names_for(game: Game, viewer_agents: list[int] | tuple[int, ...] = (), *, blind: bool = False) -> list[str]:
