@@ -48,6 +48,7 @@ def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
     played = selectors.all_games(scenario=scenario.slug)
     context = {
         "scenario": scenario,
+        "authored": scenario.domain in registry.having("authoring"),  # the studio edits and previews it
         "versions": versions,
         "played": played.count(),
         "finished": played.filter(status=GameStatus.FINISHED).count(),
