@@ -46,6 +46,13 @@ def label_fit(label: str) -> int:
     return next((most for most in (12, 16, 20, 24, 30) if len(label) <= most), 40)
 
 
+def least_fit(label: str, short: str = "") -> int:
+    """How many characters the shortest text a bar can show has, when that is few (6 or 8), else 0:
+    the style sheet hides a bar's text (``tl-least-N``) rather than cut "Serve" to "Se…"."""
+    least = len(short or label)
+    return next((most for most in (6, 8) if 4 < least <= most), 0)
+
+
 @dataclass
 class Bar:
     label: str
@@ -59,6 +66,10 @@ class Bar:
     @property
     def fit(self) -> int:
         return label_fit(self.label)
+
+    @property
+    def least(self) -> int:
+        return least_fit(self.label, self.short)
 
     def width(self, now: float) -> float:
         return max(0.0, (self.end if self.end is not None else now) - self.start)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.domains.recipes.text import recipe_title, short_titles
-from games.timeline import label_fit
+from games.timeline import label_fit, least_fit
 
 Bar = dict[str, Any]
 
@@ -33,6 +33,7 @@ def timeline(
                 "left": 100 * bar["start"] / span,
                 "width": max(0.6, 100 * (bar["end"] - bar["start"]) / span),
                 "fit": label_fit(bar["label"]),  # a bar with a "short" label shows it when narrow
+                "least": least_fit(bar["label"], bar.get("short", "")),  # ... and nothing when too narrow for that
             }
             lane = next((lane for lane in lanes if lane[-1]["end"] <= bar["start"]), None)
             if lane is None:

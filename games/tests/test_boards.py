@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
+
 from games import kitchen_view, metrics, presenters, timeline
 from games.domains.kitchen.rules import RULES as KITCHEN
 from games.seatnames import SeatInfo, cannot_read_chat, seat_names
@@ -1031,3 +1033,26 @@ def test_a_narrow_recipe_steps_bar_reads_its_short_label_not_a_cut_off_one():
     # a domain without short labels renders as before
     kitchen = timeline.build([E("started", 0, 0, {"action": "boil water", "start": 0})], ["You"], now=5)
     assert "tl-short" not in render_to_string("games/live/_timeline.html", {"timeline": kitchen})
+
+
+def test_a_bar_too_narrow_for_its_shortest_word_shows_no_text_rather_than_two_letters():
+    # a one-step kitchen bar in a 16-step game read "Se…" for "Serve the tomato wedges": a bar whose
+    # shortest text is a word of 5-8 letters carries tl-least-N, and the style sheet hides its text
+    # below the width that word needs (the title still names it)
+    from django.template.loader import render_to_string
+
+    texts = presenters.timeline_texts("kitchen", {})
+    entries = [
+        E("started", 0, 0, {"action": "Serve the tomato wedges", "start": 0, "end": 1}),
+        E("started", 1, 0, {"action": "Walk to Storage", "start": 1, "end": 2}),
+        E("started", 2, 0, {"action": "Preheat the oven", "start": 2, "end": 3}),
+        E("started", 3, 0, {"action": "Steaming the rice", "start": 3, "end": 4}),
+    ]
+    bars = timeline.build(entries, ["You"], now=4, **texts).rows[0].bars
+    assert [(b.short, b.least) for b in bars] == [("Serve", 6), ("Walk", 0), ("Preheat", 8), ("Steaming", 8)]
+    assert timeline.least_fit("wait") == 0  # four letters fit where any text does
+    assert timeline.least_fit("Lemonade step 3 and more") == 0  # a long text is cut with its ellipsis
+    page = render_to_string("games/live/_timeline.html", {"timeline": timeline.build(entries, ["You"], now=4, **texts)})
+    assert page.count("tl-least-6") == 1 and page.count("tl-least-8") == 2
+    css = (settings.BASE_DIR / "static" / "css" / "games.css").read_text()
+    assert ".tl-least-6 span { visibility: hidden; }" in css and ".tl-least-8 span { visibility: hidden; }" in css
