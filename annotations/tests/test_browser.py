@@ -44,6 +44,9 @@ def test_label_a_recipe_with_the_keyboard(live_server, browser):
     for key in ("a", "n", "s", "x"):
         page.keyboard.press(key)
     page.wait_for_function("document.querySelector('#label-progress .hint').textContent.startsWith('4 of 8')")
+    # "No time constraint" has no minutes: the field is not there to fill in (nor to tab into)
+    assert not page.locator("#step-0 .control-time_constraint input.minutes").is_visible()
+    assert page.locator("#step-1 .control-time_constraint input.minutes").is_visible()
     # Step 1: continuous, not interruptible, no resource, within 2 min after step 0.
     page.keyboard.press("j")
     for key in ("c", "n", "0"):
