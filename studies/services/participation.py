@@ -436,15 +436,20 @@ def touch(participant: Participant) -> None:
 
 
 @transaction.atomic
-def start_tutorial(participant: Participant, page_index: int) -> Any:
-    """The practice game of onboarding page ``page_index`` (one per participant; a reload reuses it)."""
+def start_tutorial(participant: Participant, page_index: int, *, replacing: int | None = None) -> Any:
+    """The practice game of onboarding page ``page_index`` (one per participant; a reload reuses it).
+    ``replacing`` (the "Start a new practice game" button sends the running game's id) stops that game
+    and starts another; a second send of the same form finds the new one running and reuses it."""
     participant = Participant.objects.select_for_update().select_related("study").get(pk=participant.pk)
     _require_active(participant)
     page = participant.study.onboarding_pages.filter(index=page_index, kind=PageKind.TUTORIAL).first()
     if page is None or page_index != participant.onboarding_done:
         raise StudyError("There is no tutorial on this page; follow the study link to continue.")
-    if participant.tutorial_game is not None and not participant.tutorial_game.is_finished:
-        return participant.tutorial_game
+    running = participant.tutorial_game
+    if running is not None and not running.is_finished:
+        if replacing != running.pk:
+            return running
+        flow.stop_tutorial(running)
     game = flow.start_tutorial(participant, page.tutorial_scenario)
     participant.tutorial_game = game
     participant.save(update_fields=["tutorial_game"])

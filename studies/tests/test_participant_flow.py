@@ -202,6 +202,19 @@ def test_a_tutorial_page_starts_a_solo_practice_game(client, make_study, toy_sce
     assert f'href="{step_url}"' in practice and "Back to the study" in practice
     page = client.get(step_url).content.decode()
     assert "Back to your practice game" in page and "Start a new practice game" in page
+    # "Start a new practice game" does: the running one stops and another starts (it used to send
+    # them back into the same game); the same form sent twice starts one, not two
+    first = participant.tutorial_game_id
+    assert f'name="replacing" value="{first}"' in page
+    client.post(step_url, {"action": "tutorial", "index": "0", "replacing": str(first)})
+    participant.refresh_from_db()
+    assert participant.tutorial_game_id != first and not participant.tutorial_game.is_finished
+    assert Game.objects.get(pk=first).is_finished
+    second = participant.tutorial_game_id
+    client.post(step_url, {"action": "tutorial", "index": "0", "replacing": str(first)})
+    client.post(step_url, {"action": "tutorial", "index": "0"})  # a reload of the first button
+    participant.refresh_from_db()
+    assert participant.tutorial_game_id == second
     # once it is over the page says so, and does not send them "back" to a finished game
     Game.objects.filter(pk=participant.tutorial_game_id).update(status="finished")
     page = client.get(step_url).content.decode()
@@ -209,7 +222,7 @@ def test_a_tutorial_page_starts_a_solo_practice_game(client, make_study, toy_sce
     assert "Back to your practice game" not in page
     client.post(step_url, {"action": "onboarding", "index": "0"})
     assert "Game 1" in client.get(step_url).content.decode()
-    assert Seat.objects.filter(user=participant.user).count() == 1
+    assert Seat.objects.filter(user=participant.user).count() == 2  # the two practice games
     participant.tutorial_game.refresh_from_db()
     assert participant.tutorial_game.is_finished  # moving on stopped the practice clock
 

@@ -146,7 +146,7 @@ def _act(request: HttpRequest, participant: Participant) -> HttpResponse | None:
     if action == "onboarding":
         services.advance_onboarding(participant, index)
     elif action == "tutorial":
-        game = services.start_tutorial(participant, index)
+        game = services.start_tutorial(participant, index, replacing=_int(request.POST.get("replacing")))
         url = flow.game_url(game, next_url=reverse("studies:step", args=[study.slug]))
         return redirect(url) if url else None
     elif action == "start":
@@ -192,6 +192,7 @@ def _step_context(participant: Participant, step: selectors.Step, answers: Any =
     if step.kind == "onboarding" and participant.tutorial_game_id and (practice := participant.tutorial_game):
         context["tutorial_url"] = flow.game_url(practice, next_url=reverse("studies:step", args=[study.slug]))
         context["tutorial_over"] = practice.is_finished
+        context["tutorial_game_id"] = practice.pk
     return context
 
 
