@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.permissions import researcher_required
 from games import services
 from games.engine import registry
+from games.engine.durations import describe_amount
 from games.generators import family
 from games.generators.family import generate
 from games.generators.family import module as generator_module
@@ -281,7 +282,7 @@ def _row(domain: str, instance: dict[str, Any], saved_pk: int | None) -> dict[st
     unsaved one carries its text, which the studio opens without saving (``new`` by POST)."""
     name = instance["slug"].split("/", 1)[-1]
     show = getattr(generator_module(domain), "show", None)
-    row: dict[str, Any] = {"instance": instance, "name": name}
+    row: dict[str, Any] = {"instance": instance, "name": name, "stats": stats_text(instance.get("stats", {}))}
     for key in ("optimal_makespan", "lower_bound", "greedy_makespan"):  # as the game page writes them
         value = instance.get(key)
         row[key] = "—" if value is None else (show(value) if show else value)
@@ -290,6 +291,27 @@ def _row(domain: str, instance: dict[str, Any], saved_pk: int | None) -> dict[st
     else:
         row["text"] = export(domain, instance["definition"], name)[1]  # what saving derives is not written out
     return row
+
+
+def stats_text(stats: dict[str, Any]) -> str:
+    """An instance's other stats in words ("3 tasks · background 30 % · total 1 h 51 min"), not as
+    ``--json`` keys ("background_share 0.3 · total_seconds 6660"); the table has actions and
+    parallelism in columns of their own."""
+    parts = []
+    for key, value in stats.items():
+        if key in ("actions", "parallelism"):
+            continue
+        label = key.replace("_", " ")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            parts.append(f"{label} {value}")
+        elif key.endswith("_share") or key == "object_sharing":
+            parts.append(f"{label.removesuffix(' share')} {round(100 * value)} %")
+        elif key.endswith(("_seconds", "_minutes")):
+            seconds = value * (60 if key.endswith("_minutes") else 1)
+            parts.append(f"{label.rsplit(' ', 1)[0]} {describe_amount(round(seconds))}")
+        else:
+            parts.append(f"{label} {value:.3g}")
+    return " · ".join(parts)
 
 
 def _command(domain: str, count: int, seed: int, knobs: dict[str, Any]) -> str:

@@ -133,6 +133,8 @@ def test_only_researchers_use_the_studio(client, participant):
 
 
 def test_the_generator_page_shows_instances_with_their_optimum_and_saves_a_family(client_r):
+    from games.engine.durations import describe_amount
+
     page = client_r.post("/studio/generate/", {"domain": "tasks", "count": "2", "seed": "3", "actions": "8"})
     html = page.content.decode()
     assert page.status_code == 200 and "generated/tasks-s3-" in html and "proven" not in html.split("<table")[0]
@@ -140,6 +142,11 @@ def test_the_generator_page_shows_instances_with_their_optimum_and_saves_a_famil
     first = page.context["instances"][0]  # values read as the game writes them, the number on hover
     shown = f'title="{first["optimal_makespan"]}">{first["optimal_makespan"]:g} minutes</td>'
     assert shown in html
+    # the other stats read as words ("background 30 %", "total 1 h 40 min"), not as --json keys
+    stats = first["stats"]
+    assert f"background {round(100 * stats['background_share'])} %" in html and "background_share" not in html
+    assert "total minutes" not in html and f"total {describe_amount(60 * stats['total_minutes'])}" in html
+    assert f">{stats['parallelism']:.2f}</td>" in html
     assert not Scenario.objects.exists()
     client_r.post("/studio/generate/", {"domain": "tasks", "count": "2", "seed": "3", "actions": "8", "action": "save"})
     assert Scenario.objects.filter(source="generated").count() == 2
@@ -288,3 +295,25 @@ def test_a_scenarios_page_loads_the_planners_preview_of_that_version(client_r, d
 
     monkeypatch.setattr(formats, "preview_of", solve_again)
     assert client_r.get(f"/studio/preview/{scenario.pk}/").content.decode() == html
+
+
+def test_generated_stats_read_as_words():
+    from games.studio.views import stats_text
+
+    text = stats_text(
+        {
+            "actions": 16,
+            "parallelism": 1.76,
+            "recipes": 2,
+            "total_seconds": 6660,
+            "autonomous_share": 0.1875,
+            "mean_window_seconds": 480.0,
+            "kind": "inter-city",
+            "budget": 189.0,
+            "prerequisites_per_action": 1.05,
+        }
+    )
+    assert text == (
+        "recipes 2 · total 1 h 51 min · autonomous 19 % · mean window 8 min · kind inter-city · budget 189"
+        " · prerequisites per action 1.05"
+    )
