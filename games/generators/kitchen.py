@@ -2,7 +2,8 @@
 
 A level is ``dishes`` dishes over a fresh recipe book whose trees are ``depth`` levels deep: a
 level-1 product is one or two base ingredients in a tool; a product of level k mixes one product
-of level k-1 with up to two ingredients of lower levels. The tools are ``tools`` cooking kinds drawn
+of level k-1 (in a tool other than the one that made it: no "roasted roasted potato") with up to two
+ingredients of lower levels. The tools are ``tools`` cooking kinds drawn
 from the ten (the chopboard always among them, two of it), so fewer kinds mean more contention.
 Orders arrive every τ_int = ⌈α × 0.3 × total⌉ steps (SPEC section 4): a higher ``alpha`` gives more
 time per order.
@@ -92,8 +93,13 @@ def _product(
         count = 1 if TOOL_KINDS[tool].capacity == 1 else rng.choice((1, 2))
         ingredients = rng.sample(BASE_INGREDIENTS, count)
     else:
-        tool = rng.choice([kind for kind in kinds if kind != "chopboard"] or kinds)
-        ingredients = [_product(rng, level - 1, kinds, recipes, keys)]
+        inner = _product(rng, level - 1, kinds, recipes, keys)
+        # not the tool that made the inner product ("roasted roasted potato"): another cooking tool,
+        # else the chopboard (two kinds: "chopped roasted potato")
+        made_by = recipes[inner]["tool"]
+        others = [kind for kind in kinds if kind not in ("chopboard", made_by)]
+        tool = rng.choice(others or [kind for kind in kinds if kind != made_by] or kinds)
+        ingredients = [inner]
         if TOOL_KINDS[tool].capacity != 1:
             for _ in range(rng.randint(0, 2)):
                 lower = rng.randint(0, level - 1)

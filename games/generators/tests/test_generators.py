@@ -157,6 +157,26 @@ def test_generated_kitchen_levels_pass_conformance_and_the_dispatcher_serves_som
     assert served > 0, "every level is makeable: the heuristic dispatcher completes orders"
 
 
+@pytest.mark.parametrize("tools", [2, 4])
+def test_no_generated_kitchen_product_goes_back_into_the_tool_that_made_its_main_ingredient(tools):
+    # depth-2 books named dishes "roastedRoastedSeaweedSheet": a product of level k now goes into a
+    # tool other than the one that made its level k-1 ingredient (with two tool kinds, the chopboard)
+    import random
+
+    from games.generators import kitchen
+
+    products = 0
+    for seed in range(40):
+        knobs = {"dishes": 4, "depth": 3, "tools": tools, "agents": 2, "alpha": 1.5, "episodes": 1}
+        recipes = kitchen.build(random.Random(seed), knobs, 0)["recipes"]
+        for name, recipe in recipes.items():
+            adjective = kitchen.ADJECTIVES[recipe["tool"]]
+            inner = name.removeprefix(adjective)  # named for its main ingredient: "roasted" + "Potato"
+            assert not inner.lower().startswith(adjective), (seed, name, recipe)
+            products += any(i in recipes for i in recipe["ingredients"])
+    assert products > 100  # many products were made of products
+
+
 @pytest.mark.parametrize("knobs", [{"cities": 2}, {"cities": 0, "constraints": 3}, {"cities": 1, "constraints": 2}])
 def test_generated_briefs_pass_conformance_and_the_planner_plan_scores_full_marks_on_the_rules(knobs):
     from games.domains.itinerary.rules import RULES as ITINERARY_RULES
