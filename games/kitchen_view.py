@@ -388,6 +388,9 @@ def _step_of(entry: dict[str, Any]) -> int | None:
 class KitchenPresenter:
     """The kitchen's board presenter, named by its descriptor (``extra["presenter"]``)."""
 
+    # a bar is one step's command; the tools' cooking is on the board, not the timeline
+    legend = (("occupying", "a command (one step)"), ("wait", "wait"))
+
     def board(self, data: Mapping[str, Any], names: Sequence[str], actions: Sequence[str]) -> dict[str, Any]:
         if not data.get("locations"):
             return {}

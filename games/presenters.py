@@ -65,8 +65,9 @@ def presenter(domain: str) -> Any:
     It may give ``board(data, names, actions) -> dict`` (the board template's ``board``),
     ``describe(data) -> Describe`` (timeline labels), ``time_text(data) -> TimeText``,
     ``tick_text(data) -> TimeText`` and ``span_of(data) -> SpanOf`` (timeline times),
-    ``kind_words`` (what a bar's kind means in its tooltip), ``abbreviate(data) -> Abbreviate`` (the
-    short label a narrow bar shows), ``log_lines(entries, names, board)``,
+    ``kind_words`` (what a bar's kind means in its tooltip), ``legend`` (the kinds of bar the domain
+    draws, in words), ``abbreviate(data) -> Abbreviate`` (the short label a narrow bar shows),
+    ``log_lines(entries, names, board)``,
     ``rewrites_log(entries) -> bool`` (an update's entries change how the lines shown before them
     read, so the live page gets the log whole) and ``feedback(message, viewer_agent) -> str`` (a
     refusal in people's words)."""
@@ -100,6 +101,8 @@ def timeline_texts(domain: str, data: dict[str, Any]) -> dict[str, Any]:
         texts["kind_words"] = own.kind_words
     if own is not None and hasattr(own, "abbreviate"):
         texts["abbreviate"] = own.abbreviate(data)
+    if own is not None and hasattr(own, "legend"):
+        texts["legend"] = own.legend
     return texts
 
 

@@ -287,6 +287,8 @@ def people_words(message: str, titles: Mapping[str, str]) -> str:
 class RecipesPresenter:
     """The recipes descriptor's board presenter (``games.presenters.presenter``)."""
 
+    legend = (("occupying", "keeps the cook busy"), ("background", "runs by itself"), ("wait", "wait"))
+
     def board(self, data: Mapping[str, Any], names: Sequence[str], actions: Sequence[str]) -> dict[str, Any]:
         return board(data, actions) if data.get("recipes") else {}
 

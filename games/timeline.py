@@ -31,6 +31,13 @@ SpanOf = Callable[[dict[str, Any]], tuple[float, float] | None]
 Abbreviate = Callable[[str], str]
 # what a tooltip adds after the times, per kind of bar
 KIND_WORDS: dict[str, str] = {"background": " (runs by itself)", "wait": "", "occupying": " (keeps the agent busy)"}
+# The legend under a timeline: each kind of bar a domain draws, in words; a presenter's ``legend``
+# replaces it (an itinerary has nothing that runs by itself)
+LEGEND: tuple[tuple[str, str], ...] = (
+    ("occupying", "keeps the agent busy"),
+    ("background", "runs by itself"),
+    ("wait", "wait"),
+)
 
 
 def first_word(label: str) -> str:
@@ -91,6 +98,7 @@ class Timeline:
     span: float
     now: float
     tick_text: TimeText | None = None  # how the axis reads (the itinerary's clock); None: numbers
+    legend: tuple[tuple[str, str], ...] = LEGEND
 
     def percent(self, value: float) -> float:
         return round(100.0 * min(max(value, 0.0), self.span) / self.span, 3) if self.span else 0.0
@@ -139,14 +147,15 @@ def build(
     kind_words: dict[str, str] | None = None,
     tick_text: TimeText | None = None,
     abbreviate: Abbreviate | None = None,
+    legend: tuple[tuple[str, str], ...] = LEGEND,
 ) -> Timeline:
     """``entries``: GameEvent rows (or objects with category/kind/agent/time/data) in seq order.
 
     ``describe`` names an action in people's words, ``time_text`` writes a time for the tooltips,
     ``span_of`` gives a whole action's own start and end when its details hold them, and
     ``kind_words`` replaces what a tooltip says about each kind of bar (``KIND_WORDS``),
-    ``tick_text`` writes the axis (numbers when None) and ``abbreviate`` gives each bar the short
-    label a narrow bar shows instead of its cut-off label."""
+    ``tick_text`` writes the axis (numbers when None), ``abbreviate`` gives each bar the short
+    label a narrow bar shows instead of its cut-off label and ``legend`` names the kinds of bar."""
     rows = [Row(agent=i, label=label) for i, label in enumerate(agent_labels)]
     open_bars: dict[tuple[int, str], Bar] = {}
     latest = now
@@ -230,7 +239,7 @@ def build(
         if abbreviate is not None:
             for bar in row.bars:
                 bar.short = abbreviate(bar.label)
-    return Timeline(rows=rows, span=max(span, latest, 1.0), now=now, tick_text=tick_text)
+    return Timeline(rows=rows, span=max(span, latest, 1.0), now=now, tick_text=tick_text, legend=legend)
 
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")

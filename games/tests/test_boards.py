@@ -1056,3 +1056,20 @@ def test_a_bar_too_narrow_for_its_shortest_word_shows_no_text_rather_than_two_le
     assert page.count("tl-least-6") == 1 and page.count("tl-least-8") == 2
     css = (settings.BASE_DIR / "static" / "css" / "games.css").read_text()
     assert ".tl-least-6 span { visibility: hidden; }" in css and ".tl-least-8 span { visibility: hidden; }" in css
+
+
+def test_the_timeline_legend_names_only_the_kinds_of_bar_the_domain_draws():
+    # an itinerary or a kitchen has nothing that "runs by itself": their legends leave it out and
+    # say what their bars are; tasks keep the three kinds
+    from django.template.loader import render_to_string
+
+    def legend(domain: str) -> str:
+        tl = timeline.build([], ["You"], now=1, **presenters.timeline_texts(domain, {}))
+        page = render_to_string("games/live/_timeline.html", {"timeline": tl})
+        return page.split('class="tl-legend hint">')[1].split("</p>")[0]
+
+    tasks, itinerary, kitchen = legend("tasks"), legend("itinerary"), legend("kitchen")
+    assert "keeps the agent busy" in tasks and "runs by itself" in tasks and "swatch wait" in tasks
+    assert "runs by itself" not in itinerary and "travelling, visiting or staying" in itinerary
+    assert "runs by itself" not in kitchen and "a command (one step)" in kitchen
+    assert "keeps the cook busy" in legend("recipes") and "runs by itself" in legend("recipes")
