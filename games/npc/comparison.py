@@ -104,26 +104,76 @@ def compare(domain: str, runs: Iterable[BenchmarkRun], *, humans: bool = True) -
     runs = list(runs)
     signatures = {signature(item) for run in runs for item in run.items} if runs else None
     sources: list[dict[str, Any]] = []
+    played: list[list[dict[str, Any]]] = []  # each source's rows, for the by-scenario table
     ref = reference(domain)
     if ref is not None:
         rows = [r for r in benchmarks.result_rows(ref) if signatures is None or signature(r["item"]) in signatures]
         if rows:
             report = reports.source_report(domain, f"Reference plan (planner, run #{ref.pk})", rows)
             sources.append({**report, "kind": "reference", "run": ref})
+            played.append(rows)
     for run in runs:
-        report = reports.source_report(domain, run_label(run), benchmarks.result_rows(run))
+        rows = benchmarks.result_rows(run)
+        report = reports.source_report(domain, run_label(run), rows)
         sources.append({**report, "kind": "run", "run": run, "cost": _cost(run)})
+        played.append(rows)
     if humans:
         for label, rows in human_rows(domain, signatures).items():
             studies = sum(1 for r in rows if _from_study(r))
             report = reports.source_report(domain, label, rows)
             sources.append({**report, "kind": "human", "from_studies": studies})
+            played.append(rows)
     return {
         "sources": sources,
+        "by_scenario": by_scenario(sources, played, titles=_titles(played)),
         "charts": reports.curve_charts(sources, domain=domain),
         "instances": len(signatures) if signatures is not None else None,
         "reference": ref,
     }
+
+
+def by_scenario(
+    sources: Sequence[dict[str, Any]],
+    played: Sequence[Sequence[dict[str, Any]]],
+    titles: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Each scenario (with its options and team size) against each source: the mean final score
+    the charts draw (0-100) and over how many episodes, None where a source did not play it. The
+    pooled tables average whatever each source played; this says which scenarios those were (a
+    person's one brief beside the planner's seven)."""
+    names: dict[str, str] = {}
+    cells: dict[str, list[list[float]]] = {}
+    for index, rows in enumerate(played):
+        for row in rows:
+            curve = row.get("curve") or []
+            if row.get("error") or not curve or curve[-1][-1] is None:
+                continue
+            key = signature(row["item"])
+            names.setdefault(key, _scenario_name(row["item"], titles or {}))
+            cells.setdefault(key, [[] for _ in played])[index].append(float(curve[-1][-1]))
+    lines = [
+        {
+            "name": names[key],
+            "cells": [{"mean": sum(v) / len(v), "episodes": len(v)} if v else None for v in values],
+        }
+        for key, values in sorted(cells.items(), key=lambda kv: names[kv[0]])
+    ]
+    return {"columns": [source["label"] for source in sources], "rows": lines}
+
+
+def _titles(played: Sequence[Sequence[dict[str, Any]]]) -> dict[str, str]:
+    """Slug -> the scenario's title (its newest version's), for the scenarios the sources played."""
+    slugs = {slug for rows in played for row in rows for slug in row["item"].get("scenarios") or []}
+    rows = Scenario.objects.filter(slug__in=slugs).order_by("version").values_list("slug", "title")
+    return {slug: title for slug, title in rows if title}
+
+
+def _scenario_name(item: dict[str, Any], titles: dict[str, str]) -> str:
+    options = ", ".join(f"{k} {v}" for k, v in sorted((item.get("options") or {}).items()))
+    team = f"{item['agents']} agents" if int(item.get("agents") or 1) > 1 else ""
+    extra = " · ".join(part for part in (options, team) if part)
+    scenarios = item.get("scenarios") or [str(item.get("key", ""))]
+    return " + ".join(titles.get(slug, slug) for slug in scenarios) + (f" ({extra})" if extra else "")
 
 
 def _from_study(row: dict[str, Any]) -> bool:

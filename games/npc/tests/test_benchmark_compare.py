@@ -66,6 +66,25 @@ def test_peoples_games_on_the_same_scenarios_are_rows_with_the_same_metrics(task
     assert people["pass_k"][0]["value"] == 50.0
 
 
+def test_the_by_scenario_table_says_which_scenarios_each_source_played(tasks_scenarios, participant):
+    # the pooled tables averaged a person's one scenario beside a run's two: this table lays them
+    # side by side, each cell the mean final score of the source's episodes on that scenario
+    run = run_json("--agent", "random", "--scenarios", "test/chores1", "test/chores2", "--repeats", "2")
+    finished = play_as_person("test/chores1", participant, moves=50)
+    view = comparison.compare("tasks", [run])
+    table = view["by_scenario"]
+    assert table["columns"] == [source["label"] for source in view["sources"]]
+    people = table["columns"].index("People alone")
+    model = next(i for i, s in enumerate(view["sources"]) if s["kind"] == "run")
+    names = [line["name"] for line in table["rows"]]
+    assert names == ["chores 1", "chores 2"]  # the scenarios' titles
+    first, second = table["rows"]
+    assert first["cells"][people] == {"mean": float(finished.progress_points[-1][1]), "episodes": 1}
+    assert second["cells"][people] is None  # the person did not play chores2
+    finals = [r.curve[-1][-1] for r in run.results.all() if r.item["scenarios"] == ["test/chores2"]]
+    assert second["cells"][model] == {"mean": pytest.approx(sum(finals) / len(finals)), "episodes": 2}
+
+
 def test_people_are_grouped_by_who_played_beside_them(tasks_scenarios, participant, inline_npcs):
     play_as_person("test/chores1", participant, moves=50)
     play_as_person("test/chores1", participant, moves=50, npc="random")
@@ -91,6 +110,8 @@ def test_the_comparison_page_shows_runs_people_and_the_reference_plan(
     page = client.get(url, {"run": [run.pk], "humans": ["0", "1"]}).content.decode()
     assert f"Reference plan (planner, run #{reference.pk})" in page and "People alone" in page
     assert page.count('class="mean-line"') == 3 + 2  # three sources against time, two with decisions
+    by_scenario = page.split('id="by-scenario-h"')[1].split("</table>")[0]
+    assert by_scenario.count('<th scope="row">chores ') == 3 and by_scenario.count('class="score-bar"') == 3 + 3 + 1
     without = client.get(url, {"run": [run.pk], "humans": "0"}).content.decode()
     assert "People alone" not in without
     # a baseline asks no model: no table of its zero calls and costs (it had one, and an empty one
