@@ -168,7 +168,7 @@ def parse_recipes(name: str, text: str) -> dict[str, Any]:
                 recipe = (names.index(named.group(1)),)
         step = re.search(r"step (\d+)", message)
         path: Path = (*recipe, "steps", int(step.group(1))) if step else recipe
-        missing = re.search(r"missing field '(\w+)'", message)
+        missing = re.search(r"(?:missing|unknown) field '(\w+)'", message)
         if missing:
             path = (*path, missing.group(1))
         field = ".".join(str(p) for p in path) if path else ""
@@ -199,6 +199,22 @@ def _recipe_book() -> dict[str, Any]:
     return json.loads((CONTENT_DIR / "kitchen" / "recipes.json").read_text(encoding="utf-8"))
 
 
+# What a kitchen level may say (docs/scenarios.md); alpha and beta are the level's own order pace
+# and dish lifetimes (a game's options override them)
+KITCHEN_FIELDS = (
+    "name",
+    "title",
+    "description",
+    "kitchen",
+    "dishes",
+    "recipes",
+    "agents",
+    "max_steps",
+    "alpha",
+    "beta",
+)
+
+
 def parse_kitchen(name: str, text: str) -> dict[str, Any]:
     from games.domains.kitchen.state import build_level
     from games.domains.kitchen.world import LevelError, parse_recipes, recipe_closure, unmakeable
@@ -207,6 +223,10 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
     lines = json_lines(text)
     if not isinstance(raw, dict):
         raise AuthoringError([Problem(1, "", "a level is a JSON object with kitchen, dishes and (optionally) recipes")])
+    for key in raw:
+        if key not in KITCHEN_FIELDS:
+            hint = _did_you_mean(str(key), KITCHEN_FIELDS) or f"; the fields are {', '.join(KITCHEN_FIELDS)}"
+            raise AuthoringError([Problem(line_of(lines, (key,)) or 1, str(key), f"unknown field{hint}")])
     for key in ("kitchen", "dishes"):
         if not isinstance(raw.get(key), list) or not raw[key]:
             raise AuthoringError([Problem(line_of(lines, (key,)) or 1, key, "must be a non-empty list")])
@@ -251,6 +271,12 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
             "agents": raw.get("agents", 2),
             "max_steps": raw.get("max_steps", 60),
         }
+        for tuning in ("alpha", "beta"):  # the level's own order pace and dish lifetimes, as bundled levels
+            if tuning in raw:
+                value = raw[tuning]
+                if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                    raise AuthoringError([Problem(line_of(lines, (tuning,)), tuning, "must be a number above 0")])
+                definition[tuning] = float(value)
         build_level(definition, seed=0, options=None)
     except (LevelError, ValueError, TypeError) as error:
         if isinstance(error, AuthoringError):
@@ -267,6 +293,27 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
 _KINDS = {1: "inter-city", 2: "day-plan", 3: "combined"}
 
 
+# What a brief may say (docs/scenarios.md): a misspelt field or setting is refused, not read as
+# left out ("check_opening_hour": true played without opening hours)
+BRIEF_FIELDS = ("name", "title", "kind", "question", "settings", "cities", "spots")
+BRIEF_SETTINGS = (
+    "begin_time",
+    "end_time",
+    "origin_city",
+    "origin_place",
+    "check_opening_hours",
+    "check_meal",
+    "one_day",
+    "limit",
+    "budget",
+    "set_budget",
+    "time_min",
+    "time_max",
+    "money_min",
+    "money_max",
+)
+
+
 def parse_itinerary(name: str, text: str) -> dict[str, Any]:
     from games.domains.itinerary.samples import definition_from_sample
     from games.importers.itinerary_content import FOLDER, as_sample, read_world
@@ -279,6 +326,13 @@ def parse_itinerary(name: str, text: str) -> dict[str, Any]:
 
     if not isinstance(raw, dict):
         raise fail((), "a brief is a JSON object with kind, question, settings and cities or spots")
+    for key in raw:
+        if key not in BRIEF_FIELDS:
+            raise fail(
+                (key,),
+                "unknown field"
+                + (_did_you_mean(str(key), BRIEF_FIELDS) or f"; the fields are {', '.join(BRIEF_FIELDS)}"),
+            )
     if raw.get("kind") not in _KINDS:
         raise fail(("kind",), "must be 1 (inter-city), 2 (day plan) or 3 (combined)")
     question = raw.get("question")
@@ -287,6 +341,10 @@ def parse_itinerary(name: str, text: str) -> dict[str, Any]:
     settings = raw.get("settings")
     if not isinstance(settings, dict):
         raise fail(("settings",), "must be an object with begin_time, end_time and origin_city")
+    for key in settings:
+        if key not in BRIEF_SETTINGS:
+            hint = _did_you_mean(str(key), BRIEF_SETTINGS) or f"; the settings are {', '.join(BRIEF_SETTINGS)}"
+            raise fail(("settings", key), "unknown setting" + hint)
     tables = read_world(FOLDER / "world.json")
     cities = {city for _, city, *_ in tables.places}
     spots = {place for place, _, kind, *_ in tables.places if kind == "spot"}
@@ -331,8 +389,7 @@ def export_recipes(definition: dict[str, Any], name: str) -> tuple[str, str]:
 
 
 def export_kitchen(definition: dict[str, Any], name: str) -> tuple[str, str]:
-    keys = ("name", "title", "description", "kitchen", "dishes", "recipes", "agents", "max_steps")
-    return f"{name}.json", json.dumps({k: definition[k] for k in keys if k in definition}, indent=2) + "\n"
+    return f"{name}.json", json.dumps({k: definition[k] for k in KITCHEN_FIELDS if k in definition}, indent=2) + "\n"
 
 
 def export_itinerary(definition: dict[str, Any], name: str) -> tuple[str, str]:

@@ -8,6 +8,7 @@ A recipe's steps carry ``time`` ("N min", "N sec" or "N hour"), ``prequisites`` 
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -105,16 +106,32 @@ def read_instances(data: Any) -> dict[str, dict[str, Any]]:
     return instances
 
 
+# What an authored recipe and its steps may say (docs/scenarios.md): a misspelt field
+# ("interruptable") is refused, not read as the field left out.
+AUTHORED_RECIPE_FIELDS = ("name", "title", "description", "steps")
+AUTHORED_STEP_FIELDS = ("text", "time", "prerequisites", "time_constraints", "physical", "autonomous", "interruptible")
+
+
+def _known_fields(raw: Mapping[str, Any], known: tuple[str, ...], label: str) -> None:
+    for key in raw:
+        if key not in known:
+            close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
+            hint = f"did you mean {close[0]!r}?" if close else f"the fields are {', '.join(known)}"
+            raise DefinitionError(f"{label}: unknown field '{key}'; {hint}")
+
+
 def convert_authored(raw: Mapping[str, Any], where: str = "recipe") -> dict[str, Any]:
     """One of our authored recipes (games/content/recipes/<Name>.json, docs/scenarios.md) -> a
     definition recipe. Steps are numbered by position; times are "N min" / "N sec" / "N hour"."""
     if not isinstance(raw, Mapping) or not isinstance(raw.get("name"), str) or not isinstance(raw.get("steps"), list):
         raise DefinitionError(f"{where}: expected an object with 'name' and a 'steps' list")
+    _known_fields(raw, AUTHORED_RECIPE_FIELDS, f"{where} ({raw['name']})")
     steps = []
     for position, step in enumerate(raw["steps"]):
         label = f"{where} ({raw['name']}) step {position}"
         if not isinstance(step, Mapping):
             raise DefinitionError(f"{label}: expected an object")
+        _known_fields(step, AUTHORED_STEP_FIELDS, label)
         try:
             duration = parse_amount(step["time"])
             constraints = {

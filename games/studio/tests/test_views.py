@@ -73,6 +73,36 @@ def test_a_mistake_is_named_by_line_and_field(client_r):
     assert "&#x27;fill kettel&#x27; is not an action of this task" in html
 
 
+def test_a_misspelt_field_of_a_recipe_is_refused_not_read_as_left_out(client_r):
+    # "interruptable": true was accepted and the step played as not interruptible
+    text = starter("recipes")
+    assert '"interruptible": true' in text
+    bad = text.replace('"interruptible": true', '"interruptable": true', 1)
+    line = next(n for n, row in enumerate(bad.splitlines(), 1) if "interruptable" in row)
+    html = _check(client_r, "recipes", bad).content.decode()
+    assert f'data-line="{line}"' in html and "steps.1.interruptable" in html
+    assert "unknown field &#x27;interruptable&#x27;; did you mean &#x27;interruptible&#x27;?" in html
+    far = _check(client_r, "recipes", text.replace('"name": "Lemonade"', '"name": "Lemonade", "serves": 4', 1))
+    assert "unknown field &#x27;serves&#x27;; the fields are name, title, description, steps" in far.content.decode()
+
+
+def test_a_kitchen_level_keeps_its_pace_and_a_brief_refuses_a_misspelt_setting(client_r):
+    # the studio dropped a level's alpha and beta (salad-bar's 1.5 played at 1.0) and took any
+    # field, so "check_opening_hour" played a brief without opening hours
+    from games.studio.formats import export, parse
+
+    level = parse("kitchen", "salad-bar", starter("kitchen"))
+    assert (level["alpha"], level["beta"]) == (1.5, 3.0)
+    assert parse("kitchen", "salad-bar", export("kitchen", level, "salad-bar")[1]) == level
+    kitchen = _check(client_r, "kitchen", starter("kitchen").replace('"beta"', '"betta"')).content.decode()
+    assert "betta" in kitchen and "unknown field; did you mean &#x27;beta&#x27;?" in kitchen
+    slow = _check(client_r, "kitchen", starter("kitchen").replace('"alpha": 1.5', '"alpha": -1')).content.decode()
+    assert "must be a number above 0" in slow
+    brief = starter("itinerary").replace('"check_opening_hours"', '"check_opening_hour"')
+    html = _check(client_r, "itinerary", brief).content.decode()
+    assert "settings.check_opening_hour" in html and "did you mean &#x27;check_opening_hours&#x27;?" in html
+
+
 def test_the_text_is_checked_before_the_scenario_has_a_name(client_r):
     broken = starter("tasks").replace('after = ["fill kettle"]', 'after = ["fill kettel"]')
     html = _check(client_r, "tasks", broken, name="").content.decode()
