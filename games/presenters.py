@@ -483,6 +483,8 @@ def metric_rows(
             text = " · ".join(shown) or "none"
         elif key.endswith("_rate") and isinstance(value, int | float) and not isinstance(value, bool):
             text = f"{100 * value:.0f} %"
+        elif f"{domain}:{key}" in glossary.WHY_ENDED and isinstance(value, str):
+            text = in_peoples_words(domain, value, None)  # "at 1:27:47", as the game page says it
         else:
             text = _value(value)
         rows.append((glossary.label(key, domain), text, glossary.explain(key, domain)))

@@ -75,6 +75,7 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
         "viewer": None,
         "board_template": presenters.board_template(game.domain),
         "result_rows": presenters.metric_rows(game.result or rules.result(state), game.domain, blind=blind),
+        "outcome": presenters.in_peoples_words(game.domain, game.outcome, None) if game.outcome else "",
         "log": log_entries[-presenters.LOG_LENGTH :],
         "limit": limit,
         "chart": presenters.progress_chart(

@@ -1073,3 +1073,14 @@ def test_the_timeline_legend_names_only_the_kinds_of_bar_the_domain_draws():
     assert "runs by itself" not in itinerary and "travelling, visiting or staying" in itinerary
     assert "runs by itself" not in kitchen and "a command (one step)" in kitchen
     assert "keeps the cook busy" in legend("recipes") and "runs by itself" in legend("recipes")
+
+
+def test_why_a_recipes_game_ended_reads_its_time_as_the_game_page_does():
+    # the replay's "Why it ended" said "at 01:27:47" where the game page says "at 1:27:47"
+    rows = {
+        label: text
+        for label, text, _meaning in presenters.metric_rows(
+            {"reason": "All recipes are complete at 01:27:47."}, "recipes"
+        )
+    }
+    assert rows == {"why it ended": "All recipes are complete at 1:27:47."}

@@ -224,6 +224,10 @@ def test_every_domains_replay_renders_beside_its_planned_episode(client, partici
     expected = {"tasks": r"t=\d+", "recipes": r"\d+:\d\d", "kitchen": r"step \d+"}
     expected["itinerary"] = r"(day \d+, )?\d\d:\d\d"
     assert re.fullmatch(expected.get(domain, r".+"), moment.group(1)), moment.group(1)
+    if domain == "recipes":  # the header says why it ended as the game page does ("at 0:10", not "at 00:00:10")
+        Game.objects.filter(pk=game.pk).update(status="finished", outcome="All recipes are complete at 00:10:00.")
+        header = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+        assert "(All recipes are complete at 10:00.)" in header
 
 
 FORM = {"player": "res", "clock": "real_time", "seconds_per_unit": "2", "disconnect_policy": "pause", "seed": "0"}
