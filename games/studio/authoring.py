@@ -19,7 +19,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -181,6 +181,16 @@ def _did_you_mean(word: str, known: Iterable[str]) -> str:
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
+def _unknown(raw: Mapping[str, Any], known: Sequence[str], what: str = "field") -> tuple[str, str] | None:
+    """The first key of ``raw`` that is not one of ``known`` and what to say of it ("unknown field;
+    did you mean 'beta'?", else the list of ``what``s), or None."""
+    for key in raw:
+        if key not in known:
+            hint = _did_you_mean(str(key), known) or f"; the {what}s are {', '.join(known)}"
+            return str(key), f"unknown {what}{hint}"
+    return None
+
+
 def with_reference_plans(definition: dict[str, Any]) -> dict[str, Any]:
     """The definition with the heuristic planner's plans as R-Efficiency's reference, computed
     again on every save (a plan written for other steps would be wrong), as the catalogue does."""
@@ -223,10 +233,9 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
     lines = json_lines(text)
     if not isinstance(raw, dict):
         raise AuthoringError([Problem(1, "", "a level is a JSON object with kitchen, dishes and (optionally) recipes")])
-    for key in raw:
-        if key not in KITCHEN_FIELDS:
-            hint = _did_you_mean(str(key), KITCHEN_FIELDS) or f"; the fields are {', '.join(KITCHEN_FIELDS)}"
-            raise AuthoringError([Problem(line_of(lines, (key,)) or 1, str(key), f"unknown field{hint}")])
+    if unknown := _unknown(raw, KITCHEN_FIELDS):
+        key, message = unknown
+        raise AuthoringError([Problem(line_of(lines, (key,)) or 1, key, message)])
     for key in ("kitchen", "dishes"):
         if not isinstance(raw.get(key), list) or not raw[key]:
             raise AuthoringError([Problem(line_of(lines, (key,)) or 1, key, "must be a non-empty list")])
@@ -326,13 +335,8 @@ def parse_itinerary(name: str, text: str) -> dict[str, Any]:
 
     if not isinstance(raw, dict):
         raise fail((), "a brief is a JSON object with kind, question, settings and cities or spots")
-    for key in raw:
-        if key not in BRIEF_FIELDS:
-            raise fail(
-                (key,),
-                "unknown field"
-                + (_did_you_mean(str(key), BRIEF_FIELDS) or f"; the fields are {', '.join(BRIEF_FIELDS)}"),
-            )
+    if unknown := _unknown(raw, BRIEF_FIELDS):
+        raise fail((unknown[0],), unknown[1])
     if raw.get("kind") not in _KINDS:
         raise fail(("kind",), "must be 1 (inter-city), 2 (day plan) or 3 (combined)")
     question = raw.get("question")
@@ -341,10 +345,8 @@ def parse_itinerary(name: str, text: str) -> dict[str, Any]:
     settings = raw.get("settings")
     if not isinstance(settings, dict):
         raise fail(("settings",), "must be an object with begin_time, end_time and origin_city")
-    for key in settings:
-        if key not in BRIEF_SETTINGS:
-            hint = _did_you_mean(str(key), BRIEF_SETTINGS) or f"; the settings are {', '.join(BRIEF_SETTINGS)}"
-            raise fail(("settings", key), "unknown setting" + hint)
+    if unknown := _unknown(settings, BRIEF_SETTINGS, "setting"):
+        raise fail(("settings", unknown[0]), unknown[1])
     tables = read_world(FOLDER / "world.json")
     cities = {city for _, city, *_ in tables.places}
     spots = {place for place, _, kind, *_ in tables.places if kind == "spot"}
