@@ -16,7 +16,6 @@ itinerary, one brief as in games/content/itinerary/briefs.json, over our own tra
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -26,6 +25,7 @@ from typing import Any
 
 from games.bundled import CONTENT_DIR
 from games.engine.durations import amount_text
+from games.engine.fields import closest, unknown_field
 from games.studio.locate import Path, json_lines, line_of, toml_action_line, toml_key_line
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,60}$")
@@ -177,18 +177,15 @@ def parse_recipes(name: str, text: str) -> dict[str, Any]:
 
 def _did_you_mean(word: str, known: Iterable[str]) -> str:
     """ "; did you mean 'x'?" for the closest known name, or "" when none is close."""
-    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.75)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    near = closest(word, known)
+    return f"; did you mean {near!r}?" if near else ""
 
 
 def _unknown(raw: Mapping[str, Any], known: Sequence[str], what: str = "field") -> tuple[str, str] | None:
     """The first key of ``raw`` that is not one of ``known`` and what to say of it ("unknown field;
     did you mean 'beta'?", else the list of ``what``s), or None."""
-    for key in raw:
-        if key not in known:
-            hint = _did_you_mean(str(key), known) or f"; the {what}s are {', '.join(known)}"
-            return str(key), f"unknown {what}{hint}"
-    return None
+    unknown = unknown_field(raw, known, what)
+    return (unknown[0], f"unknown {what}; {unknown[1]}") if unknown else None
 
 
 def with_reference_plans(definition: dict[str, Any]) -> dict[str, Any]:

@@ -8,12 +8,12 @@ A recipe's steps carry ``time`` ("N min", "N sec" or "N hour"), ``prequisites`` 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.domains.recipes.kitchen import DEFAULT_APPLIANCES, DefinitionError, load_kitchen
 from games.domains.recipes.timefmt import TimeFormatError, parse_amount
+from games.engine.fields import unknown_field
 
 
 def _whole(value: Any, label: str, field: str) -> int:
@@ -113,11 +113,8 @@ AUTHORED_STEP_FIELDS = ("text", "time", "prerequisites", "time_constraints", "ph
 
 
 def _known_fields(raw: Mapping[str, Any], known: tuple[str, ...], label: str) -> None:
-    for key in raw:
-        if key not in known:
-            close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
-            hint = f"did you mean {close[0]!r}?" if close else f"the fields are {', '.join(known)}"
-            raise DefinitionError(f"{label}: unknown field '{key}'; {hint}")
+    if unknown := unknown_field(raw, known):
+        raise DefinitionError(f"{label}: unknown field '{unknown[0]}'; {unknown[1]}")
 
 
 def convert_authored(raw: Mapping[str, Any], where: str = "recipe") -> dict[str, Any]:
