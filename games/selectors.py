@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, QuerySet
+from django.utils import timezone
 
 from games import state_store
 from games.engine import registry
 from games.engine.rules import RuleSet
-from games.models import Game, GameEvent, Scenario
+from games.models import Game, GameEvent, GameStatus, Scenario
+
+# The games list's extra status filter: running games whose clock stands.
+PAUSED = "paused"
+# A game paused this long is one its player has most likely left (the games list offers to stop them).
+LEFT_PAUSED_AFTER = timedelta(days=1)
 
 
 def current_scenarios(domain: str | None = None, search: str = "") -> QuerySet[Scenario]:
@@ -71,11 +78,21 @@ def games_for_user(user: Any) -> QuerySet[Game]:
     return Game.objects.filter(seats__user=user).distinct().select_related("scenario").order_by("-created_at")
 
 
+def left_paused(*, longer_than: timedelta = LEFT_PAUSED_AFTER, now: datetime | None = None) -> QuerySet[Game]:
+    """Running games paused (by a researcher, or because their player left) for more than
+    ``longer_than``: a paused game's ``anchor_at`` is when its clock stopped."""
+    since = (now or timezone.now()) - longer_than
+    return Game.objects.filter(status=GameStatus.RUNNING, paused=True, anchor_at__lt=since).order_by("anchor_at")
+
+
 def all_games(*, status: str = "", domain: str = "", scenario: str = "") -> QuerySet[Game]:
-    """Every game, newest first; ``scenario``: a slug, the games played on any of its versions
-    (a game of several tasks by its first)."""
+    """Every game, newest first; ``status``: a ``GameStatus`` or ``PAUSED`` (running games whose
+    clock stands); ``scenario``: a slug, the games played on any of its versions (a game of several
+    tasks by its first)."""
     queryset = Game.objects.select_related("scenario", "created_by").order_by("-created_at")
-    if status:
+    if status == PAUSED:
+        queryset = queryset.filter(status=GameStatus.RUNNING, paused=True)
+    elif status:
         queryset = queryset.filter(status=status)
     if domain:
         queryset = queryset.filter(domain=domain)

@@ -8,6 +8,7 @@ urlpatterns = [
     path("scenarios/<int:pk>/", views.scenario_detail, name="scenario"),
     path("games/", views.game_list, name="list"),
     path("games/mine/", views.my_games, name="mine"),
+    path("games/stop-left-paused/", views.stop_left_paused, name="stop_left_paused"),
     path("games/new/", views.game_create, name="create"),
     path("games/<int:pk>/", views.play, name="play"),
     path("games/<int:pk>/control/", views.control, name="control"),

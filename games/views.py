@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
@@ -59,7 +60,8 @@ def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @researcher_required
 def game_list(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status", "")
-    status = status if status in GameStatus.values else ""
+    statuses = [*GameStatus.choices, (selectors.PAUSED, "Paused")]
+    status = status if status in dict(statuses) else ""
     domain = request.GET.get("domain", "")
     domain = domain if domain in registry.domains() else ""
     scenario = request.GET.get("scenario", "").strip()
@@ -71,9 +73,32 @@ def game_list(request: HttpRequest) -> HttpResponse:
         "domain": domain,
         "scenario": scenario,
         "domains": registry.choices(),
-        "statuses": GameStatus.choices,
+        "statuses": statuses,
+        "filtered": bool(status or domain or scenario),
+        "left_paused": selectors.left_paused().count(),
     }
     return render(request, "games/game_list.html", context)
+
+
+@researcher_required
+@require_POST
+def stop_left_paused(request: HttpRequest) -> HttpResponse:
+    """Stop every game paused for more than a day (players who left and never came back); each
+    ends as the game page's Stop ends it, with the results reached before the pause."""
+    stopped = 0
+    for pk in selectors.left_paused().values_list("pk", flat=True):
+        try:
+            services.finish(pk, reason="stopped by a researcher after it was left paused", by=request.user)
+        except services.GameError as error:  # e.g. its rules could not be loaded: say so, go on
+            messages.error(request, f"Game {pk} could not be stopped: {error}")
+        else:
+            stopped += 1
+    if stopped:
+        games = "1 game" if stopped == 1 else f"{stopped} games"
+        messages.success(request, f"Stopped {games} left paused for more than a day; replays show what was played.")
+    else:
+        messages.info(request, "No game has been left paused for more than a day.")
+    return redirect(f"{reverse('games:list')}?status={selectors.PAUSED}")
 
 
 @login_required

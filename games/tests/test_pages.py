@@ -395,4 +395,52 @@ def test_a_scenarios_page_counts_its_games_and_links_to_them(client, researcher,
     listed = client.get(reverse("games:list"), {"scenario": "test/toy"}).content.decode()
     assert listed.count("Toy chores") == 2 and "Scenario <code>test/toy</code>" in listed
     none = client.get(reverse("games:list"), {"scenario": "test/other"}).content.decode()
-    assert "No games yet." in none and "Toy chores" not in none
+    assert "No games match these filters." in none and "Toy chores" not in none
+
+
+def _paused_since(game, **ago):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    services.pause(game.pk, reason="disconnect")
+    Game.objects.filter(pk=game.pk).update(anchor_at=timezone.now() - timedelta(**ago))
+
+
+def test_the_games_list_filters_paused_games_and_says_how_long_they_have_waited(client, researcher, participant, game):
+    other = services.create_game("test/toy", [{"kind": "human", "user": participant}], clock="real_time")
+    _paused_since(game, hours=3)
+    client.force_login(researcher)
+    html = client.get(reverse("games:list"), {"status": "paused"}).content.decode()
+    assert f'<td class="num">{game.pk}</td>' in html and f'<td class="num">{other.pk}</td>' not in html
+    assert re.search(r'>paused</span> <small class="hint nowrap">3\xa0hours</small>', html)
+    assert "have been paused for more than a day" not in html and "has been paused" not in html  # 3 hours: not left
+
+
+def test_a_researcher_stops_the_games_left_paused_for_more_than_a_day(client, researcher, participant, game):
+    make = lambda: services.create_game("test/toy", [{"kind": "human", "user": participant}], clock="real_time")  # noqa: E731
+    recent, running, done = make(), make(), make()
+    _paused_since(game, days=2)
+    _paused_since(recent, hours=20)
+    services.finish(done.pk, reason="done")
+    client.force_login(researcher)
+    listed = client.get(reverse("games:list")).content.decode()
+    assert "1 game has been paused for more than a day, most likely left by its player." in listed
+    page = client.post(reverse("games:stop_left_paused"), follow=True)
+    assert "Stopped 1 game left paused for more than a day" in page.content.decode()
+    stopped = Game.objects.get(pk=game.pk)
+    assert stopped.status == GameStatus.FINISHED and stopped.outcome == "stopped by a researcher after it was left paused"
+    assert Game.objects.get(pk=recent.pk).status == GameStatus.RUNNING and Game.objects.get(pk=recent.pk).paused
+    assert Game.objects.get(pk=running.pk).status == GameStatus.RUNNING
+    assert Game.objects.get(pk=done.pk).outcome == "done"
+    again = client.post(reverse("games:stop_left_paused"), follow=True).content.decode()
+    assert "No game has been left paused for more than a day." in again
+
+
+def test_only_researchers_stop_left_games_and_only_by_post(client, researcher, participant, game):
+    _paused_since(game, days=2)
+    client.force_login(participant)
+    assert client.post(reverse("games:stop_left_paused")).status_code == 403
+    client.force_login(researcher)
+    assert client.get(reverse("games:stop_left_paused")).status_code == 405
+    assert Game.objects.get(pk=game.pk).status == GameStatus.RUNNING

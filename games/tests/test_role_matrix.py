@@ -39,6 +39,7 @@ LEVELS: dict[str, str] = {
     "games:scenario": "researcher",
     "games:list": "researcher",
     "games:mine": "login",
+    "games:stop_left_paused": "researcher",
     "games:create": "researcher",
     "games:play": "game",
     "games:control": "game",

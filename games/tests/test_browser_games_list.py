@@ -1,0 +1,52 @@
+"""A researcher finds the games players left paused and stops them, in a real browser (Playwright)."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import services
+from games.models import Game, GameStatus
+from games.npc.tests.test_browser import SCREENSHOTS, researcher_page
+
+pytestmark = [pytest.mark.browser]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_stop_the_games_left_paused_from_the_games_list(live_server, browser, django_user_model, toy_scenario):
+    from accounts.roles import Role, grant
+
+    rita = django_user_model.objects.create_user("rita", password="pw-researcher-1")
+    grant(rita, Role.RESEARCHER)
+    player = django_user_model.objects.create_user("pat")
+    games: list[Game] = []
+
+    def set_up() -> None:  # off Playwright's event loop, where the services' broadcasts cannot run
+        games.extend(services.create_game("test/toy", [{"kind": "human", "user": player}]) for _ in range(2))
+        services.pause(games[0].pk, reason="disconnect")
+
+    thread = threading.Thread(target=set_up)
+    thread.start()
+    thread.join()
+    left, playing = games
+    Game.objects.filter(pk=left.pk).update(anchor_at=timezone.now() - timedelta(days=3))
+
+    page = researcher_page(live_server, browser, rita)
+    page.goto(f"{live_server.url}/games/")
+    callout = page.locator("form.callout")
+    assert "1 game has been paused for more than a day" in callout.inner_text()
+    page.get_by_label("Status").select_option(label="Paused")  # the list follows the filter
+    page.wait_for_url("**status=paused**")
+    rows = page.locator("table tbody tr")
+    assert rows.count() == 1 and rows.first.locator("td").nth(4).inner_text().split() == ["paused", "3", "days"]
+    page.on("dialog", lambda dialog: dialog.accept())  # "Stop 1 game left paused …?"
+    page.get_by_role("button", name="Stop it").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("text=Stopped 1 game left paused for more than a day")
+    page.screenshot(path=str(SCREENSHOTS / "games-list-stopped.png"), full_page=True)
+    assert "No games match these filters." in page.locator("main").inner_text()
+    assert Game.objects.get(pk=left.pk).status == GameStatus.FINISHED
+    assert Game.objects.get(pk=playing.pk).status == GameStatus.RUNNING  # a game still being played stays
