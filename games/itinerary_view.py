@@ -423,7 +423,7 @@ class ItineraryPresenter:
 
     # the traveller does one thing at a time: a bar's times say all
     kind_words = {"occupying": "", "wait": ""}
-    legend = (("occupying", "travelling, visiting or staying"), ("wait", "wait"))
+    legend = (("occupying", "travelling or visiting"), ("wait", "staying or waiting"))
 
     def board(self, data: Mapping[str, Any], names: Sequence[str], actions: Sequence[str]) -> dict[str, Any]:
         return board(data, actions) if data.get("clock") else {}

@@ -144,6 +144,7 @@ def build(
     describe: Describe = default_label,
     time_text: TimeText = plain_time,
     span_of: SpanOf | None = None,
+    is_wait: Callable[[str], bool] | None = None,
     kind_words: dict[str, str] | None = None,
     tick_text: TimeText | None = None,
     abbreviate: Abbreviate | None = None,
@@ -152,7 +153,8 @@ def build(
     """``entries``: GameEvent rows (or objects with category/kind/agent/time/data) in seq order.
 
     ``describe`` names an action in people's words, ``time_text`` writes a time for the tooltips,
-    ``span_of`` gives a whole action's own start and end when its details hold them, and
+    ``span_of`` gives a whole action's own start and end when its details hold them (drawn as a
+    wait, under its own label, when ``is_wait`` says its action only lets time pass), and
     ``kind_words`` replaces what a tooltip says about each kind of bar (``KIND_WORDS``),
     ``tick_text`` writes the axis (numbers when None), ``abbreviate`` gives each bar the short
     label a narrow bar shows instead of its cut-off label and ``legend`` names the kinds of bar."""
@@ -198,7 +200,8 @@ def build(
                 continue
             own = span_of(details) if span_of else None
             if own is not None:
-                whole = [Bar(label, own[0], max(own), "occupying", done=True)]
+                waits = is_wait is not None and is_wait(str(details.get("action", "")))
+                whole = [Bar(label, own[0], max(own), "wait" if waits else "occupying", done=True)]
             else:
                 whole = _whole_action(details, label, float(entry.time), row.cursor)
             for bar in whole:

@@ -464,6 +464,15 @@ def test_the_itinerary_timeline_reads_in_plain_words_and_clock_times():
         "Train T1 Alpha → Beta: 10:00–11:00",  # from its departure, not from the arrival at the station
     ]
     assert not any("(" in tip for tip in tips)  # no timed action text, no "keeps the agent busy"
+    # a stay only lets time pass (the descriptor's is_wait): grey, as the studio's preview draws it
+    assert [b.kind for b in bars.rows[0].bars] == ["occupying", "wait", "occupying", "occupying", "occupying"]
+    from games.studio.preview import trip_timeline
+
+    studio = trip_timeline(definition(end="2024-01-01 23:00"), [e.data["details"]["action"] for e in entries])
+    assert studio is not None
+    assert [bar["kind"] for row in studio[0]["rows"] for lane in row["lanes"] for bar in lane] == [
+        b.kind for b in bars.rows[0].bars
+    ]
     # a multi-day trip says the day
     multi = dict(TRIPS.observe(TRIPS.initial_state(definition()), 0).data)
     texts = presenters.timeline_texts("itinerary", multi)
@@ -1070,7 +1079,8 @@ def test_the_timeline_legend_names_only_the_kinds_of_bar_the_domain_draws():
 
     tasks, itinerary, kitchen = legend("tasks"), legend("itinerary"), legend("kitchen")
     assert "keeps the agent busy" in tasks and "runs by itself" in tasks and "swatch wait" in tasks
-    assert "runs by itself" not in itinerary and "travelling, visiting or staying" in itinerary
+    assert "runs by itself" not in itinerary and "travelling or visiting" in itinerary
+    assert "staying or waiting" in itinerary
     assert "runs by itself" not in kitchen and "a command (one step)" in kitchen
     assert "keeps the cook busy" in legend("recipes") and "runs by itself" in legend("recipes")
 
