@@ -13,6 +13,7 @@ planner policy played headlessly); ``reference_run`` builds one over the chosen 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -132,6 +133,10 @@ def compare(domain: str, runs: Iterable[BenchmarkRun], *, humans: bool = True) -
     }
 
 
+# Rows of the by-scenario table shown before the rest are folded away.
+SHOWN = 20
+
+
 def by_scenario(
     sources: Sequence[dict[str, Any]],
     played: Sequence[Sequence[dict[str, Any]]],
@@ -140,7 +145,8 @@ def by_scenario(
     """Each scenario (with its options and team size) against each source: the mean final score
     the charts draw (0-100) and over how many episodes, None where a source did not play it. The
     pooled tables average whatever each source played; this says which scenarios those were (a
-    person's one brief beside the planner's seven)."""
+    person's one brief beside the planner's seven). Rows go by how many sources played the
+    scenario, then by name; ``rows`` holds the first ``SHOWN``, ``more`` the rest."""
     names: dict[str, str] = {}
     cells: dict[str, list[list[float]]] = {}
     for index, rows in enumerate(played):
@@ -151,14 +157,22 @@ def by_scenario(
             key = signature(row["item"])
             names.setdefault(key, _scenario_name(row["item"], titles or {}))
             cells.setdefault(key, [[] for _ in played])[index].append(float(curve[-1][-1]))
+    # the scenarios most sources played (what the table compares) first, then by name
+    order = sorted(cells.items(), key=lambda kv: (-sum(1 for v in kv[1] if v), _natural(names[kv[0]])))
     lines = [
         {
             "name": names[key],
             "cells": [{"mean": sum(v) / len(v), "episodes": len(v)} if v else None for v in values],
         }
-        for key, values in sorted(cells.items(), key=lambda kv: names[kv[0]])
+        for key, values in order
     ]
-    return {"columns": [source["label"] for source in sources], "rows": lines}
+    # a run over hundreds of briefs: the first rows shown, the rest behind "the other N scenarios"
+    return {"columns": [source["label"] for source in sources], "rows": lines[:SHOWN], "more": lines[SHOWN:]}
+
+
+def _natural(name: str) -> list[Any]:
+    """A name's sort key with its numbers as numbers ("#2" before "#10")."""
+    return [(0, int(part)) if part.isdigit() else (1, part.lower()) for part in re.split(r"(\d+)", name)]
 
 
 def _titles(played: Sequence[Sequence[dict[str, Any]]]) -> dict[str, str]:

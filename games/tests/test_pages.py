@@ -429,7 +429,8 @@ def test_a_researcher_stops_the_games_left_paused_for_more_than_a_day(client, re
     page = client.post(reverse("games:stop_left_paused"), follow=True)
     assert "Stopped 1 game left paused for more than a day" in page.content.decode()
     stopped = Game.objects.get(pk=game.pk)
-    assert stopped.status == GameStatus.FINISHED and stopped.outcome == "stopped by a researcher after it was left paused"
+    assert stopped.status == GameStatus.FINISHED
+    assert stopped.outcome == "stopped by a researcher after it was left paused"
     assert Game.objects.get(pk=recent.pk).status == GameStatus.RUNNING and Game.objects.get(pk=recent.pk).paused
     assert Game.objects.get(pk=running.pk).status == GameStatus.RUNNING
     assert Game.objects.get(pk=done.pk).outcome == "done"

@@ -85,6 +85,27 @@ def test_the_by_scenario_table_says_which_scenarios_each_source_played(tasks_sce
     assert second["cells"][model] == {"mean": pytest.approx(sum(finals) / len(finals)), "episodes": 2}
 
 
+def test_the_by_scenario_table_puts_what_several_sources_played_first_and_folds_a_long_tail():
+    # a run over the 364 published briefs made a table of 364 rows, the few a person also played
+    # somewhere in the middle by name
+    def row(slug: str, score: float) -> dict:
+        return {"item": {"key": slug, "scenarios": [slug]}, "curve": [[0, 0.0], [5, score]]}
+
+    planner = [row(f"brief-{i}", 50.0 + i / 10) for i in range(30)]
+    person = [row("brief-17", 80.0), row("brief-25", 60.0)]
+    table = comparison.by_scenario([{"label": "planner"}, {"label": "people"}], [planner, person])
+    names = [line["name"] for line in table["rows"]]
+    assert names[:2] == ["brief-17", "brief-25"]  # both sources played these: compared first
+    assert names[2:5] == ["brief-0", "brief-1", "brief-2"]  # then by name, its numbers as numbers
+    assert len(table["rows"]) == comparison.SHOWN and len(table["more"]) == 30 - comparison.SHOWN
+    assert {line["name"] for line in table["rows"] + table["more"]} == {f"brief-{i}" for i in range(30)}
+    assert table["rows"][0]["cells"] == [{"mean": pytest.approx(51.7), "episodes": 1}, {"mean": 80.0, "episodes": 1}]
+    from django.template.loader import render_to_string
+
+    html = render_to_string("npc/_by_scenario_table.html", {"columns": ["planner", "people"], "rows": table["more"]})
+    assert html.count('<th scope="row">') == 10 and "brief-29" in html
+
+
 def test_people_are_grouped_by_who_played_beside_them(tasks_scenarios, participant, inline_npcs):
     play_as_person("test/chores1", participant, moves=50)
     play_as_person("test/chores1", participant, moves=50, npc="random")
