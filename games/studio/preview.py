@@ -164,9 +164,34 @@ def preview_itinerary(definition: dict[str, Any], agents: int, max_seconds: floa
     }
 
 
+def _where_after(action: str) -> str:
+    """Where a timed action leaves the traveller ("" when its text does not say)."""
+    from games.domains.itinerary.actions import parse_action
+
+    try:
+        parsed = parse_action(action)
+    except ValueError:
+        return ""
+    return str(parsed.args[1] if parsed.verb in ("go_to_city", "go_to_place") else parsed.args[0])
+
+
+def _staying(where: str, start: float, end: float, when: str) -> Bar:
+    """The time a plan leaves between two actions, spent where the first left the traveller: a
+    wait, as the game draws a stay ("In Stonegate", a city's days between two trains)."""
+    return {
+        "label": f"In {where}",
+        "short": where,
+        "start": start,
+        "end": end,
+        "kind": "wait",
+        "tip": f"In {where}: {when}",
+    }
+
+
 def trip_timeline(definition: dict[str, Any], actions: list[str]) -> tuple[dict[str, Any], list[str]] | None:
     """The planner's plan as the game draws a trip: one row of legs, visits and stays on the trip's
-    clock ("07:00", or "d2 06:00" on a trip of several days), and the same as lines ("07:00–07:09
+    clock ("07:00", or "d2 06:00" on a trip of several days), the time between two actions as a
+    wait where the first left the traveller ("In Stonegate"), and the actions as lines ("07:00–07:09
     Go to Old Town Walls"), not ``go_to_place(..., 2024-05-02 07:00, ...)``."""
     from games.itinerary_view import clock_text, leg_label, short_label, span_of, span_text
 
@@ -175,13 +200,17 @@ def trip_timeline(definition: dict[str, Any], actions: list[str]) -> tuple[dict[
     clock, short, times_of = clock_text(trip), clock_text(trip, short=True), span_of(trip)
     bars: list[Bar] = []
     lines = []
+    here, since = "", None  # where the traveller is between actions, from when
     for action in actions:
         span = times_of({"action": action})
         if span is None:
             continue
         start, finish = span
+        if here and since is not None and start > since:  # the plan leaves time between two actions
+            bars.append(_staying(here, since, start, span_text(clock, since, start)))
         label = leg_label(action)
         when = span_text(clock, start, finish)
+        here, since = _where_after(action), finish
         bars.append(
             {
                 "label": label,

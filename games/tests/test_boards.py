@@ -470,8 +470,11 @@ def test_the_itinerary_timeline_reads_in_plain_words_and_clock_times():
 
     studio = trip_timeline(definition(end="2024-01-01 23:00"), [e.data["details"]["action"] for e in entries])
     assert studio is not None
-    assert [bar["kind"] for row in studio[0]["rows"] for lane in row["lanes"] for bar in lane] == [
-        b.kind for b in bars.rows[0].bars
+    drawn = [bar for row in studio[0]["rows"] for lane in row["lanes"] for bar in lane]
+    assert [bar["kind"] for bar in drawn if not bar["label"].startswith("In ")] == [b.kind for b in bars.rows[0].bars]
+    # the ten minutes at the hotel before the train leaves: a wait where the traveller is
+    assert [(b["label"], b["kind"], b["tip"]) for b in drawn if b["label"].startswith("In ")] == [
+        ("In Alpha Railway Hotel", "wait", "In Alpha Railway Hotel: 09:50–10:00")
     ]
     # a multi-day trip says the day
     multi = dict(TRIPS.observe(TRIPS.initial_state(definition()), 0).data)
