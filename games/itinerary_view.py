@@ -424,6 +424,8 @@ class ItineraryPresenter:
     # the traveller does one thing at a time: a bar's times say all
     kind_words = {"occupying": "", "wait": ""}
     legend = (("occupying", "travelling or visiting"), ("wait", "staying or waiting"))
+    # the clock jumps to each action's end: time before the next one (a train's departure) is a wait
+    gaps_are_waits = True
 
     def board(self, data: Mapping[str, Any], names: Sequence[str], actions: Sequence[str]) -> dict[str, Any]:
         return board(data, actions) if data.get("clock") else {}

@@ -98,6 +98,8 @@ def timeline_texts(domain: str, data: dict[str, Any]) -> dict[str, Any]:
     if own is not None and hasattr(own, "span_of"):
         texts["span_of"] = own.span_of(data)
         texts["is_wait"] = registry.descriptor(domain).is_wait  # an itinerary's stay: a wait with its city
+    if own is not None and getattr(own, "gaps_are_waits", False):
+        texts["gaps_are_waits"] = True
     if own is not None and hasattr(own, "kind_words"):
         texts["kind_words"] = own.kind_words
     if own is not None and hasattr(own, "abbreviate"):

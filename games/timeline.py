@@ -145,6 +145,7 @@ def build(
     time_text: TimeText = plain_time,
     span_of: SpanOf | None = None,
     is_wait: Callable[[str], bool] | None = None,
+    gaps_are_waits: bool = False,
     kind_words: dict[str, str] | None = None,
     tick_text: TimeText | None = None,
     abbreviate: Abbreviate | None = None,
@@ -154,7 +155,9 @@ def build(
 
     ``describe`` names an action in people's words, ``time_text`` writes a time for the tooltips,
     ``span_of`` gives a whole action's own start and end when its details hold them (drawn as a
-    wait, under its own label, when ``is_wait`` says its action only lets time pass), and
+    wait, under its own label, when ``is_wait`` says its action only lets time pass; with
+    ``gaps_are_waits`` the time before it since the agent's last action is a wait too: a traveller
+    who takes the 06:50 train at 00:01 waits for it), and
     ``kind_words`` replaces what a tooltip says about each kind of bar (``KIND_WORDS``),
     ``tick_text`` writes the axis (numbers when None), ``abbreviate`` gives each bar the short
     label a narrow bar shows instead of its cut-off label and ``legend`` names the kinds of bar."""
@@ -200,6 +203,8 @@ def build(
                 continue
             own = span_of(details) if span_of else None
             if own is not None:
+                if gaps_are_waits and own[0] > row.cursor:
+                    _wait(row, row.cursor, own[0])
                 waits = is_wait is not None and is_wait(str(details.get("action", "")))
                 whole = [Bar(label, own[0], max(own), "wait" if waits else "occupying", done=True)]
             else:
@@ -216,11 +221,7 @@ def build(
         elif entry.kind == "waited":
             start = float(details.get("from", entry.time))
             until = float(details.get("until", entry.time + 1 if start == entry.time else entry.time))
-            last = row.bars[-1] if row.bars else None
-            if last is not None and last.kind == "wait" and last.end == start:
-                last.end = max(until, start)  # one wait read in several pieces (a real-time clock) is one bar
-            else:
-                row.bars.append(Bar("wait", start, max(until, start), "wait", done=True))
+            _wait(row, start, until)
             row.cursor = max(row.cursor, until)
         elif entry.kind == "rejected":
             row.rejections.append((float(entry.time), entry.data.get("message", "")))
@@ -253,6 +254,16 @@ def _identity(details: dict[str, Any], label: str) -> str:
     if "recipe" in details and "step" in details:
         return f"{details['recipe']}#{details['step']}"
     return label
+
+
+def _wait(row: Row, start: float, until: float) -> None:
+    """A wait bar from ``start`` to ``until``; one wait read in several pieces (a real-time clock)
+    is one bar."""
+    last = row.bars[-1] if row.bars else None
+    if last is not None and last.kind == "wait" and last.label == "wait" and last.end == start:
+        last.end = max(until, start)
+    else:
+        row.bars.append(Bar("wait", start, max(until, start), "wait", done=True))
 
 
 def _whole_action(details: dict[str, Any], label: str, time: float, cursor: float) -> list[Bar]:

@@ -461,18 +461,21 @@ def test_the_itinerary_timeline_reads_in_plain_words_and_clock_times():
         "Stay in Alpha: 07:20–09:00",
         "Visit Tower: 09:00–09:30",
         "Go to Alpha Railway Hotel: 09:30–09:50",
+        "wait: 09:50–10:00",  # at the station for the train: the clock jumped to its departure
         "Train T1 Alpha → Beta: 10:00–11:00",  # from its departure, not from the arrival at the station
     ]
     assert not any("(" in tip for tip in tips)  # no timed action text, no "keeps the agent busy"
     # a stay only lets time pass (the descriptor's is_wait): grey, as the studio's preview draws it
-    assert [b.kind for b in bars.rows[0].bars] == ["occupying", "wait", "occupying", "occupying", "occupying"]
+    assert [b.kind for b in bars.rows[0].bars] == ["occupying", "wait", "occupying", "occupying", "wait", "occupying"]
     from games.studio.preview import trip_timeline
 
     studio = trip_timeline(definition(end="2024-01-01 23:00"), [e.data["details"]["action"] for e in entries])
     assert studio is not None
     drawn = [bar for row in studio[0]["rows"] for lane in row["lanes"] for bar in lane]
-    assert [bar["kind"] for bar in drawn if not bar["label"].startswith("In ")] == [b.kind for b in bars.rows[0].bars]
-    # the ten minutes at the hotel before the train leaves: a wait where the traveller is
+    assert [(bar["kind"], bar["start"], bar["end"]) for bar in drawn] == [
+        (b.kind, b.start, b.end) for b in bars.rows[0].bars
+    ]
+    # the ten minutes at the hotel before the train leaves: the preview says where the traveller is
     assert [(b["label"], b["kind"], b["tip"]) for b in drawn if b["label"].startswith("In ")] == [
         ("In Alpha Railway Hotel", "wait", "In Alpha Railway Hotel: 09:50–10:00")
     ]
