@@ -16,6 +16,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Mapping
 
 ELSEWHERE = (
     "To use another OpenAI-compatible server, set LLM_BASE_URL (and LLM_MODEL, LLM_API_KEY), "
@@ -50,9 +51,20 @@ def main(argv: list[str]) -> int:
         return _run(command, os.environ)
     print(f"LLM teammates use the bundled SmolLM2 at {url} (model {MODEL_ALIAS}). {ELSEWHERE}", flush=True)
     try:
-        return _run(command, {**os.environ, "LLM_BASE_URL": url, "LLM_MODEL": MODEL_ALIAS})
+        return _run(command, {**os.environ, "LLM_BASE_URL": url, "LLM_MODEL": MODEL_ALIAS, **local_timeout(os.environ)})
     finally:
         server.__exit__(None, None, None)  # stops the model server with the site
+
+
+# The bundled model reads a new prompt of a thousand tokens in 10-15 s on one core of a busy 2-core
+# machine (measured: 65-110 prompt tokens a second; the part a turn shares with the last is reused):
+# the site's 20 s timed out about one LLM teammate's turn in three, which then did nothing.
+LOCAL_TIMEOUT_SECONDS = "60"
+
+
+def local_timeout(env: Mapping[str, str]) -> dict[str, str]:
+    """The LLM timeout for the bundled model: 60 s unless ``LLM_TIMEOUT_SECONDS`` says otherwise."""
+    return {} if env.get("LLM_TIMEOUT_SECONDS") else {"LLM_TIMEOUT_SECONDS": LOCAL_TIMEOUT_SECONDS}
 
 
 def _run(command: list[str], env: os._Environ[str] | dict[str, str]) -> int:

@@ -44,6 +44,14 @@ class GameForm(forms.Form):
     )
     disconnect_policy = forms.ChoiceField(choices=DisconnectPolicy.choices, initial=DisconnectPolicy.PAUSE)
     seed = forms.IntegerField(initial=0, min_value=0, max_value=2**31 - 1)
+    llm_constrained = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Hold LLM teammates' replies to legal actions",
+        help_text="The endpoint may only write one legal action per teammate (JSON-constrained decoding, as a "
+        "study condition can ask): a small model such as the bundled SmolLM2 then always acts, where its free "
+        "answers seldom name an action. Untick for free answers, as the papers' agents give.",
+    )
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -116,6 +124,8 @@ class GameForm(forms.Form):
                     continue
                 source = {"source_game": data[f"seat{i}_game"], "source_agent": data.get(f"seat{i}_agent") or 0}
                 plan.append({"kind": "npc", "dispatcher": "replay", "settings": source})
+            elif choice == "npc:llm" and data.get("llm_constrained"):
+                plan.append({"kind": "npc", "dispatcher": "llm", "settings": {"prompt": {"constrained": True}}})
             else:
                 plan.append({"kind": "npc", "dispatcher": choice.split(":", 1)[1]})
         return plan

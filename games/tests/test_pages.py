@@ -233,6 +233,24 @@ def test_every_domains_replay_renders_beside_its_planned_episode(client, partici
 FORM = {"player": "res", "clock": "real_time", "seconds_per_unit": "2", "disconnect_policy": "pause", "seed": "0"}
 
 
+def test_llm_teammates_are_held_to_legal_actions_unless_the_box_is_unticked(client, researcher, toy_scenario, settings):
+    # the bundled SmolLM2's free answers seldom named an action: an LLM teammate of a game made on
+    # this form did nothing all game; the form now asks (ticked by default) as a study condition does
+    settings.BACKGROUND_INLINE = False  # the teammate's turn plays no part here
+    client.force_login(researcher)
+    page = client.get(reverse("games:create")).content.decode()
+    assert re.search(r'<input type="checkbox" name="llm_constrained"[^>]*checked', page)
+    both = {**FORM, "scenario": "test/toy", "seat1": "npc:llm", "seat2": "npc:random"}
+    client.post(reverse("games:create"), {**both, "llm_constrained": "on"})
+    client.post(reverse("games:create"), both)  # unticked: free answers
+    held, free = Game.objects.order_by("pk")
+    assert [(s.dispatcher, s.settings) for s in held.seats.all()[1:]] == [
+        ("llm", {"prompt": {"constrained": True}}),
+        ("random", {}),
+    ]
+    assert [(s.dispatcher, s.settings) for s in free.seats.all()[1:]] == [("llm", {}), ("random", {})]
+
+
 def test_a_replay_seat_copies_a_picked_game_and_needs_one(client, researcher, participant, toy_scenario, game):
     services.finish(game.pk, reason="done")
     client.force_login(researcher)

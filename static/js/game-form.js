@@ -1,5 +1,6 @@
 // The new-game form: "play together with" only for a tasks scenario, the player picker only on
-// human seats, the source game only on replay seats. Without scripts every field stays visible.
+// human seats, the source game only on replay seats, how LLM teammates answer only with an LLM seat.
+// Without scripts every field stays visible.
 (function () {
   "use strict";
   function update() {
@@ -16,10 +17,14 @@
         o.hidden = !!o.value && scenario && o.textContent.indexOf(" · " + scenario.value + " · ") < 0;
       });
     });
+    let llm = false;
     document.querySelectorAll("[data-seat]").forEach(function (row) {
       const kind = row.querySelector("select").value;
+      llm = llm || kind === "npc:llm";
       row.querySelectorAll("[data-seat-for]").forEach(function (el) { el.hidden = el.dataset.seatFor !== kind; });
     });
+    // how the LLM teammates answer: only asked when a seat is one
+    document.querySelectorAll("[data-llm-only]").forEach(function (el) { el.hidden = !llm; });
   }
   document.addEventListener("change", update);
   document.addEventListener("DOMContentLoaded", update);

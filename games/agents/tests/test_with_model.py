@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from arena_site.with_model import ELSEWHERE
+from arena_site.with_model import ELSEWHERE, local_timeout
 
 SHOW = [sys.executable, "-c", "import os; print('child sees', os.environ.get('LLM_BASE_URL'))"]
 
@@ -36,6 +36,12 @@ def test_turning_the_local_model_off_says_how_to_point_elsewhere():
     assert ELSEWHERE in done.stdout
 
 
+def test_the_bundled_model_gets_a_longer_timeout_unless_one_is_set():
+    # its 10-15 s a new prompt timed out at the site's 20 s; a timeout set by hand is kept
+    assert local_timeout({}) == {"LLM_TIMEOUT_SECONDS": "60"}
+    assert local_timeout({"LLM_TIMEOUT_SECONDS": "15"}) == {}
+
+
 def test_the_exit_code_of_the_site_is_kept():
     base = {k: v for k, v in os.environ.items() if k != "LLM_BASE_URL"}
     done = subprocess.run(
@@ -55,7 +61,8 @@ def test_without_an_endpoint_the_bundled_model_answers_while_the_site_runs():
         sys.executable,
         "-c",
         "import os, urllib.request; url = os.environ['LLM_BASE_URL'];"
-        "print('models', urllib.request.urlopen(url + '/models', timeout=10).read().decode()); print('url', url)",
+        "print('models', urllib.request.urlopen(url + '/models', timeout=10).read().decode());"
+        "print('timeout', os.environ['LLM_TIMEOUT_SECONDS']); print('url', url)",
     ]
     base = {k: v for k, v in os.environ.items() if k not in ("LLM_BASE_URL", "ARENA_LOCAL_MODEL")}
     done = subprocess.run(
@@ -67,6 +74,7 @@ def test_without_an_endpoint_the_bundled_model_answers_while_the_site_runs():
     )
     assert done.returncode == 0, done.stderr
     assert "smollm2-135m-instruct" in done.stdout
+    assert ("timeout 60" in done.stdout) == ("LLM_TIMEOUT_SECONDS" not in base)
     url = done.stdout.split("url ")[-1].strip()
     import urllib.error
     import urllib.request

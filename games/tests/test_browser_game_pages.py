@@ -1,4 +1,5 @@
-"""A researcher finds the games players left paused and stops them, in a real browser (Playwright)."""
+"""A researcher's game pages in a real browser (Playwright): the new-game form with an LLM teammate,
+and the games list, where the games players left paused are found and stopped."""
 
 from __future__ import annotations
 
@@ -50,3 +51,41 @@ def test_stop_the_games_left_paused_from_the_games_list(live_server, browser, dj
     assert "No games match these filters." in page.locator("main").inner_text()
     assert Game.objects.get(pk=left.pk).status == GameStatus.FINISHED
     assert Game.objects.get(pk=playing.pk).status == GameStatus.RUNNING  # a game still being played stays
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_game_with_an_llm_teammate_asks_how_it_answers(
+    live_server, browser, django_user_model, settings, monkeypatch
+):
+    from accounts.roles import Role, grant
+    from arena_site import background
+    from games.importers import bundled_tasks
+
+    # the teammate's turns play no part here: its work is noted, not run (a thread asking a model
+    # that is not there would go on after the test)
+    queued: list[str] = []
+    settings.BACKGROUND_INLINE = False
+    monkeypatch.setattr(background, "submit", lambda name, *args, **kwargs: queued.append(name))
+    bundled_tasks.load(log=lambda line: None)
+    rita = django_user_model.objects.create_user("rita", password="pw-researcher-1")
+    grant(rita, Role.RESEARCHER)
+    page = researcher_page(live_server, browser, rita)
+    page.goto(f"{live_server.url}/games/new/")
+    held = page.get_by_label("Hold LLM teammates' replies to legal actions")
+    assert not held.is_visible()  # no LLM seat yet: nothing to ask
+    page.get_by_label("Scenario", exact=True).select_option("bundled/make-tea")
+    page.get_by_label("Seat 1", exact=True).select_option(label="NPC: LLM dispatcher")
+    assert held.is_visible() and held.is_checked()  # small models act only when held
+    page.get_by_label("Seat 1", exact=True).select_option(label="NPC: random (baseline)")
+    assert not held.is_visible()
+    page.get_by_label("Seat 2", exact=True).select_option(label="NPC: LLM dispatcher")
+    assert held.is_visible()
+    page.screenshot(path=str(SCREENSHOTS / "games-new-llm-teammate.png"), full_page=True)
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url("**/games/*/")
+    game = Game.objects.get()
+    assert [(s.dispatcher, s.settings) for s in game.seats.order_by("agent")][1:] == [
+        ("random", {}),
+        ("llm", {"prompt": {"constrained": True}}),
+    ]
+    assert "npc.turns" in queued  # the teammates were asked for their first move
