@@ -475,8 +475,8 @@ def metric_rows(
     for key, value in result.items():
         if isinstance(value, list) or (blind and f"{domain}:{key}" in glossary.SETTINGS):
             continue
-        if f"{domain}:{key}" in glossary.WHY_ENDED and _repeats(str(value), said):
-            continue
+        if f"{domain}:{key}" in glossary.WHY_ENDED and (value in ("", None, False) or _repeats(str(value), said)):
+            continue  # a game still running has no reason yet; one the panel has written is not repeated
         if own_text is not None and (text := own_text(key, value)) is not None:
             pass  # the domain writes this one in its own words
         elif isinstance(value, dict):

@@ -1100,3 +1100,6 @@ def test_why_a_recipes_game_ended_reads_its_time_as_the_game_page_does():
         )
     }
     assert rows == {"why it ended": "All recipes are complete at 1:27:47."}
+    # a game still running (its replay, a researcher watching) has no reason yet: no empty row
+    running = presenters.metric_rows({"over": "", "total": 66.67}, "itinerary")
+    assert [label for label, _text, _meaning in running] == ["total"]
