@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from games import state_store
@@ -15,6 +15,7 @@ from games.models import Game, GameEvent, GameStatus, Scenario
 
 # The games list's extra status filter: running games whose clock stands.
 PAUSED = "paused"
+CLOCK_STANDS = Q(status=GameStatus.RUNNING, paused=True)
 # A game paused this long is one its player has most likely left (the games list offers to stop them).
 LEFT_PAUSED_AFTER = timedelta(days=1)
 
@@ -82,7 +83,7 @@ def left_paused(*, longer_than: timedelta = LEFT_PAUSED_AFTER, now: datetime | N
     """Running games paused (by a researcher, or because their player left) for more than
     ``longer_than``: a paused game's ``anchor_at`` is when its clock stopped."""
     since = (now or timezone.now()) - longer_than
-    return Game.objects.filter(status=GameStatus.RUNNING, paused=True, anchor_at__lt=since).order_by("anchor_at")
+    return Game.objects.filter(CLOCK_STANDS, anchor_at__lt=since).order_by("anchor_at")
 
 
 def all_games(*, status: str = "", domain: str = "", scenario: str = "") -> QuerySet[Game]:
@@ -91,7 +92,7 @@ def all_games(*, status: str = "", domain: str = "", scenario: str = "") -> Quer
     tasks by its first)."""
     queryset = Game.objects.select_related("scenario", "created_by").order_by("-created_at")
     if status == PAUSED:
-        queryset = queryset.filter(status=GameStatus.RUNNING, paused=True)
+        queryset = queryset.filter(CLOCK_STANDS)
     elif status:
         queryset = queryset.filter(status=status)
     if domain:
