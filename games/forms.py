@@ -8,6 +8,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 from games import selectors
+from games.agents.llm_dispatcher import held_to_legal_actions
 from games.engine import registry
 from games.models import ClockMode, DisconnectPolicy
 
@@ -125,7 +126,7 @@ class GameForm(forms.Form):
                 source = {"source_game": data[f"seat{i}_game"], "source_agent": data.get(f"seat{i}_agent") or 0}
                 plan.append({"kind": "npc", "dispatcher": "replay", "settings": source})
             elif choice == "npc:llm" and data.get("llm_constrained"):
-                plan.append({"kind": "npc", "dispatcher": "llm", "settings": {"prompt": {"constrained": True}}})
+                plan.append({"kind": "npc", "dispatcher": "llm", "settings": held_to_legal_actions()})
             else:
                 plan.append({"kind": "npc", "dispatcher": choice.split(":", 1)[1]})
         return plan

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from django.db import transaction
 
+from games.agents.llm_dispatcher import held_to_legal_actions
 from games.engine import registry
 from games.models import Scenario
 from studies import services
@@ -59,7 +60,7 @@ def load_demo(log: Callable[[str], None] = print) -> int:
         for name, kind, count in CONDITIONS:
             # LLM teammates held to legal actions: the bundled 135M model otherwise mostly writes
             # commands the rules refuse, and its teammates stand still (the design page can change it).
-            dispatcher = {"prompt": {"constrained": True}} if kind == NpcKind.LLM else None
+            dispatcher = held_to_legal_actions() if kind == NpcKind.LLM else None
             services.add_condition(study, name=name, npc_kind=kind, npc_count=count, dispatcher=dispatcher)
         for scenario in scenarios:
             services.add_scenario(study, scenario)

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from games.agents import endpoints
+from games.agents.llm_dispatcher import held_to_legal_actions
 from games.generators.family import family_of
 from games.models import Scenario
 from studies.models import Condition, LobbyFallback, NpcKind, PageKind, Study
@@ -171,7 +172,7 @@ class ConditionForm(forms.Form):
         if data.get("temperature") is not None:
             settings["temperature"] = data["temperature"]
         if data.get("constrained"):
-            settings["prompt"] = {"constrained": True}
+            settings.update(held_to_legal_actions())
         return settings
 
 

@@ -69,6 +69,12 @@ class PromptOptions:
         )
 
 
+def held_to_legal_actions() -> dict[str, Any]:
+    """The dispatcher settings (of a seat or a study condition) that hold the LLM's replies to legal
+    actions: ``PromptOptions.constrained``, read back by ``PromptOptions.from_json``."""
+    return {"prompt": {"constrained": True}}
+
+
 def optional_template(name: str, domain: str, **values: object) -> str:
     return render(name, domain, **values) if has_template(name, domain) else ""
 
