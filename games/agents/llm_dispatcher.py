@@ -122,7 +122,8 @@ class LlmDispatcher:
 
     def messages(self, turn: Turn, memory: dict[str, Any]) -> list[Message]:
         domain, options = self.domain, self.options
-        feedback = list(memory.get("problems", [])) + mem.feedback_lines(turn.events, self.npc_agents)
+        base = registry.descriptor(domain).display_base
+        feedback = list(memory.get("problems", [])) + mem.feedback_lines(turn.events, self.npc_agents, base)
         feedback += mem.suggestion_lines(turn.events)
         names = [str(display(domain, a)) for a in self.human_agents]
         human = (
@@ -152,9 +153,10 @@ class LlmDispatcher:
             history_section=section(
                 "Recent history (oldest first):",
                 "\n".join(
-                    [*mem.history_text(memory).splitlines(), *mem.event_lines(turn.events)][
-                        -options.history_window * 3 :
-                    ]
+                    [
+                        *mem.history_text(memory).splitlines(),
+                        *mem.event_lines(turn.events, base=base, unit=turn.rules.time_unit),
+                    ][-options.history_window * 3 :]
                 ),
             ),
             relevant_section=section("Relevant now:", relevant_now(turn, domain)),
@@ -185,11 +187,13 @@ class LlmDispatcher:
             extraction = extract(self.domain, reply.text, agents, legal, state=turn.state)
         else:
             extraction = read_constrained(self.domain, reply.text, agents)
-        checked = validate(turn.rules, turn.state, extraction.commands)
+        checked = validate(turn.rules, turn.state, extraction.commands, registry.descriptor(self.domain).display_base)
         problems = extraction.problems + checked.problems
         memory["problems"] = problems
         done = "; ".join(f"agent {display(self.domain, c.agent)}: {c.action}" for c in checked.accepted) or "nothing"
-        mem.remember(memory, f"t={turn.now:g}: you commanded {done}", self.options.history_window)
+        mem.remember(
+            memory, f"{mem.when(turn.now, turn.rules.time_unit)}: you commanded {done}", self.options.history_window
+        )
         # Only what the model says to the human is chat: its commands are in the game's log already,
         # in the reader's names ("Teammate 1 went to Storage"); a summary in engine words repeated
         # each of them on every turn.

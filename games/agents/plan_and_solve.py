@@ -35,7 +35,7 @@ class PlanAndSolveAgent:
         return decision
 
     def _one(self, turn: Turn, agent: int, memory: dict[str, Any]) -> Decision:
-        feedback = mem.feedback_lines(turn.events, [agent])
+        feedback = mem.feedback_lines(turn.events, [agent], registry.descriptor(self.domain).display_base)
         plan: list[str] = memory.setdefault("plan", [])
         decision = Decision()
         if feedback:
@@ -46,7 +46,7 @@ class PlanAndSolveAgent:
         if plan:
             action = plan.pop(0)
             decision.actions.append((agent, action))
-            mem.remember(memory, f"t={turn.now:g} {action}", self.options.history_window)
+            mem.remember(memory, f"{mem.when(turn.now, turn.rules.time_unit)} {action}", self.options.history_window)
         return decision
 
     def _plan(self, turn: Turn, agent: int, memory: dict[str, Any], feedback: list[str]) -> CallRecord:

@@ -10,6 +10,7 @@ from games.agents.extraction import extract, raw_first_line
 from games.agents.llm_dispatcher import ChatClient, PromptOptions, domain_text, state_text
 from games.agents.prompting import render, section
 from games.agents.turns import CallRecord, Decision, Turn
+from games.engine import registry
 
 
 class ReactAgent:
@@ -27,7 +28,8 @@ class ReactAgent:
         return decision
 
     def _one(self, turn: Turn, agent: int, memory: dict[str, Any]) -> Decision:
-        feedback = mem.feedback_lines(turn.events, [agent]) + mem.suggestion_lines(turn.events)
+        base = registry.descriptor(self.domain).display_base
+        feedback = mem.feedback_lines(turn.events, [agent], base) + mem.suggestion_lines(turn.events)
         system = render(
             "react_system",
             self.domain,
@@ -50,7 +52,9 @@ class ReactAgent:
         # Benchmark agents act like the papers' agents: an action that does not parse still goes
         # to the rules, which reject it and count it (invalid action).
         action = found.commands[0].action if found.commands else raw_first_line(reply.text) or "wait"
-        mem.remember(memory, f"t={turn.now:g} Action: {action}", self.options.history_window)
+        mem.remember(
+            memory, f"{mem.when(turn.now, turn.rules.time_unit)} Action: {action}", self.options.history_window
+        )
         return Decision(
             actions=[(agent, action)], calls=[CallRecord("react", messages, reply, [action], found.problems)]
         )

@@ -22,7 +22,9 @@ class Validation:
     problems: list[str]
 
 
-def validate(rules: RuleSet[Any], state: Any, commands: Sequence[Command]) -> Validation:
+def validate(rules: RuleSet[Any], state: Any, commands: Sequence[Command], base: int = 0) -> Validation:
+    """Apply the commands in turn to a trial state; refusals are named with the agent numbered as
+    the domain's texts number it (index + ``base``)."""
     accepted: list[Command] = []
     problems: list[str] = []
     now = rules.now(state)
@@ -34,7 +36,7 @@ def validate(rules: RuleSet[Any], state: Any, commands: Sequence[Command]) -> Va
         refusal = transition.rejection
         if refusal is not None:
             problems.append(
-                f"agent {command.agent}: '{command.action}' was refused ({refusal.kind}): {refusal.message}"
+                f"agent {command.agent + base}: '{command.action}' was refused ({refusal.kind}): {refusal.message}"
             )
             continue
         state = transition.state

@@ -193,3 +193,44 @@ def test_a_benchmarks_dispatcher_hands_the_rules_what_it_wrote_where_a_teammate_
         assert teammate.decide(Turn(TASKS, state, [0]), {}).actions == []
         # MindAgent's kitchen dispatcher leaves an agent without a command idle for the step
         assert not make_agent("kitchen", "dispatcher", llm=client.config, client=client).sends_refused
+
+
+def test_a_turns_prompt_puts_what_stays_the_same_first_so_a_model_server_can_reuse_it():
+    # llama.cpp and vLLM keep the last prompt's computed prefix (hosted APIs cache prefixes too): the
+    # recipe book goes right after the system prompt and what changes each turn comes after it.
+    from games.domains.recipes.knowledge import book
+    from games.domains.recipes.rules import RULES as RECIPES
+    from games.domains.recipes.tests.kitchens import kitchen
+
+    brain = LlmDispatcher(None, "recipes", npc_agents=[1], human_agents=[0])
+    start = RECIPES.initial_state(kitchen(), agents=2)
+    first = brain.messages(Turn(RECIPES, start, [1]), {})
+    moved = RECIPES.act(start, 0, "Step(0, Bake)", 0)
+    later = RECIPES.advance(moved.state, 600)
+    events = [*moved.events, *later.events]
+    second = brain.messages(Turn(RECIPES, later.state, [1], events, ["mix the batter"]), {"problems": ["p"]})
+    assert first[0] == second[0]
+    before, after = first[1]["content"], second[1]["content"]
+    shared = next((i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b), len(before))
+    assert after.startswith("Relevant now:\n" + book(start)) and shared > len("Relevant now:\n" + book(start))
+    user = second[1]["content"]
+    parts = ["Where the steps stand at 00:10:00", "Current state:", "Recent history", "Feedback on", "The human says"]
+    assert [user.index(part) for part in parts] == sorted(user.index(part) for part in parts)
+    assert user.rstrip().endswith("Agents to command now: 1\nYour commands:")
+    # the history's times read like the state's clock (recipes count seconds: not "t=600")
+    assert "at 00:10:00 agent 0: " in user and "t=600" not in user
+
+
+def test_feedback_and_history_number_agents_as_the_prompt_does():
+    # tasks writes agent index 1 as "agent 2" everywhere else in the prompt; the history and the
+    # feedback said "agent 1", which is the human's number there.
+    brain = LlmDispatcher(None, "tasks", npc_agents=[1], human_agents=[0])
+    state = fresh(2)
+    started = RULES.act(state, 1, "do wash dish", 0)
+    refused = RULES.act(started.state, 0, "do fly kite", 0)
+    refused_npc = RULES.act(started.state, 1, "do fly kite", 0)
+    events = [*started.events, *refused.events, *refused_npc.events]
+    user = brain.messages(Turn(RULES, started.state, [1], events), {})[1]["content"]
+    assert "agent 2: you start wash dish" in user
+    assert "agent 2: 'do fly kite' was refused" in user
+    assert "agent 1: 'do fly kite'" not in user  # the human's refusal is not the dispatcher's feedback
