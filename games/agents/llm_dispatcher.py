@@ -170,8 +170,12 @@ class LlmDispatcher:
         if not agents:
             return Decision()
         turn = Turn(turn.rules, turn.state, agents, turn.events, turn.chat)
-        messages = self.messages(turn, memory)
         legal = {agent: turn.rules.legal_actions(turn.state, agent) for agent in agents}
+        if not self.sends_refused and not turn.chat and not any(legal.values()):
+            # A teammate keeps only commands that can run, and none can (a recipes cook with no
+            # step to start): no call, so the model's time goes to the turns where it can act.
+            return Decision()
+        messages = self.messages(turn, memory)
         # When the human has spoken, a constrained reply also answers them ("say"); otherwise it is
         # only the commands, which the game's log shows.
         schema = reply_schema(self.domain, agents, legal, say=bool(turn.chat)) if self.options.constrained else None

@@ -9,7 +9,7 @@ from games.agents.random_agent import RandomBrain
 from games.agents.replay_agent import ReplayBrain
 from games.agents.tests.stub_server import stub_endpoint
 from games.agents.tests.toy_rules import RULES, SCENARIO
-from games.agents.turns import Turn
+from games.agents.turns import Decision, Turn
 from games.engine.episode import LoggedAction
 
 
@@ -234,3 +234,20 @@ def test_feedback_and_history_number_agents_as_the_prompt_does():
     assert "agent 2: you start wash dish" in user
     assert "agent 2: 'do fly kite' was refused" in user
     assert "agent 1: 'do fly kite'" not in user  # the human's refusal is not the dispatcher's feedback
+
+
+def test_a_teammate_with_nothing_it_could_do_asks_the_model_nothing_unless_the_human_spoke():
+    # A recipes cook waiting for the oven has no legal action; the loop asks every two seconds, and
+    # each call kept the one model server busy for a reply that could only be refused.
+    state = RULES.act(fresh(2), 1, "do wash dish", 0).state  # agent 1 is busy for two minutes
+    assert RULES.legal_actions(state, 1) == []
+    with stub_endpoint(["Agent 2: wait", "Agent 2: wait\nSay: I am washing the dish."]) as endpoint:
+        client = LlmClient(base_url=endpoint.base_url, model="m")
+        teammate = LlmDispatcher(client, "tasks", npc_agents=[1], human_agents=[0])
+        assert teammate.decide(Turn(RULES, state, [1]), {}) == Decision()
+        assert endpoint.requests == []
+        spoken = teammate.decide(Turn(RULES, state, [1], chat=["what are you doing?"]), {})
+        assert len(endpoint.requests) == 1 and spoken.calls  # the human is answered
+        benchmark = LlmDispatcher(client, "tasks", npc_agents=[1], sends_refused=True)
+        benchmark.decide(Turn(RULES, state, [1]), {})
+        assert len(endpoint.requests) == 2  # a benchmark's agent is asked as the papers' were
