@@ -13,6 +13,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
@@ -86,9 +87,11 @@ def stop_left_paused(request: HttpRequest) -> HttpResponse:
     """Stop every game paused for more than a day (players who left and never came back); each
     ends as the game page's Stop ends it, with the results reached before the pause."""
     stopped = 0
+    since = timezone.now() - selectors.LEFT_PAUSED_AFTER
     for pk in selectors.left_paused().values_list("pk", flat=True):
+        reason = "stopped by a researcher after it was left paused"
         try:
-            services.finish(pk, reason="stopped by a researcher after it was left paused", by=request.user)
+            services.finish(pk, reason=reason, by=request.user, paused_before=since)
         except services.GameError as error:  # e.g. its rules could not be loaded: say so, go on
             messages.error(request, f"Game {pk} could not be stopped: {error}")
         else:

@@ -14,7 +14,7 @@ from games.models import (
     Game,
     GameStatus,
 )
-from games.services.errors import GameOver
+from games.services.errors import GameError, GameOver
 from games.services.loop import _catch_up, _end, _load, _name, _save
 
 
@@ -105,12 +105,18 @@ def resume(game_id: int, *, by: Any = None, now: datetime | None = None) -> int:
         return game.last_seq
 
 
-def finish(game_id: int, *, reason: str, by: Any = None, now: datetime | None = None) -> int:
-    """End a game early (a researcher stops it); the metrics are those reached so far."""
+def finish(
+    game_id: int, *, reason: str, by: Any = None, now: datetime | None = None, paused_before: datetime | None = None
+) -> int:
+    """End a game early (a researcher stops it); the metrics are those reached so far. With
+    ``paused_before``, only a game still paused since before then (checked under the game's lock,
+    so a player who resumes it in the same instant keeps playing: ``GameError`` says so)."""
     with transaction.atomic():
         ctx = _load(game_id, now)
         if ctx.game.is_finished:
             return ctx.game.last_seq
+        if paused_before is not None and not (ctx.game.paused and ctx.game.anchor_at < paused_before):
+            raise GameError("it was resumed a moment ago, so it goes on")
         _catch_up(ctx)
         if not ctx.game.is_finished:
             _end(ctx, reason or "ended", by=by)

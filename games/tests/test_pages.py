@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import presenters, services
+from games import presenters, selectors, services
 from games.engine import registry
 from games.models import Game, GameStatus
 
@@ -463,3 +463,18 @@ def test_only_researchers_stop_left_games_and_only_by_post(client, researcher, p
     client.force_login(researcher)
     assert client.get(reverse("games:stop_left_paused")).status_code == 405
     assert Game.objects.get(pk=game.pk).status == GameStatus.RUNNING
+
+
+def test_a_game_resumed_as_the_left_games_are_stopped_goes_on(client, researcher, game):
+    # The stop reads which games are left paused, then stops each under its lock: a player who
+    # resumes in between keeps playing (the check is made again under the lock).
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    _paused_since(game, days=2)
+    left = list(selectors.left_paused().values_list("pk", flat=True))
+    services.resume(game.pk)  # the player comes back in the same instant
+    with pytest.raises(services.GameError, match="resumed a moment ago"):
+        services.finish(left[0], reason="left", paused_before=timezone.now() - timedelta(days=1))
+    assert Game.objects.get(pk=game.pk).status == GameStatus.RUNNING and not Game.objects.get(pk=game.pk).paused
