@@ -21,8 +21,9 @@ def researcher_panel(user: Any) -> dict[str, Any]:
     return {
         "title": f"Games: {live} running, {paused} paused",
         "body": f"{total} scenarios: {scenarios}. Watch any running game live, or start one.",
-        "link": reverse("games:list") + ("?status=running" if live or paused else ""),
-        "link_label": "Watch games" if live or paused else "Start a game",
+        "link": reverse("games:list")
+        + ("?status=running" if live else f"?status={selectors.PAUSED}" if paused else ""),
+        "link_label": "Watch games" if live else "See the paused games" if paused else "Start a game",
     }
 
 

@@ -153,7 +153,12 @@ def test_dashboards_point_to_the_running_game(client, participant, researcher, g
     html = client.get(reverse("home")).content.decode()
     assert "Your game is waiting" in html and reverse("games:play", args=[game.pk]) in html
     client.force_login(researcher)
-    assert "Games: 1 running, 0 paused" in client.get(reverse("home")).content.decode()
+    html = client.get(reverse("home")).content.decode()
+    assert "Games: 1 running, 0 paused" in html and 'href="/games/?status=running"' in html
+    services.pause(game.pk, reason="disconnect")  # only paused games: the card leads to them
+    html = client.get(reverse("home")).content.decode()
+    assert "Games: 0 running, 1 paused" in html and 'href="/games/?status=paused"' in html
+    assert "See the paused games" in html
 
 
 def test_the_researchers_dashboard_leads_to_benchmarks_and_the_studio(client, researcher):
