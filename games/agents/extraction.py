@@ -49,8 +49,15 @@ def _say(reply: str) -> str:
     for line in reply.splitlines():
         match = SAY_PREFIX.match(line)
         if match:
-            return match.group(1).strip()[:500]
+            return spoken(match.group(1))
     return ""
+
+
+def spoken(text: str) -> str:
+    """What an NPC says to the human, on one line and at most 500 characters; nothing when the model
+    copied the answer format's placeholder ("<a short answer to the human>") instead of answering."""
+    said = " ".join(text.split())[:500]
+    return "" if said.startswith("<") and said.endswith(">") else said
 
 
 def _earliest_mention(text: str, actions: Sequence[str]) -> str | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.agents import memory as mem
-from games.agents.extraction import Command, Extraction, display, extract, raw_first_line
+from games.agents.extraction import Command, Extraction, display, extract, raw_first_line, spoken
 from games.agents.knowledge import relevant_knowledge
 from games.agents.llm import LlmReply, Message
 from games.agents.prompting import has_template, render, section
@@ -275,4 +275,4 @@ def read_constrained(domain: str, text: str, agents: Sequence[int]) -> Extractio
         else:
             problems.append(f"no command for {key}")
     said = data.get(SAY_KEY)
-    return Extraction(commands, problems, say=" ".join(said.split())[:500] if isinstance(said, str) else "")
+    return Extraction(commands, problems, say=spoken(said) if isinstance(said, str) else "")

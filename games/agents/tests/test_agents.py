@@ -162,6 +162,22 @@ def test_a_constrained_reply_answers_the_human_when_they_have_spoken():
     assert decision.say == "Sure, I will wash it."
 
 
+def test_a_placeholder_copied_from_the_answer_format_is_not_said_to_the_human():
+    # The bundled SmolLM2 answered '"say": "<a short answer to the human>"', which the chat showed.
+    state = fresh(2)
+    replies = [
+        '{"agent 2": "do wash dish", "say": "<a short answer to the human>"}',
+        "Agent 2: do wash dish\nSay: <a short message to the human>",
+    ]
+    with stub_endpoint(replies) as endpoint:
+        client = LlmClient(base_url=endpoint.base_url, model="m")
+        held = LlmDispatcher(client, "tasks", npc_agents=[1], options=PromptOptions(constrained=True))
+        constrained = held.decide(Turn(RULES, state, [1], chat=["can you wash the dish?"]), {})
+        free = LlmDispatcher(client, "tasks", npc_agents=[1]).decide(Turn(RULES, state, [1], chat=["hi"]), {})
+    assert constrained.actions == free.actions == [(1, "do wash dish")]
+    assert constrained.say == free.say == ""
+
+
 def test_a_benchmarks_dispatcher_hands_the_rules_what_it_wrote_where_a_teammate_idles():
     # A benchmark of the dispatcher on TimeArena's rules: a reply with no usable command, while the
     # rice cooks by itself, let time run to the next deadline; with nothing under way that was the
