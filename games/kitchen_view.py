@@ -390,6 +390,9 @@ class KitchenPresenter:
 
     # a bar is one step's command; the tools' cooking is on the board, not the timeline
     legend = (("occupying", "a command (one step)"), ("wait", "wait"))
+    # a step an agent let pass without a command (a player who did not click in time, an LLM
+    # teammate whose reply came late) is drawn as a wait, not left blank
+    gaps_are_waits = True
 
     def board(self, data: Mapping[str, Any], names: Sequence[str], actions: Sequence[str]) -> dict[str, Any]:
         if not data.get("locations"):

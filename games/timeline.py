@@ -157,7 +157,8 @@ def build(
     ``span_of`` gives a whole action's own start and end when its details hold them (drawn as a
     wait, under its own label, when ``is_wait`` says its action only lets time pass; with
     ``gaps_are_waits`` the time before it since the agent's last action is a wait too: a traveller
-    who takes the 06:50 train at 00:01 waits for it), and
+    who takes the 06:50 train at 00:01 waits for it, a kitchen agent who let steps pass without a
+    command waited them), and
     ``kind_words`` replaces what a tooltip says about each kind of bar (``KIND_WORDS``),
     ``tick_text`` writes the axis (numbers when None), ``abbreviate`` gives each bar the short
     label a narrow bar shows instead of its cut-off label and ``legend`` names the kinds of bar."""
@@ -209,10 +210,12 @@ def build(
                 whole = [Bar(label, own[0], max(own), "wait" if waits else "occupying", done=True)]
             else:
                 whole = _whole_action(details, label, float(entry.time), row.cursor)
+                if gaps_are_waits and whole and whole[0].start > row.cursor:
+                    _wait(row, row.cursor, whole[0].start)  # a kitchen step let pass without a command
             for bar in whole:
                 row.bars.append(bar)
                 latest = max(latest, bar.end or bar.start)
-            row.cursor = max(row.cursor, float(entry.time))
+            row.cursor = max(row.cursor, float(entry.time), *(b.end or 0.0 for b in whole if b.kind != "background"))
         elif entry.kind == "paused":  # a recipe step stopped before its end: its bar ends here
             stopped: Bar | None = open_bars.pop(key, None)
             if stopped is not None:

@@ -80,6 +80,29 @@ def test_kitchen_commands_are_one_step_bars_and_a_cooking_tool_runs_by_itself():
     assert [b.label for b in bars if b.kind == "background"] == ["fried egg cooking"]  # not "friedEgg"
 
 
+def test_kitchen_steps_let_pass_without_a_command_are_waits():
+    # real-time steps pass whether or not a player (or a late LLM teammate) commands anything; the
+    # timeline left those steps blank
+    entries = [
+        E("completed", 2, 0, {"command": "goto(agent0, pan0)", "step": 2}),
+        E("completed", 3, 0, {"command": "activate(agent0, pan0)", "step": 3, "product": "friedEgg", "ready_at": 9}),
+        E("completed", 6, 0, {"command": "noop(agent0)", "step": 6}),
+        E("completed", 7, 0, {"command": "goto(agent0, storage0)", "step": 7}),
+    ]
+    texts = presenters.timeline_texts("kitchen", kitchen_data("salad-bar"))
+    assert texts["gaps_are_waits"] is True
+    bars = timeline.build(entries, ["You"], now=8, gaps_are_waits=texts["gaps_are_waits"]).rows[0].bars
+    assert sorted((b.start, b.end, b.kind) for b in bars) == [
+        (0, 2, "wait"),  # before the first command
+        (2, 3, "occupying"),
+        (3, 4, "occupying"),
+        (3, 9, "background"),  # the pan cooks by itself: not the agent's time
+        (4, 6, "wait"),  # steps 4 and 5 let pass
+        (6, 7, "wait"),  # the wait commanded at step 6, under its own label
+        (7, 8, "occupying"),
+    ]
+
+
 def test_a_kitchen_bar_names_what_was_put_served_or_thrown_away():
     # the planner's plan on the replay page read "Put it into Chopping board 1", "Serve what you hold"
     data = kitchen_data("salad-bar")
