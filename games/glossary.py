@@ -84,6 +84,12 @@ LABELS: dict[str, str] = {
     "itinerary:over": "why it ended",
 }
 
+# Rows whose words hold only once the game has ended: a game still running (its replay so far)
+# names them this way instead, with this explanation.
+WHILE_RUNNING: dict[str, tuple[str, str]] = {
+    "itinerary:finished_at": ("last leg ended", "When the trip's latest train or visit ended; the trip goes on."),
+}
+
 # The rows that say why a game ended: the result panel leaves them out where its first line said it.
 WHY_ENDED = {"tasks:ended", "recipes:reason", "itinerary:over"}
 # The rows that are the game's settings rather than how it went: a study participant does not see

@@ -463,12 +463,13 @@ def progress_chart(
 
 
 def metric_rows(
-    result: dict[str, Any], domain: str = "", *, said: str = "", blind: bool = False
+    result: dict[str, Any], domain: str = "", *, said: str = "", blind: bool = False, running: bool = False
 ) -> list[tuple[str, str, str]]:
     """The domain's metrics for people: numbers and words as they are, counts without the zeros;
     per-agent lists and schedules are left to the timeline. ``said``: the outcome the panel has
     already written, so the row of why the game ended is not shown twice; ``blind`` (a study
-    participant): without the game's settings (``glossary.SETTINGS``)."""
+    participant): without the game's settings (``glossary.SETTINGS``); ``running``: the game goes
+    on, so rows that speak of its end are named as ``glossary.WHILE_RUNNING`` says."""
     rows = []
     own = presenter(domain) if domain else None
     own_text = getattr(own, "result_text", None)
@@ -490,7 +491,10 @@ def metric_rows(
             text = in_peoples_words(domain, value, None)  # "at 1:27:47", as the game page says it
         else:
             text = _value(value)
-        rows.append((glossary.label(key, domain), text, glossary.explain(key, domain)))
+        name, meaning = glossary.label(key, domain), glossary.explain(key, domain)
+        if running and (while_running := glossary.WHILE_RUNNING.get(f"{domain}:{key}")):
+            name, meaning = while_running
+        rows.append((name, text, meaning))
     return rows
 
 

@@ -74,7 +74,9 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
         "legal": set(),
         "viewer": None,
         "board_template": presenters.board_template(game.domain),
-        "result_rows": presenters.metric_rows(game.result or rules.result(state), game.domain, blind=blind),
+        "result_rows": presenters.metric_rows(
+            game.result or rules.result(state), game.domain, blind=blind, running=not game.is_finished
+        ),
         "outcome": presenters.in_peoples_words(game.domain, game.outcome, None) if game.outcome else "",
         "log": log_entries[-presenters.LOG_LENGTH :],
         "limit": limit,

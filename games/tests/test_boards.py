@@ -1126,3 +1126,18 @@ def test_why_a_recipes_game_ended_reads_its_time_as_the_game_page_does():
     # a game still running (its replay, a researcher watching) has no reason yet: no empty row
     running = presenters.metric_rows({"over": "", "total": 66.67}, "itinerary")
     assert [label for label, _text, _meaning in running] == ["total"]
+
+
+def test_a_running_trips_replay_does_not_say_when_it_finished():
+    # the replay of a trip under way read "Finished at 2024-05-01 01:18: When the trip's last train
+    # or visit ended."
+    result = {"finished_at": "2024-05-01 01:18", "total": 70}
+    ended = presenters.metric_rows(result, "itinerary")
+    assert ended[0][:2] == ("finished at", "2024-05-01 01:18")
+    running = presenters.metric_rows(result, "itinerary", running=True)
+    assert running[0] == (
+        "last leg ended",
+        "2024-05-01 01:18",
+        "When the trip's latest train or visit ended; the trip goes on.",
+    )
+    assert running[1] == ended[1]
