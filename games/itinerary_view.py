@@ -284,6 +284,20 @@ def board(data: Mapping[str, Any], actions: Sequence[str]) -> dict[str, Any]:
     }
 
 
+def where_after(action: str) -> str:
+    """Where a timed action leaves the traveller ("" when its text does not say)."""
+    try:
+        parsed = parse_action(action)
+    except ActionSyntaxError:
+        return ""
+    return str(parsed.args[1] if parsed.verb in ("go_to_city", "go_to_place") else parsed.args[0])
+
+
+def staying_label(where: str) -> str:
+    """The time between two actions, spent where the first left the traveller ("In Stonegate")."""
+    return f"In {where}" if where else "wait"
+
+
 def leg_label(action: str) -> str:
     """A timed action in plain words: "Train G123 Harbourton → Westford", "Visit Maritime Museum"."""
     if action == "(waited)":
@@ -432,6 +446,11 @@ class ItineraryPresenter:
 
     def describe(self, data: Mapping[str, Any]) -> Callable[[dict[str, Any]], str]:
         return lambda details: leg_label(str(details.get("action", "")))
+
+    def gap_label(self, data: Mapping[str, Any]) -> Callable[[dict[str, Any]], str]:
+        """A gap's wait is named where the action before it left the traveller, as the studio's plan
+        preview names it ("In Stonegate")."""
+        return lambda details: staying_label(where_after(str(details.get("action", ""))))
 
     def time_text(self, data: Mapping[str, Any]) -> Callable[[float], str]:
         return clock_text(data)

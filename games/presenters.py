@@ -100,6 +100,8 @@ def timeline_texts(domain: str, data: dict[str, Any]) -> dict[str, Any]:
         texts["is_wait"] = registry.descriptor(domain).is_wait  # an itinerary's stay: a wait with its city
     if own is not None and getattr(own, "gaps_are_waits", False):
         texts["gaps_are_waits"] = True
+        if hasattr(own, "gap_label"):
+            texts["gap_label"] = own.gap_label(data)
     if own is not None and hasattr(own, "kind_words"):
         texts["kind_words"] = own.kind_words
     if own is not None and hasattr(own, "abbreviate"):

@@ -146,6 +146,7 @@ def build(
     span_of: SpanOf | None = None,
     is_wait: Callable[[str], bool] | None = None,
     gaps_are_waits: bool = False,
+    gap_label: Callable[[dict[str, Any]], str] | None = None,
     kind_words: dict[str, str] | None = None,
     tick_text: TimeText | None = None,
     abbreviate: Abbreviate | None = None,
@@ -158,12 +159,19 @@ def build(
     wait, under its own label, when ``is_wait`` says its action only lets time pass; with
     ``gaps_are_waits`` the time before it since the agent's last action is a wait too: a traveller
     who takes the 06:50 train at 00:01 waits for it, a kitchen agent who let steps pass without a
-    command waited them), and
+    command waited them; ``gap_label`` names such a wait from the details of the action before it,
+    "In Stonegate"), and
     ``kind_words`` replaces what a tooltip says about each kind of bar (``KIND_WORDS``),
     ``tick_text`` writes the axis (numbers when None), ``abbreviate`` gives each bar the short
     label a narrow bar shows instead of its cut-off label and ``legend`` names the kinds of bar."""
     rows = [Row(agent=i, label=label) for i, label in enumerate(agent_labels)]
     open_bars: dict[tuple[int, str], Bar] = {}
+    last_whole: dict[int, dict[str, Any]] = {}  # each agent's last whole action's details
+
+    def gap(row: Row, until: float) -> None:
+        before = last_whole.get(row.agent)
+        _wait(row, row.cursor, until, gap_label(before) if gap_label and before is not None else "wait")
+
     latest = now
     solo = len(rows) == 1  # events nobody caused (an itinerary's wait) belong to the only agent
 
@@ -205,17 +213,18 @@ def build(
             own = span_of(details) if span_of else None
             if own is not None:
                 if gaps_are_waits and own[0] > row.cursor:
-                    _wait(row, row.cursor, own[0])
+                    gap(row, own[0])
                 waits = is_wait is not None and is_wait(str(details.get("action", "")))
                 whole = [Bar(label, own[0], max(own), "wait" if waits else "occupying", done=True)]
             else:
                 whole = _whole_action(details, label, float(entry.time), row.cursor)
                 if gaps_are_waits and whole and whole[0].start > row.cursor:
-                    _wait(row, row.cursor, whole[0].start)  # a kitchen step let pass without a command
+                    gap(row, whole[0].start)  # a kitchen step let pass without a command
             for bar in whole:
                 row.bars.append(bar)
                 latest = max(latest, bar.end or bar.start)
             row.cursor = max(row.cursor, float(entry.time), *(b.end or 0.0 for b in whole if b.kind != "background"))
+            last_whole[row.agent] = details
         elif entry.kind == "paused":  # a recipe step stopped before its end: its bar ends here
             stopped: Bar | None = open_bars.pop(key, None)
             if stopped is not None:
@@ -259,14 +268,14 @@ def _identity(details: dict[str, Any], label: str) -> str:
     return label
 
 
-def _wait(row: Row, start: float, until: float) -> None:
+def _wait(row: Row, start: float, until: float, label: str = "wait") -> None:
     """A wait bar from ``start`` to ``until``; one wait read in several pieces (a real-time clock)
     is one bar."""
     last = row.bars[-1] if row.bars else None
-    if last is not None and last.kind == "wait" and last.label == "wait" and last.end == start:
+    if last is not None and last.kind == "wait" and last.label == label and last.end == start:
         last.end = max(until, start)
     else:
-        row.bars.append(Bar("wait", start, max(until, start), "wait", done=True))
+        row.bars.append(Bar(label, start, max(until, start), "wait", done=True))
 
 
 def _whole_action(details: dict[str, Any], label: str, time: float, cursor: float) -> list[Bar]:

@@ -164,27 +164,18 @@ def preview_itinerary(definition: dict[str, Any], agents: int, max_seconds: floa
     }
 
 
-def _where_after(action: str) -> str:
-    """Where a timed action leaves the traveller ("" when its text does not say)."""
-    from games.domains.itinerary.actions import parse_action
-
-    try:
-        parsed = parse_action(action)
-    except ValueError:
-        return ""
-    return str(parsed.args[1] if parsed.verb in ("go_to_city", "go_to_place") else parsed.args[0])
-
-
 def _staying(where: str, start: float, end: float, when: str) -> Bar:
     """The time a plan leaves between two actions, spent where the first left the traveller: a
     wait, as the game draws a stay ("In Stonegate", a city's days between two trains)."""
+    from games.itinerary_view import staying_label
+
     return {
-        "label": f"In {where}",
+        "label": staying_label(where),
         "short": where,
         "start": start,
         "end": end,
         "kind": "wait",
-        "tip": f"In {where}: {when}",
+        "tip": f"{staying_label(where)}: {when}",
     }
 
 
@@ -193,7 +184,7 @@ def trip_timeline(definition: dict[str, Any], actions: list[str]) -> tuple[dict[
     clock ("07:00", or "d2 06:00" on a trip of several days), the time between two actions as a
     wait where the first left the traveller ("In Stonegate"), and the actions as lines ("07:00–07:09
     Go to Old Town Walls"), not ``go_to_place(..., 2024-05-02 07:00, ...)``."""
-    from games.itinerary_view import clock_text, leg_label, short_label, span_of, span_text
+    from games.itinerary_view import clock_text, leg_label, short_label, span_of, span_text, where_after
 
     # the trip's clock as the game page has it (the observation's "clock" carries the same two times)
     trip = {"clock": {"begin": definition.get("begin"), "end": definition.get("end")}}
@@ -210,7 +201,7 @@ def trip_timeline(definition: dict[str, Any], actions: list[str]) -> tuple[dict[
             bars.append(_staying(here, since, start, span_text(clock, since, start)))
         label = leg_label(action)
         when = span_text(clock, start, finish)
-        here, since = _where_after(action), finish
+        here, since = where_after(action), finish
         bars.append(
             {
                 "label": label,

@@ -484,7 +484,9 @@ def test_the_itinerary_timeline_reads_in_plain_words_and_clock_times():
         "Stay in Alpha: 07:20–09:00",
         "Visit Tower: 09:00–09:30",
         "Go to Alpha Railway Hotel: 09:30–09:50",
-        "wait: 09:50–10:00",  # at the station for the train: the clock jumped to its departure
+        # at the station for the train (the clock jumped to its departure): named where the last
+        # action left the traveller, as the studio's preview names it
+        "In Alpha Railway Hotel: 09:50–10:00",
         "Train T1 Alpha → Beta: 10:00–11:00",  # from its departure, not from the arrival at the station
     ]
     assert not any("(" in tip for tip in tips)  # no timed action text, no "keeps the agent busy"
@@ -502,6 +504,7 @@ def test_the_itinerary_timeline_reads_in_plain_words_and_clock_times():
     assert [(b["label"], b["kind"], b["tip"]) for b in drawn if b["label"].startswith("In ")] == [
         ("In Alpha Railway Hotel", "wait", "In Alpha Railway Hotel: 09:50–10:00")
     ]
+    assert [b["label"] for b in drawn] == [b.label for b in bars.rows[0].bars]  # live and preview agree
     # a multi-day trip says the day
     multi = dict(TRIPS.observe(TRIPS.initial_state(definition()), 0).data)
     texts = presenters.timeline_texts("itinerary", multi)
