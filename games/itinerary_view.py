@@ -317,10 +317,13 @@ def leg_label(action: str) -> str:
 
 
 def short_label(label: str) -> str:
-    """A bar too narrow for its leg: a train reads where it goes ("→ Stonegate", not "Trai…"),
-    anything else its verb ("Visit", "Stay")."""
+    """A bar too narrow for its leg: a train reads where it goes ("→ Stonegate", not "Trai…"), the
+    time between two actions where it is spent ("Stonegate", as the studio's preview has it, not
+    "In"), anything else its verb ("Visit", "Stay")."""
     if label.startswith("Train ") and " → " in label:
         return "→ " + label.rsplit(" → ", 1)[1]
+    if label.startswith("In "):
+        return label.removeprefix("In ")
     return first_word(label)
 
 

@@ -505,6 +505,7 @@ def test_the_itinerary_timeline_reads_in_plain_words_and_clock_times():
         ("In Alpha Railway Hotel", "wait", "In Alpha Railway Hotel: 09:50–10:00")
     ]
     assert [b["label"] for b in drawn] == [b.label for b in bars.rows[0].bars]  # live and preview agree
+    assert [b["short"] for b in drawn] == [b.short for b in bars.rows[0].bars]  # narrow: "Alpha Railway Hotel"
     # a multi-day trip says the day
     multi = dict(TRIPS.observe(TRIPS.initial_state(definition()), 0).data)
     texts = presenters.timeline_texts("itinerary", multi)
