@@ -322,7 +322,16 @@ class RecipesPresenter:
 
     def log_lines(self, entries: Sequence[dict[str, Any]], names: Sequence[str], board: Mapping[str, Any]) -> list:
         titles = {card["name"]: card["title"] for card in board.get("cards", ()) if card["name"] != card["title"]}
-        return [dict(e, message=people_words(str(e.get("message", "")), titles)) for e in entries]
+        # a refusal after the seat's name says what it is ("Teammate 1 could not: Step 4 of Lemonade
+        # is already complete ..."), as the tasks and kitchen logs say it
+        return [
+            dict(
+                e,
+                message=("could not: " if e.get("kind") == "rejected" and e.get("category") == "engine" else "")
+                + people_words(str(e.get("message", "")), titles),
+            )
+            for e in entries
+        ]
 
     def feedback(self, message: str, viewer: int | None) -> str:
         return people_clock(message)

@@ -907,6 +907,11 @@ def test_recipes_read_by_their_titles_and_a_paused_step_goes_on_by_its_button_no
     )
     assert recipes_view.people_words("Tomato-Soup-Deluxe is done", titles) == "Tomato-Soup-Deluxe is done"
     assert recipes_view.PRESENTER.tick_text({})(600) == "10:00"  # the timeline's axis, as the clock
+    # a teammate's refusal read as news ("Teammate 1 Step 4 of Lemonade is already complete"): it
+    # says what it is, as the tasks and kitchen logs do
+    refused = {"category": "engine", "kind": "rejected", "agent": 1, "message": "Step 4 of Tomato-Soup is done."}
+    (line,) = recipes_view.PRESENTER.log_lines([refused], ["You", "Teammate 1"], {"cards": []})
+    assert line["message"] == "could not: Step 4 of Tomato-Soup is done."
 
 
 def test_the_idle_recipes_cook_reads_the_recipe_by_its_title():
