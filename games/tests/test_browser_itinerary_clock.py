@@ -165,6 +165,9 @@ def test_a_trip_of_several_days_is_played_by_its_buttons(tmp_path, shots):
             plan = page.locator(".board-itinerary .plan li")
             expect(plan.filter(has_text="stayed at Stonegate Railway Hotel").first).to_contain_text(" – day 2, ")
             expect(page.locator(".board-itinerary h2", has_text="The trip so far")).to_be_visible()
+            # the hours between the last stay and the train to Millbrook: a wait where the traveller
+            # is, as the studio's plan preview draws it (it read "wait")
+            expect(page.locator("#game-timeline .tl-bar.wait[title^='In Stonegate']").first).to_be_attached()
             page.screenshot(path=str(shots / "itinerary-grand-tour.png"), full_page=True)
         assert not errors, errors
     finally:
