@@ -2,12 +2,17 @@
 
 Overhead: the LLM dispatcher over bundled content of each domain with an instant in-process
 "model" (so only our work is timed: prompt rendering, extraction, validation by dry run).
-End to end: one dispatcher step with SmolLM2-135M served by llama.cpp on loopback (skipped, with
-the reason, when requirements-llm.txt is not installed).
+Prompt reuse: over the turns of a game the planner plays, how much of each prompt is new after the
+longest prefix it shares with the last one (a model server that keeps the last prompt's computed
+prefix, as llama.cpp's does, reads only that part; docs/npc.md).
+End to end: one dispatcher step with SmolLM2-135M served by llama.cpp on loopback, and the turns of
+a recipes game played by the planner (skipped, with the reason, when requirements-llm.txt is not
+installed).
 """
 
 from __future__ import annotations
 
+import itertools
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -78,6 +83,64 @@ def overhead(report: Report) -> None:
         report(f"dispatcher overhead per step, {domain} (median)", statistics.median(times) * 1000, "ms")
 
 
+def played_turns(domain: str, definition: dict[str, Any], agents: int, turns: int = 12) -> list[Any]:
+    """The states at which the last seat is free to act, over a game the planner plays in every seat."""
+    from games.agents.planner_agent import policy_for
+    from games.engine import registry
+
+    rules = registry.get(domain)
+    state = rules.initial_state(definition, agents=agents)
+    policy, npc, found = policy_for(domain), agents - 1, []
+    while not rules.outcome(state).over and len(found) < turns:
+        free = sorted(rules.awaiting(state))
+        if npc in free and rules.legal_actions(state, npc):
+            found.append(state)
+        acted = False
+        for agent in free:
+            action = policy(rules, state, agent)
+            if action is not None and not rules.outcome(state).over:
+                state, acted = rules.act(state, agent, action, rules.now(state)).state, True
+        if acted and rules.awaiting(state):
+            continue
+        deadline = rules.next_deadline(state)
+        if deadline is None:
+            break
+        state = rules.advance(state, deadline).state
+    return found
+
+
+def _prompts(domain: str, definition: dict[str, Any], agents: int) -> list[str]:
+    from games.agents.llm_dispatcher import LlmDispatcher
+    from games.agents.turns import Turn
+    from games.engine import registry
+
+    rules, npc = registry.get(domain), agents - 1
+    brain = LlmDispatcher(InstantModel(""), domain, npc_agents=[npc], human_agents=list(range(npc)))
+    texts = []
+    for state in played_turns(domain, definition, agents):
+        system, user = brain.messages(Turn(rules, state, [npc]), {})
+        texts.append(system["content"] + "\n" + user["content"])
+    return texts
+
+
+def _new_after_prefix(before: str, after: str) -> int:
+    shared = next(
+        (i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b), min(len(before), len(after))
+    )
+    return len(after) - shared
+
+
+def prompt_reuse(report: Report) -> None:
+    for domain, (definition, agents, _reply) in _scenarios().items():
+        agents = max(agents, 2)
+        texts = _prompts(domain, definition, agents)
+        if len(texts) < 2:
+            continue
+        new = [_new_after_prefix(a, b) for a, b in itertools.pairwise(texts)]
+        report(f"prompt reuse, {domain}: characters per turn", statistics.mean(len(t) for t in texts[1:]), "chars")
+        report(f"prompt reuse, {domain}: of which new after the shared prefix", statistics.mean(new), "chars")
+
+
 def end_to_end(report: Report) -> None:
     from games.agents.llm import LlmClient
     from games.agents.llm_dispatcher import LlmDispatcher
@@ -109,6 +172,22 @@ def end_to_end(report: Report) -> None:
         report("end-to-end dispatcher step, SmolLM2-135M (median of 5)", statistics.median(steps), "s")
         report("  of which the model call", statistics.median(calls), "s")
         report("  prompt size", statistics.median(tokens), "tokens")
+        if "recipes" in _scenarios():  # a game's turns one after the other: the prefix is reused
+            pair, agents, _ = _scenarios()["recipes"]
+            prompts = _prompts("recipes", pair, max(agents, 2))
+            seconds = []
+            for text in prompts:
+                system, user = text.split("\nRelevant now:", 1)
+                messages: list[Message] = [
+                    {"role": "system", "content": system},
+                    {"role": "user", "content": "Relevant now:" + user},
+                ]
+                seconds.append(client.chat(messages, max_tokens=8).latency_seconds)
+            report(
+                f"a recipes game's turns, SmolLM2-135M (median of {len(seconds) - 1} after the first)",
+                statistics.median(seconds[1:]),
+                "s",
+            )
     finally:
         server.__exit__(None, None, None)
 
@@ -118,4 +197,5 @@ def run(report: Report) -> None:
 
     django.setup()
     overhead(report)
+    prompt_reuse(report)
     end_to_end(report)
