@@ -90,7 +90,8 @@ def played_turns(domain: str, definition: dict[str, Any], agents: int, turns: in
 
     rules = registry.get(domain)
     state = rules.initial_state(definition, agents=agents)
-    policy, npc, found = policy_for(domain), agents - 1, []
+    policy, npc = policy_for(domain), agents - 1
+    found: list[Any] = []
     while not rules.outcome(state).over and len(found) < turns:
         free = sorted(rules.awaiting(state))
         if npc in free and rules.legal_actions(state, npc):

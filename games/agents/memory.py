@@ -19,7 +19,7 @@ def feedback_lines(events: Iterable[Event], agents: Sequence[int], base: int = 0
     numbered as the domain's texts number them: index + ``base`` (the descriptor's ``display_base``)."""
     lines = []
     for event in events:
-        if event.kind == REJECTED and event.agent in agents:
+        if event.kind == REJECTED and event.agent is not None and event.agent in agents:
             action, kind = event.data.get("action", ""), event.data.get("feedback", "")
             lines.append(f"agent {event.agent + base}: '{action}' was refused ({kind}): {event.message}")
     return lines
