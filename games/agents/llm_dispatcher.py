@@ -119,10 +119,12 @@ class LlmDispatcher:
         # was written. A teammate in a game keeps only the commands that can run (its refusals
         # would end a tasks game after five in a row).
         self.sends_refused = sends_refused
+        # agents as the domain's texts number them (tasks from 1) in the history and feedback
+        self.display_base = registry.descriptor(domain).display_base
 
     def messages(self, turn: Turn, memory: dict[str, Any]) -> list[Message]:
         domain, options = self.domain, self.options
-        base = registry.descriptor(domain).display_base
+        base = self.display_base
         feedback = list(memory.get("problems", [])) + mem.feedback_lines(turn.events, self.npc_agents, base)
         feedback += mem.suggestion_lines(turn.events)
         names = [str(display(domain, a)) for a in self.human_agents]
@@ -191,7 +193,7 @@ class LlmDispatcher:
             extraction = extract(self.domain, reply.text, agents, legal, state=turn.state)
         else:
             extraction = read_constrained(self.domain, reply.text, agents)
-        checked = validate(turn.rules, turn.state, extraction.commands, registry.descriptor(self.domain).display_base)
+        checked = validate(turn.rules, turn.state, extraction.commands, self.display_base)
         problems = extraction.problems + checked.problems
         memory["problems"] = problems
         done = "; ".join(f"agent {display(self.domain, c.agent)}: {c.action}" for c in checked.accepted) or "nothing"
