@@ -110,18 +110,15 @@ def played_turns(domain: str, definition: dict[str, Any], agents: int, turns: in
     return found
 
 
-def _prompts(domain: str, definition: dict[str, Any], agents: int) -> list[str]:
+def _prompts(domain: str, definition: dict[str, Any], agents: int) -> list[list[Message]]:
+    """The dispatcher's messages for the last seat at each of ``played_turns``."""
     from games.agents.llm_dispatcher import LlmDispatcher
     from games.agents.turns import Turn
     from games.engine import registry
 
     rules, npc = registry.get(domain), agents - 1
     brain = LlmDispatcher(InstantModel(""), domain, npc_agents=[npc], human_agents=list(range(npc)))
-    texts = []
-    for state in played_turns(domain, definition, agents):
-        system, user = brain.messages(Turn(rules, state, [npc]), {})
-        texts.append(system["content"] + "\n" + user["content"])
-    return texts
+    return [brain.messages(Turn(rules, state, [npc]), {}) for state in played_turns(domain, definition, agents)]
 
 
 def _new_after_prefix(before: str, after: str) -> int:
@@ -134,7 +131,7 @@ def _new_after_prefix(before: str, after: str) -> int:
 def prompt_reuse(report: Report) -> None:
     for domain, (definition, agents, _reply) in _scenarios().items():
         agents = max(agents, 2)
-        texts = _prompts(domain, definition, agents)
+        texts = ["\n".join(m["content"] for m in messages) for messages in _prompts(domain, definition, agents)]
         if len(texts) < 2:
             continue
         new = [_new_after_prefix(a, b) for a, b in itertools.pairwise(texts)]
@@ -149,7 +146,8 @@ def end_to_end(report: Report) -> None:
     from games.agents.turns import Turn
     from games.engine import registry
 
-    definition, agents, _reply = _scenarios()["tasks"]
+    scenarios = _scenarios()
+    definition, agents, _reply = scenarios["tasks"]
     rules = registry.get("tasks")
     state = rules.initial_state(definition, agents=agents)
     try:
@@ -173,17 +171,12 @@ def end_to_end(report: Report) -> None:
         report("end-to-end dispatcher step, SmolLM2-135M (median of 5)", statistics.median(steps), "s")
         report("  of which the model call", statistics.median(calls), "s")
         report("  prompt size", statistics.median(tokens), "tokens")
-        if "recipes" in _scenarios():  # a game's turns one after the other: the prefix is reused
-            pair, agents, _ = _scenarios()["recipes"]
-            prompts = _prompts("recipes", pair, max(agents, 2))
-            seconds = []
-            for text in prompts:
-                system, user = text.split("\nRelevant now:", 1)
-                messages: list[Message] = [
-                    {"role": "system", "content": system},
-                    {"role": "user", "content": "Relevant now:" + user},
-                ]
-                seconds.append(client.chat(messages, max_tokens=8).latency_seconds)
+        if "recipes" in scenarios:  # a game's turns one after the other: the prefix is reused
+            pair, agents, _ = scenarios["recipes"]
+            seconds = [
+                client.chat(messages, max_tokens=8).latency_seconds
+                for messages in _prompts("recipes", pair, max(agents, 2))
+            ]
             report(
                 f"a recipes game's turns, SmolLM2-135M (median of {len(seconds) - 1} after the first)",
                 statistics.median(seconds[1:]),
