@@ -239,6 +239,8 @@ def build(
             row.rejections.append((float(entry.time), entry.data.get("message", "")))
     if finished:
         for row in rows:
+            if gaps_are_waits and row.cursor < now:
+                gap(row, now)  # the steps after an agent's last command, up to the game's end
             for bar in row.bars:
                 if not bar.done:
                     bar.done = True

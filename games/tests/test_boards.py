@@ -101,6 +101,12 @@ def test_kitchen_steps_let_pass_without_a_command_are_waits():
         (6, 7, "wait"),  # the wait commanded at step 6, under its own label
         (7, 8, "occupying"),
     ]
+    # a finished game: the steps after the last command, up to the kitchen's close, were waited too
+    ended = timeline.build(entries, ["You", "Teammate 1"], now=12, finished=True, gaps_are_waits=True)
+    assert max((b.start, b.end, b.kind) for b in ended.rows[0].bars) == (8, 12, "wait")
+    assert [(b.start, b.end, b.kind) for b in ended.rows[1].bars] == [(0, 12, "wait")]  # never commanded
+    running = timeline.build(entries, ["You"], now=12, gaps_are_waits=True)
+    assert max(b.end for b in running.rows[0].bars) == 9  # under way: the next command may come yet
 
 
 def test_a_kitchen_bar_names_what_was_put_served_or_thrown_away():
