@@ -196,6 +196,24 @@ def split_resources(value: str) -> list[str]:
     return [] if value == NONE else value.split("+")
 
 
+def label_text(prop: str, value: str) -> str:
+    """A label as people read it on the report and adjudication pages (stored and exported labels
+    keep their codes): "not_interruptible" -> "not interruptible", resource "oven+stove" -> "oven +
+    stove", time constraint "1:2" -> "after step 1, within 2 min", dependency "1+4" -> "after steps
+    1, 4". A value that is not a well-formed label is shown as it is."""
+    value = str(value)
+    if value == NONE or prop in (CONCURRENCY, INTERRUPTIBILITY):
+        return value.replace("_", " ")
+    if prop == RESOURCE:
+        return " + ".join(split_resources(value))
+    if prop == TIME_CONSTRAINT and _CONSTRAINTS.match(value):
+        return "; ".join(f"after step {k}, within {n} min" for k, n in split_constraints(value).items())
+    if prop == DEPENDENCY and _STEP_LIST.match(value):
+        steps = split_steps(value)
+        return f"after step{'s' if len(steps) > 1 else ''} {', '.join(map(str, steps))}"
+    return value
+
+
 def minutes_of(text: str) -> int:
     """Recipe2Plan writes constraint windows as "N min"; return N (other units converted, rounded up)."""
     amount, _, unit = str(text).strip().partition(" ")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import template
 
+from annotations import schema
 from games.domains.recipes.text import recipe_title
 
 register = template.Library()
@@ -16,3 +17,9 @@ def item_title(key: str) -> str:
     if not slash or not step.isdigit():
         return str(key)
     return f"{recipe_title(recipe)}, step {step}"
+
+
+@register.filter
+def label_text(value: str, prop: str) -> str:
+    """A label as people read it: ``{{ label|label_text:prop }}`` ("1:2" -> "after step 1, within 2 min")."""
+    return schema.label_text(str(prop), str(value))

@@ -174,6 +174,36 @@ def test_report_page_and_json_agree(client, setup, researcher):
     assert ">Cobbler, step 1</a>" in page  # disputed items are named as people read them
 
 
+def test_report_and_adjudication_write_labels_in_words(client, setup, researcher):
+    # the confusion tables read "1:2" and "oven+stove": codes a researcher had to decode
+    project, unit, amy, bob = setup
+    for user, window, appliances in ((amy, "1:2", "oven+stove"), (bob, "none", "none")):
+        for item in unit.items.all():
+            services.save_label(user=user, item=item, prop="concurrency", value="autonomous")
+            services.save_label(user=user, item=item, prop="resource", value=appliances if item.step == 2 else "none")
+            constraint = window if item.step == 2 else "none"
+            services.save_label(user=user, item=item, prop="time_constraint", value=constraint)
+        services.submit(user=user, unit=unit)
+    client.force_login(researcher)
+    page = client.get(reverse("annotations:report", args=[project.pk])).content.decode()
+    assert '<th scope="col">after step 1, within 2 min</th>' in page and "oven + stove×1" in page
+    assert ">1:2<" not in page and "oven+stove" not in page
+    url = reverse("annotations:adjudicate", args=[project.pk])
+    page = client.get(url, {"item": "Cobbler/2"}).content.decode()
+    assert "<strong>after step 1, within 2 min</strong> × 1" in page and "<li>amy: oven + stove</li>" in page
+    assert re.search(r'<option value="1:2"( selected)?>after step 1, within 2 min</option>', page)  # code kept
+
+
+def test_label_text_reads_every_property_and_leaves_what_it_cannot_read():
+    from annotations.schema import label_text
+
+    assert label_text("interruptibility", "not_interruptible") == "not interruptible"
+    assert label_text("time_constraint", "1:2+3:10") == "after step 1, within 2 min; after step 3, within 10 min"
+    assert label_text("dependency", "1+4") == "after steps 1, 4" and label_text("dependency", "2") == "after step 2"
+    assert label_text("resource", "microwave+oven") == "microwave + oven"
+    assert label_text("time_constraint", "none") == "none" and label_text("time_constraint", "soon") == "soon"
+
+
 def test_adjudication_prefills_majority_and_saves_gold_then_applies_it(client, researcher):
     people = [make_annotator(n) for n in ("amy", "bob", "cat")]
     project = services.create_project(
