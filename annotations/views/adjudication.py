@@ -18,6 +18,7 @@ from annotations.models import Item, Project
 from annotations.schema import NONE, PROPERTY_TITLES, RESOURCE
 from annotations.services import AnnotationError
 from annotations.views.projects import manager_required
+from games.domains.recipes.text import recipe_title
 
 FILTERS = {"open": "without gold", "disputed": "disputed", "all": "all items"}
 
@@ -140,7 +141,7 @@ def apply_gold(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         changed = [a.recipe for a in applications if a.changed]
         if changed:
-            names = ", ".join(f"{r.name} v{r.version}" for r in changed)
+            names = ", ".join(f"{recipe_title(r.name)} v{r.version}" for r in changed)
             messages.success(request, f"New recipe versions: {names}. New games use them; played games keep theirs.")
         else:
             messages.info(request, "The recipes already say what the gold labels say; nothing changed.")
