@@ -23,3 +23,9 @@ def item_title(key: str) -> str:
 def label_text(value: str, prop: str) -> str:
     """A label as people read it: ``{{ label|label_text:prop }}`` ("1:2" -> "after step 1, within 2 min")."""
     return schema.label_text(str(prop), str(value))
+
+
+@register.filter
+def recipe_name(name: str) -> str:
+    """A recipe's stored name as its title: "Garlic-Bread" -> "Garlic Bread"."""
+    return recipe_title(str(name))

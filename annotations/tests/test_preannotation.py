@@ -172,6 +172,12 @@ def test_the_page_starts_a_run_and_shows_its_progress(client, researcher):
     assert 'hx-trigger="every 1s"' in fragment and "0 of 1 recipes" in fragment
     again = client.post(reverse("annotations:preannotate", args=[project.pk]), follow=True).content.decode()
     assert "is under way; wait for it to finish" in again
+    # done: what the run did, once, and the way to its scores
+    PreannotationRun.objects.filter(pk=run.pk).update(status="done", done=1, message="1 of 1 recipes labelled")
+    fragment = client.get(reverse("annotations:run", args=[run.pk])).content.decode()
+    assert "hx-trigger" not in fragment and fragment.count("1 of 1 recipes") == 1
+    report = reverse("annotations:report", args=[project.pk])
+    assert f'<a href="{report}#models-title">See its labels scored against gold</a>' in fragment
 
 
 @pytest.mark.django_db

@@ -235,6 +235,22 @@ def test_adjudication_prefills_majority_and_saves_gold_then_applies_it(client, r
     assert v2.steps.get(index=0).physical == v1.steps.get(index=0).physical
 
 
+def test_applied_gold_names_recipes_by_title(client, researcher):
+    project = services.create_project(
+        name="Titles",
+        recipes=[make_recipe("Peach-Cobbler")],
+        properties=["concurrency"],
+        annotators=[make_annotator("amy")],
+        annotators_per_item=1,
+    )
+    item = project.items.get(step=2)  # "Pour the butter": not autonomous in the recipe
+    services.set_gold(user=researcher, item=item, prop="concurrency", value="autonomous")
+    client.force_login(researcher)
+    page = client.post(reverse("annotations:apply_gold", args=[project.pk]), follow=True).content.decode()
+    assert "New recipe versions: Peach Cobbler v2" in page and "<li>Peach Cobbler v2 · " in page
+    assert "Peach-Cobbler v" not in page
+
+
 def test_streamed_exports(client, setup, researcher):
     project, unit, amy, _ = setup
     services.save_label(user=amy, item=unit.items.first(), prop="concurrency", value="autonomous")
