@@ -34,10 +34,15 @@ class HeadlessEpisode:
     halted: bool = False  # ``on_turn`` asked to stop: the episode is unfinished, not a result
     curve: list[list[float]] = field(default_factory=list)  # [game time, turns, score] when the score changed
 
-    def track(self, rules: RuleSet[Any], score: Callable[[Any], float | None] | None) -> None:
+    def track(self, rules: RuleSet[Any], score: Callable[[Any], float | None] | None, *, end: bool = False) -> None:
+        """A point where the score changed; with ``end``, the episode's last moment and decision as
+        well, so its curve (and a chart's axes) reach where it stopped, not where it last scored."""
         value = score(self.state) if score else None
-        if value is not None and (not self.curve or self.curve[-1][2] != value):
-            self.curve.append([float(rules.now(self.state)), self.turns, value])
+        if value is None:
+            return
+        point = [float(rules.now(self.state)), self.turns, value]
+        if not self.curve or self.curve[-1][2] != value or (end and self.curve[-1][:2] != point[:2]):
+            self.curve.append(point)
 
 
 def run_episode(
@@ -119,6 +124,7 @@ def run_episode(
         unseen += transition.events
         episode.state = transition.state
         episode.track(rules, score)
+    episode.track(rules, score, end=True)
     return episode
 
 

@@ -267,3 +267,23 @@ def test_a_teammate_with_nothing_it_could_do_asks_the_model_nothing_unless_the_h
         benchmark = LlmDispatcher(client, "tasks", npc_agents=[1], sends_refused=True)
         benchmark.decide(Turn(RULES, state, [1]), {})
         assert len(endpoint.requests) == 2  # a benchmark's agent is asked as the papers' were
+
+
+def test_an_episodes_score_curve_reaches_its_last_decision_and_moment():
+    # the curve kept a point only when the score changed, so a benchmark page drew an agent that
+    # scored at decision 1 and then wasted four decisions as ending at decision 1
+    class OneChoreThenNonsense:
+        kind = "scripted"
+
+        def decide(self, turn, memory):
+            memory["n"] = memory.get("n", 0) + 1
+            return Decision(actions=[(0, "do wash dish" if memory["n"] == 1 else "dance")])
+
+    def chores_done(state):
+        return 100.0 * len(state.done) / len(state.chores)
+
+    episode = run_episode(RULES, SCENARIO, OneChoreThenNonsense(), agents=1, max_turns=5, score=chores_done)
+    assert episode.turns == 5 and episode.stopped == "stopped after 5 turns"
+    first, *changes, last = episode.curve
+    assert first == [0.0, 0, 0.0] and changes[-1][2] == last[2] > 0
+    assert last[1:] == [5, changes[-1][2]] and last[0] == RULES.now(episode.state)  # the end, not the last change
