@@ -9,6 +9,7 @@ urlpatterns = [
     path("benchmarks/<int:pk>/", views.benchmark_detail, name="benchmark"),
     path("benchmarks/compare/<str:domain>/", views.benchmark_compare, name="benchmark_compare"),
     path("benchmarks/compare/<str:domain>/reference/", views.benchmark_reference, name="benchmark_reference"),
+    path("benchmarks/<int:pk>/episodes/<int:result>/", views.benchmark_episode, name="benchmark_episode"),
     path("benchmarks/<int:pk>/stop/", views.benchmark_stop, name="benchmark_stop"),
     path("benchmarks/<int:pk>/resume/", views.benchmark_resume, name="benchmark_resume"),
     path("benchmarks/<int:pk>/again/", views.benchmark_again, name="benchmark_again"),

@@ -17,7 +17,7 @@ from games.engine.durations import short_clock
 from games.models import Game, Scenario
 from games.npc import benchmarks, comparison, episode_names, reports, stats
 from games.npc.forms import BenchmarkForm
-from games.npc.models import BenchmarkRun, LlmCall, RunStatus
+from games.npc.models import BenchmarkResult, BenchmarkRun, LlmCall, RunStatus
 from games.npc.tasksets import TaskSetError, build_items
 
 
@@ -129,6 +129,27 @@ def benchmark_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     run = get_object_or_404(BenchmarkRun, pk=pk)
     template = "npc/_benchmark_progress.html" if request.htmx else "npc/benchmark_detail.html"
     return render(request, template, _context(run))
+
+
+@researcher_required
+def benchmark_episode(request: HttpRequest, pk: int, result: int) -> HttpResponse:
+    """One finished episode of a run: its outcome and figures, and the model calls it made when the
+    run stored them (a failure read from its prompts and replies, not guessed from a score)."""
+    episode = get_object_or_404(BenchmarkResult.objects.select_related("run"), pk=result, run_id=pk)
+    titles = dict(
+        Scenario.objects.filter(slug__in=episode_names.slugs_of(episode.key), is_current=True).values_list(
+            "slug", "title"
+        )
+    )
+    context = {
+        "run": episode.run,
+        "episode": episode,
+        "name": episode_names.episode_name(episode.key, titles),
+        "figures": sorted(episode.metrics.items()) if isinstance(episode.metrics, dict) else [],
+        "calls": list(episode.calls.order_by("id")),
+        "stored": bool(episode.run.config.get("log_calls")),
+    }
+    return render(request, "npc/benchmark_episode.html", context)
 
 
 @require_POST

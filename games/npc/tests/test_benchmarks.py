@@ -69,6 +69,33 @@ def test_react_run_over_a_stand_in_endpoint_counts_calls_and_exports_csv(tasks_s
     assert rows[0]["agent"] == "react" and rows[0]["llm_calls"] == "1" and rows[0]["progress"] == "100.0"
 
 
+def test_an_episodes_page_shows_its_prompts_replies_and_refusals(
+    tasks_scenarios, settings, client, researcher, participant
+):
+    # a run's page said "sent the same rejected action 3 times" and nothing showed which action
+    items = build_items("tasks", patterns=["test/chores1"])
+    replies = ["Thought: go\nAction: juggle the cups", "Thought: go\nAction: wash job1_cup"]
+    with stub_endpoint(replies) as endpoint:
+        settings.LLM_ENDPOINTS = [{"id": "stand-in", "base_url": endpoint.base_url, "api_key": "k", "models": ["m"]}]
+        run = benchmarks.create_run("tasks", "react", items, llm={"endpoint": "stand-in", "model": "m"}, log_calls=True)
+        run = benchmarks.run_benchmark(run.pk)
+    result = run.results.get()
+    url = reverse("games:benchmark_episode", args=[run.pk, result.pk])
+    client.force_login(researcher)
+    assert f'href="{url}"' in client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
+    page = client.get(url).content.decode()
+    assert "Call 1" in page and "Call 2" in page and "juggle the cups" in page
+    assert "<dt>Refused</dt>" in page and "<code>wash job1_cup</code>" in page
+    assert "<code>completed</code>" in page  # the episode's figures, named as in the CSV
+    # a run that kept no prompts says how to get them; another run's episode is not found there
+    quiet = benchmarks.run_benchmark(benchmarks.create_run("tasks", "planner", items).pk)
+    other = quiet.results.get()
+    assert "asks no model" in client.get(reverse("games:benchmark_episode", args=[quiet.pk, other.pk])).content.decode()
+    assert client.get(reverse("games:benchmark_episode", args=[run.pk, other.pk])).status_code == 404
+    client.force_login(participant)
+    assert client.get(url).status_code == 403
+
+
 def test_benchmark_command_runs_an_agent_and_prints_the_table(tasks_scenarios, tmp_path):
     out = io.StringIO()
     target = tmp_path / "out.csv"
