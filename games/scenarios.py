@@ -80,7 +80,7 @@ def prepared(domain: str, definition: dict[str, Any]) -> dict[str, Any]:
 def save_generated(domain: str, instances: Iterable[Mapping[str, Any]]) -> list[tuple[str, bool]]:
     """Store generated instances (``games.generators.family.generate``) as scenarios of source
     ``generated``, each described by how it was made and its certificate; (slug, changed) each."""
-    from games.generators.family import certificate, describe
+    from games.generators.family import certificate, describe, title
 
     saved = []
     for instance in instances:
@@ -88,7 +88,7 @@ def save_generated(domain: str, instances: Iterable[Mapping[str, Any]]) -> list[
         _, changed = save_scenario(
             domain=domain,
             slug=instance["slug"],
-            title=definition.get("title") or instance["slug"],
+            title=title(domain, {**instance, "definition": definition}),
             source="generated",
             definition=definition,
             description=describe(instance),

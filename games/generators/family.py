@@ -102,6 +102,16 @@ def describe(instance: Mapping[str, Any]) -> str:
     )
 
 
+def title(domain: str, instance: Mapping[str, Any]) -> str:
+    """A saved instance's title: its definition's own, else the generator's words for it (a recipe
+    pair has no title field: "Generated: Stew 1 + Pie 1"), else its slug."""
+    definition = instance["definition"]
+    if definition.get("title"):
+        return str(definition["title"])
+    name = getattr(module(domain), "title", None)
+    return name(definition) if callable(name) else str(instance["slug"])
+
+
 def certificate(domain: str, instance: Mapping[str, Any]) -> dict[str, Any]:
     """What a saved instance keeps of its solving (``Scenario.certificate``), so benchmark runs on it
     can be measured against its optimum: the values, what the optimum measures, and the conditions

@@ -21,6 +21,7 @@ import random
 from typing import Any
 
 from games.domains.recipes.kitchen import DEFAULT_APPLIANCES, load_kitchen
+from games.domains.recipes.text import recipe_title
 from games.generators.knobs import Knob
 from games.planners import budget, recipes_heuristic, recipes_optimal
 
@@ -84,6 +85,12 @@ def build(rng: random.Random, knobs: dict[str, Any], index: int) -> dict[str, An
     definition = {"recipes": recipes, "appliances": {k: dict(v) for k, v in DEFAULT_APPLIANCES.items()}}
     load_kitchen(definition)  # a generator bug must not produce an unplayable scenario
     return definition
+
+
+def title(definition: dict[str, Any]) -> str:
+    """How a generated pair is listed (its recipes' names as the game titles them)."""
+    steps = sum(len(recipe["steps"]) for recipe in definition["recipes"])
+    return f"Generated: {' + '.join(recipe_title(r['name']) for r in definition['recipes'])} ({steps} steps)"
 
 
 def _recipe(rng: random.Random, knobs: dict[str, Any], name: str) -> dict[str, Any]:

@@ -50,6 +50,16 @@ def test_save_stores_the_family_as_current_scenarios_and_is_idempotent():
     assert Scenario.objects.filter(source="generated").count() == 2
 
 
+@pytest.mark.django_db
+def test_a_saved_recipe_pair_is_titled_by_its_recipes():
+    # a recipe pair's definition has no title: the game list read "generated/recipes-s0-...-001"
+    (instance,) = _run("recipes", "--count", "1", "--steps", "4", "--save", "--json")
+    names = [recipe["name"] for recipe in instance["definition"]["recipes"]]
+    stored = Scenario.objects.current().get(slug=instance["slug"])
+    words = " + ".join(name.replace("-", " ") for name in names)
+    assert stored.title == f"Generated: {words} ({4 * len(names)} steps)"
+
+
 @pytest.mark.parametrize(
     ("domain", "knobs"),
     [
