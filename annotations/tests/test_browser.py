@@ -38,6 +38,9 @@ def test_label_a_recipe_with_the_keyboard(live_server, browser):
     page.fill("input[name=password]", "pw-annotator-1")
     page.click("button[type=submit]")
     page.goto(f"{live_server.url}/annotate/recipes/{unit.pk}/")
+    # the header's "Sign out" sat 13 px below the user name (it took every form's submit margin)
+    name, sign_out = (page.locator(s).bounding_box() for s in (".site-header .username", ".site-header .link-button"))
+    assert name and sign_out and abs(sign_out["y"] - name["y"]) < 2
     assert page.locator("#shortcuts").is_visible()  # the shortcuts are documented on the page
 
     # Step 0: autonomous, not interruptible, stove, no time constraint.
