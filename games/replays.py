@@ -11,7 +11,7 @@ from django.core.cache import cache
 
 from games import presenters, selectors, timeline
 from games.engine.episode import play
-from games.models import Game, GameEvent
+from games.models import Game, GameEvent, GameStatus
 from games.viewer import Viewer, event_message
 
 log = logging.getLogger(__name__)
@@ -46,6 +46,9 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
         plan["timeline"].span = span
     observation = rules.observe(state, 0)
     board_state = {
+        # the board at the game's last entry reads as the ended game's page does ("still open when
+        # the kitchen closed"); at any earlier entry, as it was then
+        "status": game.status if seq == last else GameStatus.RUNNING,
         "time": now,
         "engine_time": now,
         "time_unit": rules.time_unit,

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts.permissions import researcher_required
+from accounts.permissions import is_researcher, researcher_required
 from arena_site.htmx import HtmxHttpRequest
 from games import permissions, presenters, replays, selectors, services
 from games.engine import registry
@@ -197,5 +197,7 @@ def replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     seats = permissions.seats_of(request.user, game)
     who = Viewer(agents=[s.agent for s in seats], blind=permissions.is_blinded(request.user, game))
     context = replays.replay_context(game, at=request.GET.get("at"), who=who)
+    # the model calls' page is the researchers'; a game whose seats asked no model has none to show
+    context["llm_calls_link"] = is_researcher(request.user) and game.llm_calls.exists()
     template = "games/_replay_board.html" if request.htmx else "games/replay.html"
     return render(request, template, context)

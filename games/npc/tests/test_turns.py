@@ -151,8 +151,13 @@ def test_researchers_see_a_games_llm_calls_linked_to_the_replay(
     assert page.status_code == 200
     assert b"agent 1: do dust" in page.content
     assert f"?at={call.action_seqs[0]}".encode() in page.content
+    link = f'<a href="{reverse("games:llm_calls", args=[game.pk])}">NPC LLM calls</a>'
+    assert link in client.get(reverse("games:replay", args=[game.pk])).content.decode()
+    alone = services.create_game("test/toy", [{"kind": "human", "user": participant}], clock="lockstep")
+    assert "NPC LLM calls" not in client.get(reverse("games:replay", args=[alone.pk])).content.decode()
     client.force_login(participant)
     assert client.get(reverse("games:llm_calls", args=[game.pk])).status_code == 403
+    assert "NPC LLM calls" not in client.get(reverse("games:replay", args=[game.pk])).content.decode()
 
 
 def test_news_is_never_lost_when_the_runner_finishes_during_a_request(toy_scenario, participant, monkeypatch):
