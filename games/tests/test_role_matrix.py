@@ -56,6 +56,7 @@ LEVELS: dict[str, str] = {
     "games:benchmark_resume": "researcher",
     "games:benchmark_again": "researcher",
     "games:benchmark_csv": "researcher",
+    "games:benchmark_episode": "researcher",
     "studio:index": "researcher",
     "studio:generate": "researcher",
     "studio:new": "researcher",
