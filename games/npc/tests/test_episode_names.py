@@ -27,7 +27,8 @@ def test_the_run_page_names_episodes_in_words_and_leaves_out_llm_columns_for_a_b
     page = client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
     assert run.results.count() == 3
     for result in run.results.all():
-        assert f'<td title="{result.key}"><span class="episode-title">chores ' in page
+        episode = reverse("games:benchmark_episode", args=[run.pk, result.pk])
+        assert f'<td title="{result.key}"><a class="episode-title" href="{episode}">chores ' in page
     assert '<span class="hint">seed 0</span>' in page
     assert "<code>test/chores1|" not in page  # the key is not the episode's name
     assert "LLM calls" not in page and "Cost ($)" not in page  # a random baseline calls no model
