@@ -130,7 +130,7 @@ def _plan(game: Game, labels: list[str]) -> dict[str, Any] | None:
     except Exception:
         log.exception("the %s planner failed on game %s", game.domain, game.pk)
         return None
-    fake_entries = [_Entry(e) for e in episode.events]
+    fake_entries = [EngineEntry(e) for e in episode.events]
     # the rows are the seats, named as in the game's own timeline beside it (the card says the
     # planner plays them; "Planner for Teammate 1" was cut to "Planner for Tea…")
     plan_labels = [label.split(" (")[0] for label in labels]
@@ -148,7 +148,7 @@ def _plan(game: Game, labels: list[str]) -> dict[str, Any] | None:
     }
 
 
-class _Entry:
+class EngineEntry:
     """An engine event dressed as a stored log entry, for ``timeline.build``."""
 
     category = "engine"

@@ -256,6 +256,7 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult | No
         result.outcome = episode.stopped or outcome.reason
         result.turns = episode.turns
         result.actions = len(episode.actions)
+        result.log = [[a.agent, a.action, float(a.time)] for a in episode.actions]
         result.llm_calls = len(episode.calls)
         result.llm_errors = sum(1 for call in episode.calls if call.reply.error)
         result.llm_seconds = round(sum(call.reply.latency_seconds for call in episode.calls), 3)

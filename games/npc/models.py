@@ -140,6 +140,12 @@ class BenchmarkResult(models.Model):
     curve = models.JSONField(
         default=list, blank=True, help_text="[game time, decisions so far, headline score] each time the score changed."
     )
+    log = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The episode's actions in order, [agent, action, game time]: replayed through the rules, its "
+        "timeline (games.npc.episode_replay).",
+    )
     wall_seconds = models.FloatField(default=0.0)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

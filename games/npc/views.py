@@ -15,7 +15,7 @@ from games.agents import prices
 from games.engine import registry
 from games.engine.durations import short_clock
 from games.models import Game, Scenario
-from games.npc import benchmarks, comparison, episode_names, reports, stats
+from games.npc import benchmarks, comparison, episode_names, episode_replay, reports, stats
 from games.npc.forms import BenchmarkForm
 from games.npc.models import BenchmarkResult, BenchmarkRun, LlmCall, RunStatus
 from games.npc.tasksets import TaskSetError, build_items
@@ -146,6 +146,7 @@ def benchmark_episode(request: HttpRequest, pk: int, result: int) -> HttpRespons
         "episode": episode,
         "name": episode_names.episode_name(episode.key, titles),
         "figures": sorted(episode.metrics.items()) if isinstance(episode.metrics, dict) else [],
+        "replay": episode_replay.replayed(episode),
         "calls": list(episode.calls.order_by("id")),
         "stored": bool(episode.run.config.get("log_calls")),
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 from django.core.management import call_command
@@ -94,6 +95,26 @@ def test_an_episodes_page_shows_its_prompts_replies_and_refusals(
     assert client.get(reverse("games:benchmark_episode", args=[run.pk, other.pk])).status_code == 404
     client.force_login(participant)
     assert client.get(url).status_code == 403
+
+
+def test_an_episodes_page_replays_its_actions_into_a_timeline(tasks_scenarios, client, researcher):
+    from games.npc.tests.conftest import task
+    from games.scenarios import save_scenario
+
+    items = build_items("tasks", patterns=["test/chores3"])
+    run = benchmarks.run_benchmark(benchmarks.create_run("tasks", "planner", items).pk)
+    result = run.results.get()
+    assert result.log == [[0, "wash job3_cup", 0.0]]
+    client.force_login(researcher)
+    url = reverse("games:benchmark_episode", args=[run.pk, result.pk])
+    page = client.get(url).content.decode()
+    bars = re.findall(r'<div class="tl-bar (\w+) done[^"]*"[^>]*title="([^"]*)"', page)
+    assert bars == [("occupying", "wash job3 cup: minute 0–minute 3 (keeps the agent busy)")]
+    assert "tl-axis" in page and "Agent 1" in page
+    # the scenario changed since: its actions would draw another game, and the page says so
+    save_scenario(domain="tasks", slug="test/chores3", title="chores 3", source="tests", definition=task("job3", 5))
+    page = client.get(url).content.decode()
+    assert "has a new version since the run" in page and "tl-bar" not in page
 
 
 def test_benchmark_command_runs_an_agent_and_prints_the_table(tasks_scenarios, tmp_path):
