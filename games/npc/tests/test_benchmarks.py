@@ -84,6 +84,9 @@ def test_an_episodes_page_shows_its_prompts_replies_and_refusals(
     url = reverse("games:benchmark_episode", args=[run.pk, result.pk])
     client.force_login(researcher)
     assert f'href="{url}"' in client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
+    assert (
+        "· <code>m</code>" in client.get(reverse("games:benchmarks")).content.decode()
+    )  # the runs list names the model
     page = client.get(url).content.decode()
     assert "Call 1" in page and "Call 2" in page and "juggle the cups" in page
     assert "<dt>Refused</dt>" in page and "<code>wash job1_cup</code>" in page
