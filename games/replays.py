@@ -130,25 +130,30 @@ def _plan(game: Game, labels: list[str]) -> dict[str, Any] | None:
     except Exception:
         log.exception("the %s planner failed on game %s", game.domain, game.pk)
         return None
-    fake_entries = [EngineEntry(e) for e in episode.events]
     # the rows are the seats, named as in the game's own timeline beside it (the card says the
     # planner plays them; "Planner for Teammate 1" was cut to "Planner for Tea…")
     plan_labels = [label.split(" (")[0] for label in labels]
-    final = dict(rules.observe(episode.state, 0).data)
     return {
-        "timeline": timeline.build(
-            fake_entries,
-            plan_labels,
-            now=float(rules.now(episode.state)),
-            finished=True,
-            **presenters.timeline_texts(game.domain, final),
-        ),
+        "timeline": episode_timeline(rules, game.domain, episode, plan_labels),
         "result_rows": presenters.metric_rows(rules.result(episode.state), game.domain),
         "over": rules.outcome(episode.state).reason,
     }
 
 
-class EngineEntry:
+def episode_timeline(rules: Any, domain: str, episode: Any, labels: list[str]) -> timeline.Timeline:
+    """A headless episode (``games.engine.episode``: its state and engine events) drawn as a finished
+    game's timeline is: the planner's plan beside a replay, a benchmark episode on its page."""
+    final = dict(rules.observe(episode.state, 0).data)
+    return timeline.build(
+        [_Entry(event) for event in episode.events],
+        labels,
+        now=float(rules.now(episode.state)),
+        finished=True,
+        **presenters.timeline_texts(domain, final),
+    )
+
+
+class _Entry:
     """An engine event dressed as a stored log entry, for ``timeline.build``."""
 
     category = "engine"

@@ -13,14 +13,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from games import presenters, timeline
+from games import timeline
 from games.engine import registry
 from games.engine.episode import LoggedAction, replay
 from games.npc.benchmarks import BenchmarkError, definition_for
 from games.npc.models import BenchmarkResult
-from games.replays import EngineEntry
-
-NO_LOG = "it took none, or it was played before runs kept them"
+from games.replays import episode_timeline
 
 
 @dataclass(frozen=True)
@@ -32,7 +30,9 @@ class EpisodeReplay:
 def replayed(result: BenchmarkResult) -> EpisodeReplay:
     """The episode's timeline (a row per agent), or why it cannot be drawn."""
     if not result.log:
-        return EpisodeReplay(None, f"No actions were kept for this episode ({NO_LOG}).")
+        return EpisodeReplay(
+            None, "No actions were kept for this episode (it took none, or it was played before runs kept them)."
+        )
     domain = result.run.domain
     rules = registry.get(domain)
     item: dict[str, Any] = dict(result.item)
@@ -57,13 +57,4 @@ def replayed(result: BenchmarkResult) -> EpisodeReplay:
             None,
             "Its scenario has a new version since the run, so replaying its actions would draw another game.",
         )
-    labels = [f"Agent {i + 1}" for i in range(agents)]
-    final = dict(rules.observe(episode.state, 0).data)
-    drawn = timeline.build(
-        [EngineEntry(event) for event in episode.events],
-        labels,
-        now=float(rules.now(episode.state)),
-        finished=True,
-        **presenters.timeline_texts(domain, final),
-    )
-    return EpisodeReplay(drawn)
+    return EpisodeReplay(episode_timeline(rules, domain, episode, [f"Agent {i + 1}" for i in range(agents)]))
