@@ -87,6 +87,11 @@ def _playing(run: BenchmarkRun) -> list[dict[str, object]]:
     ]
 
 
+def _titles(slugs: set[str]) -> dict[str, str]:
+    """The current titles of the scenarios episodes are named by (``episode_names.episode_name``)."""
+    return dict(Scenario.objects.filter(slug__in=slugs, is_current=True).values_list("slug", "title"))
+
+
 def _context(run: BenchmarkRun) -> dict[str, object]:
     done, total = benchmarks.progress(run)
     active = run.status in (RunStatus.QUEUED, RunStatus.RUNNING)
@@ -94,7 +99,7 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
     playing = _playing(run) if active else []
     keys = [r.key for r in results] + [str(p["key"]) for p in playing]
     slugs = {slug for key in keys for slug in episode_names.slugs_of(key)}
-    titles = dict(Scenario.objects.filter(slug__in=slugs, is_current=True).values_list("slug", "title"))
+    titles = _titles(slugs)
     for episode in playing:
         episode["name"] = episode_names.episode_name(str(episode["key"]), titles)
     report = reports.source_report(run.domain, run.agent, benchmarks.result_rows(run))
@@ -136,11 +141,7 @@ def benchmark_episode(request: HttpRequest, pk: int, result: int) -> HttpRespons
     """One finished episode of a run: its outcome and figures, and the model calls it made when the
     run stored them (a failure read from its prompts and replies, not guessed from a score)."""
     episode = get_object_or_404(BenchmarkResult.objects.select_related("run"), pk=result, run_id=pk)
-    titles = dict(
-        Scenario.objects.filter(slug__in=episode_names.slugs_of(episode.key), is_current=True).values_list(
-            "slug", "title"
-        )
-    )
+    titles = _titles(set(episode_names.slugs_of(episode.key)))
     context = {
         "run": episode.run,
         "episode": episode,
