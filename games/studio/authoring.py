@@ -223,7 +223,7 @@ KITCHEN_FIELDS = (
 
 
 def parse_kitchen(name: str, text: str) -> dict[str, Any]:
-    from games.domains.kitchen.state import build_level
+    from games.domains.kitchen.state import MAX_AGENTS, build_level
     from games.domains.kitchen.world import LevelError, parse_recipes, recipe_closure, unmakeable
 
     raw = _json(text)
@@ -277,6 +277,12 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
             "agents": raw.get("agents", 2),
             "max_steps": raw.get("max_steps", 60),
         }
+        for count, least, most in (("agents", 1, MAX_AGENTS), ("max_steps", 1, None)):
+            value = definition[count]
+            if isinstance(value, bool) or not isinstance(value, int) or value < least or (most and value > most):
+                span = f"from {least} to {most}" if most else f"of at least {least}"
+                problem = Problem(line_of(lines, (count,)), count, f"must be a whole number {span}, not {value!r}")
+                raise AuthoringError([problem])
         for tuning in ("alpha", "beta"):  # the level's own order pace and dish lifetimes, as bundled levels
             if tuning in raw:
                 value = raw[tuning]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from games.engine import registry
 from games.studio import authoring, preview
@@ -25,6 +25,9 @@ class Format:
     export: Callable[[Definition, str], tuple[str, str]]  # (definition, name) -> (file name, text)
     starter: Callable[[], str]  # a small valid example to start from
     preview: Callable[[Definition, int, float], dict[str, Any]]  # (definition, agents, max_seconds)
+    # How many agents the preview plans for and "play now" seats: "one" (one cook, one traveller),
+    # "chosen" (a menu, 1-4) or "level" (a menu whose default is the definition's own "agents").
+    agents: Literal["one", "chosen", "level"] = "one"
     # The options of a game started from the editor ("play now").
     play_options: Mapping[str, Any] | None = field(default=None)
     # What saving adds to a valid definition (derived data the text does not hold).
@@ -38,6 +41,7 @@ TASKS = Format(
     authoring.export_tasks,
     authoring.starter_tasks,
     preview.preview_tasks,
+    agents="chosen",
     play_options={"constrained": False},
 )
 RECIPES = Format(
@@ -56,6 +60,7 @@ KITCHEN = Format(
     authoring.export_kitchen,
     authoring.starter_kitchen,
     preview.preview_kitchen,
+    agents="level",
 )
 ITINERARY = Format(
     "itinerary brief",

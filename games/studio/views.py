@@ -50,11 +50,22 @@ def _domain(domain: str) -> str:
 def _agents(raw: Any, domain: str) -> int:
     """The preview's number of agents, 1-4; a kitchen level may ask for 0, its own number (the
     default: a level says how many robots it has)."""
-    least = 0 if domain == "kitchen" else 1
+    least = 0 if formats.format_of(domain).agents == "level" else 1
     try:
         return min(4, max(least, int(raw)))
     except (TypeError, ValueError):
         return least
+
+
+def _played_agents(domain: str, definition: dict[str, Any], agents: int) -> int:
+    """How many agents "play now" seats, as the preview plays them (a level's own number for 0):
+    you, and the planner for the others."""
+    chosen = formats.format_of(domain).agents
+    if chosen == "one":
+        return 1
+    if chosen == "level" and agents < 1:
+        agents = int(definition.get("agents") or 1)
+    return max(1, min(agents, services.MAX_SEATS))
 
 
 @researcher_required
@@ -81,7 +92,11 @@ def _editor(request: HttpRequest, domain: str, **context: Any) -> HttpResponse:
     context["check"] = {"problems": problems, "preview": found, "domain": domain}
     form = formats.format_of(domain)
     context.update(
-        domain=domain, label=form.label, format=form.description, domain_title=registry.descriptor(domain).title
+        domain=domain,
+        label=form.label,
+        format=form.description,
+        agents_menu=form.agents,
+        domain_title=registry.descriptor(domain).title,
     )
     return render(request, "studio/editor.html", context, status=context.pop("status", 200))
 
@@ -194,6 +209,7 @@ def save(request: HttpRequest, domain: str) -> HttpResponse:
         play_options = formats.format_of(domain).play_options
         options = dict(play_options) if play_options is not None else None
         seats: list[dict[str, Any]] = [{"kind": "human", "user": request.user}]
+        seats += [{"kind": "npc", "dispatcher": "planner"}] * (_played_agents(domain, definition, agents) - 1)
         try:
             game = services.create_game(stored, seats, created_by=request.user, options=options)
         except services.GameError as error:

@@ -67,7 +67,8 @@ _RESULT = """
 import json
 from games.models import Game
 game = Game.objects.get(pk={game})
-print(json.dumps({{"status": game.status, "result": game.result, "outcome": game.outcome}}))
+seats = [s.dispatcher or s.kind for s in game.seats.order_by("agent")]
+print(json.dumps({{"status": game.status, "result": game.result, "outcome": game.outcome, "seats": seats}}))
 """
 
 
@@ -183,7 +184,7 @@ def press_until_over(page: Any, *, moves: int = 60, pause_ms: int = 300) -> int:
 
 
 def stored(stack: Stack, game_id: int) -> dict:
-    """The game's status, result and outcome as the database holds them."""
+    """The game's status, result, outcome and seats (human, or the NPC's dispatcher) as the database holds them."""
     return json.loads(stack.python(_RESULT.format(game=game_id)).strip().splitlines()[-1])
 
 

@@ -32,6 +32,7 @@ class Authoring:
     problem: tuple[str, str]  # (field, message) the studio names
     fixed_line: str  # the whole line as the researcher types it again
     preview: str  # what the preview shows once the text is valid
+    seats: tuple[str, ...] = ("human",)  # the game "play now" starts: you, and the planner for the level's others
 
 
 CASES = [
@@ -54,6 +55,7 @@ CASES = [
         ("dishes[1]", "'salza' has no recipe; did you mean 'salsa'?"),
         '  "dishes": ["gardenSalad", "salsa"], "max_steps": 12,',
         "CoS",
+        ("human", "planner", "planner"),  # the starter level has 3 agents, as the preview dispatches them
     ),
     Authoring(
         "itinerary",
@@ -104,6 +106,8 @@ def test_a_researcher_authors_fixes_previews_and_plays(tmp_path, shots, case: Au
         page.keyboard.type(case.fixed_line)
         expect(page.locator(".studio-problems")).to_have_count(0, timeout=20_000)
         expect(preview).to_contain_text(case.preview, timeout=20_000)
+        if len(case.seats) > 1:
+            expect(preview).to_contain_text("“Save and play now” seats you as agent 1 and the planner as the other")
         page.screenshot(path=str(shots / f"studio-{case.domain}-preview.png"), full_page=True)
 
         page.click("text=Save and play now")
@@ -130,4 +134,5 @@ def test_a_researcher_authors_fixes_previews_and_plays(tmp_path, shots, case: Au
         saved = stored(stack, game_id)
     assert not errors, errors
     assert saved["status"] == "finished" and moves >= 3, (saved["status"], moves)
+    assert tuple(saved["seats"]) == case.seats
     assert facts, "the result panel shows the game's figures"

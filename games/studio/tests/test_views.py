@@ -103,6 +103,49 @@ def test_a_kitchen_level_keeps_its_pace_and_a_brief_refuses_a_misspelt_setting(c
     assert "settings.check_opening_hour" in html and "did you mean &#x27;check_opening_hours&#x27;?" in html
 
 
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ('"agents": 0', "not 0"),
+        ('"agents": 9', "not 9"),
+        ('"agents": "two"', "not &#x27;two&#x27;"),
+        ('"agents": true', "not True"),
+    ],
+)
+def test_a_kitchen_levels_number_of_robots_is_checked(client_r, value, shown):
+    # any "agents" was taken: 0, -2 or "two" saved a level the preview and benchmarks could not run
+    html = _check(client_r, "kitchen", starter("kitchen").replace('"agents": 3', value)).content.decode()
+    assert 'data-line="7"' in html and "<code>agents</code>: must be a whole number from 1 to 8" in html
+    assert shown in html and "studio-preview" not in html
+    short = _check(client_r, "kitchen", starter("kitchen").replace('"agents": 3', '"agents": 3, "max_steps": 0'))
+    assert "<code>max_steps</code>: must be a whole number of at least 1, not 0" in short.content.decode()
+    saved = client_r.post(
+        "/studio/kitchen/save/", {"name": "bad", "text": starter("kitchen").replace('"agents": 3', value)}
+    )
+    assert saved.status_code == 400 and not Scenario.objects.filter(slug="studio/bad").exists()
+
+
+@pytest.mark.parametrize(
+    ("domain", "agents", "seats"),
+    [
+        ("kitchen", "0", ["human", "planner", "planner"]),  # the level's own 3 robots, as the preview runs them
+        ("kitchen", "1", ["human"]),
+        ("tasks", "2", ["human", "planner"]),
+        ("tasks", "1", ["human"]),
+        ("recipes", "3", ["human"]),  # one cook: the menu is not offered, a stray value is ignored
+    ],
+)
+def test_play_now_seats_the_agents_the_preview_plans_for(client_r, domain, agents, seats):
+    # a 3-robot level was played by the researcher alone, against the preview's three robots
+    post = {"name": "played", "text": starter(domain), "action": "play", "agents": agents}
+    response = client_r.post(f"/studio/{domain}/save/", post)
+    game = Game.objects.get()
+    assert response["Location"] == f"/games/{game.pk}/"
+    assert [s.dispatcher or s.kind for s in game.seats.order_by("agent")] == seats
+    check = _check(client_r, domain, starter(domain), agents=agents).content.decode()
+    assert ("seats you as agent 1 and the planner as the other agents" in check) == (len(seats) > 1)
+
+
 def test_the_text_is_checked_before_the_scenario_has_a_name(client_r):
     broken = starter("tasks").replace('after = ["fill kettle"]', 'after = ["fill kettel"]')
     html = _check(client_r, "tasks", broken, name="").content.decode()
