@@ -24,6 +24,7 @@ PROVIDERS: dict[Role, list[str]] = {
         "games.studio.dashboard:researcher_panel",
         "annotations.dashboard:researcher_panel",
         "studies.dashboard:researcher_panel",
+        "accounts.dashboards:tokens_panel",
     ],
     Role.ANNOTATOR: ["annotations.dashboard:annotator_panel"],
     Role.PARTICIPANT: ["games.dashboard:participant_panel", "studies.dashboard:participant_panel"],
@@ -39,3 +40,21 @@ def panels_for(user: Any, role: Role) -> list[Panel]:
         if panel:
             panels.append(panel)
     return panels
+
+
+def tokens_panel(user: Any) -> Panel:
+    """The researcher's API tokens: programs play through the API with one."""
+    from django.urls import reverse
+
+    from accounts.models import ApiToken
+
+    active = ApiToken.objects.filter(user=user, revoked=False).count()
+    return {
+        "title": "API tokens",
+        "body": (
+            f"{active} active token{'' if active == 1 else 's'}. Bots, LLM agents and benchmark harnesses play "
+            "through the REST and websocket API with a token."
+        ),
+        "link": reverse("accounts:tokens"),
+        "link_label": "Manage API tokens",
+    }

@@ -49,6 +49,13 @@ def can_watch_any_game(user: Any) -> bool:
     return is_researcher(user)
 
 
+def can_make_api_tokens(user: Any) -> bool:
+    """Researchers make their own tokens on the web (programs, benchmark harnesses); anyone else's
+    token is made by an administrator (``manage.py create_api_token``): a study participant never
+    gets one."""
+    return is_researcher(user)
+
+
 def can_create_games(user: Any) -> bool:
     """Researchers create games from the UI; API clients (any token user) through the API."""
     return getattr(user, "is_authenticated", False)

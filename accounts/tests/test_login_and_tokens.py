@@ -1,5 +1,8 @@
+import re
+
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken
@@ -55,3 +58,63 @@ def test_seed_demo_creates_role_accounts_idempotently(capsys, django_user_model)
     out = capsys.readouterr().out
     assert "Demo logins" in out
     assert django_user_model.objects.filter(username__in=["researcher", "annotator", "participant"]).count() == 3
+
+
+def test_a_researcher_makes_a_token_on_the_web_sees_it_once_and_it_plays(client, researcher):
+    # tokens were made only with manage.py: a researcher without a shell could not run a bot
+    client.force_login(researcher)
+    assert "No tokens yet" in client.get(reverse("accounts:tokens")).content.decode()
+    made = client.post(reverse("accounts:tokens"), {"name": "  react   baseline "})
+    html = made.content.decode()
+    token = ApiToken.objects.get()
+    raw = re.search(r'id="token-value" class="code token-value" value="([0-9a-f]{40})"', html).group(1)
+    assert made.status_code == 200 and token.name == "react baseline" and token.prefix == raw[:8]
+    assert "shown only this once" in html and f"Token {raw}" in html  # the curl example uses it
+    listed = client.get(reverse("accounts:tokens")).content.decode()
+    assert raw not in listed
+    assert f"{raw[:8]}…" in listed and "never" in listed
+    from games.bundled import load_bundled
+
+    load_bundled(log=lambda line: None)
+    game = Client().post(  # a program: no session, only the token
+        "/api/games/",
+        {"scenario": "bundled/make-tea", "seats": [{"kind": "program"}]},
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Token {raw}",
+    )
+    assert game.status_code == 201, game.content
+    assert "never" not in client.get(reverse("accounts:tokens")).content.decode()  # last used: now
+
+
+def test_a_token_is_revoked_by_its_owner_only(client, researcher, django_user_model):
+    other = django_user_model.objects.create_user("res2", password="pw-other-2", is_staff=True)
+    mine, theirs = create_token(researcher, name="mine"), create_token(other, name="theirs")
+    client.force_login(researcher)
+    assert theirs[:8] not in client.get(reverse("accounts:tokens")).content.decode()  # each sees their own
+    their_pk = ApiToken.objects.get(user=other).pk
+    assert client.post(reverse("accounts:revoke_token", args=[their_pk])).status_code == 404
+    assert user_for_token(theirs) == other
+    done = client.post(reverse("accounts:revoke_token", args=[ApiToken.objects.get(user=researcher).pk]), follow=True)
+    assert user_for_token(mine) is None and "refused from now on" in done.content.decode()
+    assert "revoked" in done.content.decode() and "Revoke " not in done.content.decode()
+
+
+def test_tokens_are_not_made_by_participants_nor_with_bad_input(client, researcher, participant):
+    client.force_login(participant)
+    assert client.get(reverse("accounts:tokens")).status_code == 403
+    assert client.post(reverse("accounts:tokens"), {"name": "x"}).status_code == 403
+    client.force_login(researcher)
+    long = client.post(reverse("accounts:tokens"), {"name": "n" * 101})
+    assert long.status_code == 400 and "at most 100 characters" in long.content.decode()
+    assert not ApiToken.objects.exists()
+    for _ in range(20):
+        create_token(researcher)
+    full = client.post(reverse("accounts:tokens"), {"name": "one more"})
+    assert full.status_code == 400 and "revoke one first" in full.content.decode()
+    assert ApiToken.objects.count() == 20
+
+
+def test_the_researchers_dashboard_leads_to_the_tokens_page(client, researcher):
+    client.force_login(researcher)
+    html = client.get(reverse("home")).content.decode()
+    assert "0 active tokens" in html and reverse("accounts:tokens") in html

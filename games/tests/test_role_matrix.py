@@ -34,6 +34,8 @@ LEVELS: dict[str, str] = {
     "logout": "login",
     "accounts:login": "public",
     "accounts:logout": "public",
+    "accounts:tokens": "researcher",
+    "accounts:revoke_token": "researcher",
     # --- games ------------------------------------------------------------------------------
     "games:scenarios": "researcher",
     "games:scenario": "researcher",
