@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,7 +23,8 @@ MAX_ACTIVE = 20  # a forgotten loop making tokens stops here; revoke one to make
 def tokens(request: HttpRequest) -> HttpResponse:
     """GET lists the user's tokens; POST makes one and shows it on this response only (it is not
     stored, so it is never shown again: reloading asks the browser to send the form again)."""
-    mine = ApiToken.objects.filter(user=request.user)
+    user: Any = request.user  # signed in: the decorator saw to it
+    mine = ApiToken.objects.filter(user=user)
     context: dict[str, object] = {"tokens": mine, "max_name": MAX_NAME}
     status = 200
     if request.method == "POST":
@@ -33,7 +36,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
             context["error"] = f"You have {MAX_ACTIVE} active tokens, the most one account keeps; revoke one first."
             status = 400
         else:
-            context["new_token"] = create_token(request.user, name=name)
+            context["new_token"] = create_token(user, name=name)
             context["new_name"] = name
             context["api_root"] = request.build_absolute_uri(reverse("games:api_create"))
         context["name"] = name
@@ -43,7 +46,8 @@ def tokens(request: HttpRequest) -> HttpResponse:
 @require_POST
 @require(can_make_api_tokens)
 def revoke(request: HttpRequest, pk: int) -> HttpResponse:
-    token = get_object_or_404(ApiToken, pk=pk, user=request.user)  # another user's token is not found
+    user: Any = request.user
+    token = get_object_or_404(ApiToken, pk=pk, user=user)  # another user's token is not found
     if not token.revoked:
         ApiToken.objects.filter(pk=token.pk).update(revoked=True)
         messages.success(

@@ -7,6 +7,12 @@ def _cut_off_jobs() -> list[int]:
     return cut_off_jobs()
 
 
+def _cut_off_pilots() -> list[int]:
+    from studies.pilot_runs import cut_off_runs
+
+    return cut_off_runs()
+
+
 class StudiesConfig(AppConfig):
     name = "studies"
 
@@ -14,3 +20,4 @@ class StudiesConfig(AppConfig):
         from arena_site import background
 
         background.on_restart("studies.run_export", _cut_off_jobs, "study export")
+        background.on_restart("studies.run_pilots", _cut_off_pilots, "pilot run")

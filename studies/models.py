@@ -471,3 +471,46 @@ class ExportJob(models.Model):
 
     def __str__(self) -> str:
         return f"export {self.pk} of {self.study} ({self.status})"
+
+
+class PilotRunStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Finished"
+    FAILED = "failed", "Stopped"
+
+
+class PilotRun(models.Model):
+    """Scripted pilot participants started from the design page: they go through the study over
+    this site's own HTTP and websocket (``studies.pilot``), and each one's outcome is kept here."""
+
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="pilot_runs")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    participants = models.PositiveSmallIntegerField()
+    base_url = models.URLField(help_text="The site as the researcher reached it; the pilots enter there.")
+    status = models.CharField(max_length=10, choices=PilotRunStatus.choices, default=PilotRunStatus.QUEUED)
+    # one object per finished pilot: participant, completed, completion_code, episodes, actions, seconds, error
+    results = models.JSONField(default=list, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"pilot run {self.pk} of {self.study} ({self.status})"
+
+    @property
+    def active(self) -> bool:
+        return self.status in (PilotRunStatus.QUEUED, PilotRunStatus.RUNNING)
+
+    @property
+    def completed(self) -> int:
+        """Pilots that reached the completion page showing the study's own code."""
+        code = self.study.completion_code
+        return sum(1 for r in self.results if r.get("completed") and r.get("completion_code") == code)
+
+    @property
+    def progress(self) -> float:
+        return len(self.results) / self.participants if self.participants else 1.0

@@ -101,6 +101,8 @@ LEVELS: dict[str, str] = {
     "studies:remove_item": "researcher",
     "studies:reset_items": "researcher",
     "studies:delete_pilots": "researcher",
+    "studies:run_pilots": "researcher",
+    "studies:pilot_run": "researcher",
     "studies:monitor": "researcher",
     "studies:drop": "researcher",
     "studies:message": "researcher",

@@ -13,7 +13,7 @@ from games.models import Game
 from games.services import create_game
 from studies import services
 from studies.models import Participant
-from studies.views.participant import pilot_token
+from studies.pilot_tokens import pilot_token
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -162,7 +162,7 @@ def test_every_participant_form_is_csrf_protected(make_study):
 
 def test_a_draft_study_turns_participants_away_but_accepts_signed_pilots(client, make_study):
     from studies import services
-    from studies.views.participant import pilot_token
+    from studies.pilot_tokens import pilot_token
 
     study = make_study()
     services.set_status(study, "draft")

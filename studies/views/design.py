@@ -13,11 +13,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.permissions import researcher_required
-from studies import assignment, selectors, services
+from studies import assignment, pilot_runs, selectors, services
 from studies.errors import StudyError
 from studies.forms import ConditionForm, ItemForm, NewStudyForm, OnboardingPageForm, ScenarioForm, StudyBasicsForm
-from studies.models import Condition, Design, OnboardingPage, QuestionnaireItem, Study, StudyScenario
-from studies.views.participant import pilot_token
+from studies.models import Condition, Design, OnboardingPage, PilotRun, QuestionnaireItem, Study, StudyScenario
+from studies.pilot_tokens import pilot_token
 
 
 @researcher_required
@@ -69,6 +69,8 @@ def _design_context(request: HttpRequest, study: Study, **forms: Any) -> dict[st
         "counts": selectors.status_counts(study),
         "orders": orders,
         "n_pilots": study.participants.filter(is_pilot=True).count(),
+        "pilot_run": study.pilot_runs.first(),
+        "max_pilots": pilot_runs.MAX_PILOTS,
     }
 
 
@@ -268,3 +270,37 @@ def delete_pilots(request: HttpRequest, pk: int) -> HttpResponse:
     n = services.delete_pilot_data(study)
     messages.success(request, f"Deleted {n} pilot participant{'s' if n != 1 else ''} and their data.")
     return _back(study, "top")
+
+
+@researcher_required
+@require_POST
+def run_pilots(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start scripted pilots through the study on this site (the URL the researcher is using)."""
+    study = get_object_or_404(Study, pk=pk)
+    try:
+        count = int(request.POST.get("participants", ""))
+    except ValueError:
+        messages.error(request, f"Say how many pilots to run: a number from 1 to {pilot_runs.MAX_PILOTS}.")
+        return _back(study, "pilots")
+    base_url = request.build_absolute_uri("/")
+    _attempt(
+        request,
+        lambda: pilot_runs.request_pilots(study, participants=count, base_url=base_url, user=request.user),
+        f"Started {count} pilot{'s' if count != 1 else ''}: they go through the study as participants would "
+        "(consent to completion code). Watch them below or on the monitor.",
+    )
+    return _back(study, "pilots")
+
+
+@researcher_required
+def pilot_run(request: HttpRequest, pk: int, run_pk: int) -> HttpResponse:
+    """The pilot run's progress (htmx polls it while the pilots play)."""
+    study = get_object_or_404(Study, pk=pk)
+    run = get_object_or_404(PilotRun, pk=run_pk, study=study)
+    context = {
+        "study": study,
+        "pilot_run": run,
+        "problems": services.readiness_problems(study),
+        "max_pilots": pilot_runs.MAX_PILOTS,
+    }
+    return render(request, "studies/_pilots.html", context)

@@ -14,7 +14,6 @@ from urllib.parse import quote
 
 from django.contrib import messages
 from django.contrib.auth import logout
-from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,25 +23,13 @@ from studies import flow, selectors, services
 from studies.errors import StudyError
 from studies.measures import LIKERT_LABELS
 from studies.models import EpisodeStatus, Participant, Study, StudyStatus
+from studies.pilot_tokens import is_pilot_token
 from studies.views import identity
 from studies.views.lobby import lobby_context
 
-PILOT_SALT = "studies.pilot"
-
-
-def pilot_token(study: Study) -> str:
-    """A signed marker that lets scripted pilots join a draft study and keeps them out of analysis."""
-    return signing.dumps({"study": study.pk}, salt=PILOT_SALT)
-
 
 def _is_pilot(request: HttpRequest, study: Study) -> bool:
-    token = request.GET.get("pilot") or request.POST.get("pilot")
-    if not token:
-        return False
-    try:
-        return signing.loads(token, salt=PILOT_SALT, max_age=7 * 24 * 3600).get("study") == study.pk
-    except signing.BadSignature:
-        return False
+    return is_pilot_token(request.GET.get("pilot") or request.POST.get("pilot"), study)
 
 
 def _entry_url(study: Study, pid: str = "", pilot: str = "") -> str:

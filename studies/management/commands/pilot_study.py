@@ -24,7 +24,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from arena_site.loopback import ServerExited, ServerTimedOut, free_port, stop, wait_for_http
 from studies import pilot
 from studies.models import Study
-from studies.views.participant import pilot_token
+from studies.pilot_tokens import pilot_token
 
 SERVER_LOG_TAIL = 3000  # characters of the server's log shown when a pilot fails
 

@@ -1,0 +1,81 @@
+"""Pilots started from the design page: who may start them, what is refused (and changes nothing),
+what a restart leaves, and how each pilot's outcome reads. (They play a real server in
+``test_browser_pilots.py``.)"""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from studies import pilot_runs
+from studies.models import PilotRun, PilotRunStatus
+
+pytestmark = pytest.mark.django_db
+
+
+def _run(client, study, participants):
+    return client.post(reverse("studies:run_pilots", args=[study.pk]), {"participants": participants}, follow=True)
+
+
+def test_a_researcher_queues_pilots_and_bad_requests_change_nothing(
+    client, researcher, participant, make_study, django_capture_on_commit_callbacks
+):
+    study = make_study()
+    client.force_login(participant)
+    assert _run(client, study, "2").status_code == 403
+    client.force_login(researcher)
+    for bad, said in (("x", "a number from 1 to 8"), ("0", "Run 1 to 8 pilots"), ("9", "Run 1 to 8 pilots")):
+        assert said in _run(client, study, bad).content.decode()
+    assert not PilotRun.objects.exists()
+
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        page = _run(client, study, "2").content.decode()
+    run = PilotRun.objects.get()
+    assert len(queued) == 1 and run.status == PilotRunStatus.QUEUED and run.participants == 2
+    assert run.base_url == "http://testserver/" and run.requested_by == researcher
+    assert "Started 2 pilots" in page and "0 of 2 pilots finished" in page
+    assert 'hx-trigger="every 2s"' in page and 'title="Pilots are still running"' in page
+    again = _run(client, study, "1").content.decode()
+    assert "still running" in again and PilotRun.objects.count() == 1
+
+
+def test_a_study_pilots_cannot_play_is_refused(client, researcher):
+    from studies import services
+
+    study = services.create_study(title="Empty", created_by=researcher)
+    client.force_login(researcher)
+    page = _run(client, study, "2").content.decode()
+    assert "Pilots cannot play this study yet" in page and not PilotRun.objects.exists()
+    design = client.get(reverse("studies:design", args=[study.pk])).content.decode()
+    assert 'title="Fix the points above first">Run pilots' in design
+
+
+def test_a_run_a_restart_cut_off_is_closed_not_left_running(client, researcher, make_study):
+    study = make_study()
+    cut = PilotRun.objects.create(study=study, participants=2, base_url="http://x/", status=PilotRunStatus.RUNNING)
+    assert pilot_runs.cut_off_runs() == [cut.pk]
+    pilot_runs.run(cut.pk)  # what the restarted server queues
+    cut.refresh_from_db()
+    assert cut.status == PilotRunStatus.FAILED and "server stopped" in cut.error and cut.finished_at
+    assert pilot_runs.cut_off_runs() == []
+    client.force_login(researcher)
+    page = client.get(reverse("studies:design", args=[study.pk])).content.decode()
+    assert "Stopped" in page and "run them again" in page and 'hx-trigger="every 2s"' not in page
+    assert 'title="Pilots are still running"' not in page
+
+
+def test_each_pilots_outcome_is_shown_and_another_studys_run_is_not(client, researcher, make_study):
+    study, other = make_study(), make_study(title="Other")
+    good = {"participant": "pilot-1", "completed": True, "completion_code": study.completion_code}
+    wrong = {"participant": "pilot-2", "completed": True, "completion_code": "NOPE"}
+    stopped = {"participant": "pilot-3", "completed": False, "error": "the server refused the game: no seat"}
+    results = [{"episodes": 2, "actions": 9, "seconds": 3.0, "error": "", **r} for r in (good, wrong, stopped)]
+    run = PilotRun.objects.create(
+        study=study, participants=3, base_url="http://x/", status=PilotRunStatus.DONE, results=results
+    )
+    client.force_login(researcher)
+    html = client.get(reverse("studies:pilot_run", args=[study.pk, run.pk])).content.decode()
+    assert "3 of 3 pilots finished · 1 reached the completion code" in html
+    assert "wrong code" in html and "NOPE" in html and "no seat" in html
+    assert "1 of 3 pilots reached the completion code" in html and "every 2s" not in html
+    assert client.get(reverse("studies:pilot_run", args=[other.pk, run.pk])).status_code == 404
