@@ -170,7 +170,10 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
     observation = state["observation"]["data"]
     seats = seat_infos(game)
     labels = seat_names(seats, who.agents, blind=who.blind)
-    entries = list(GameEvent.objects.filter(game=game, category="engine").order_by("seq"))
+    # what the update is of, up to its own last entry: a teammate's entries committed while it is
+    # rendered come with the next update (read now, they would be appended again then)
+    upto = GameEvent.objects.filter(game=game, seq__lte=update.seq)
+    entries = list(upto.filter(category="engine").order_by("seq"))
     limit = observation.get("time_limit") if isinstance(observation.get("time_limit"), int | float) else None
     gantt = timeline.build(
         entries,
@@ -184,7 +187,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
     # waits) sends the log whole, as a full render writes it, instead of appending
     relog = not full and log_entries is None and _rewrites_log(game.domain, update.events)
     if (full or relog) and log_entries is None:
-        recent = GameEvent.objects.filter(game=game, category__in=LOG_CATEGORIES).order_by("-seq")[:LOG_LENGTH]
+        recent = upto.filter(category__in=LOG_CATEGORIES).order_by("-seq")[:LOG_LENGTH]
         log_entries = [event_message(e, blind=who.blind) for e in reversed(list(recent))]
     log = reader_lines(log_entries if log_entries is not None else update.events, labels, who.agents)
     extras = board_extras(game.domain, observation, labels, state["legal_actions"])

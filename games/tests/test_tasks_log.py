@@ -122,6 +122,25 @@ def test_the_live_page_receives_the_log_whole_when_a_wait_carries_on_a_run(rice_
     assert sum(e["message"] == "You wait one minute." for e in events["events"] if e["agent"] == 0) == 3
 
 
+def test_a_log_sent_whole_holds_only_the_entries_of_its_update(rice_game):
+    # a teammate's entry committed while a whole log was rendered was in it, and was appended again
+    # by the next update: the live page showed that line twice
+    for _ in range(2):
+        services.apply_action(rice_game.pk, agent=0, action="wait")
+        services.apply_action(rice_game.pk, agent=1, action="wait")
+    since = _last_seq(rice_game.pk)
+    services.apply_action(rice_game.pk, agent=0, action="wait")
+    services.apply_action(rice_game.pk, agent=1, action="wait")
+    who = Viewer(agents=[0])
+    update = load_update(rice_game.pk, who, since)  # read before the teammate's next line commits
+    services.apply_action(rice_game.pk, agent=1, action="pick rice")
+    whole = render_to_string("games/live/_update.html", presenters.live_context(update, who, full=False))
+    assert 'id="game-log-list"' in whole and "is doing pick rice" not in whole
+    later = _live(rice_game.pk, update.seq)
+    assert "is doing pick rice" in later  # it comes once, with its own update
+    assert max(map(int, re.findall(r'data-seq="(\d+)"', whole))) <= update.seq
+
+
 def test_joined_words_read_as_words():
     from games.tasks_view import spaced
 
