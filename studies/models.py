@@ -510,7 +510,3 @@ class PilotRun(models.Model):
         """Pilots that reached the completion page showing the study's own code."""
         code = self.study.completion_code
         return sum(1 for r in self.results if r.get("completed") and r.get("completion_code") == code)
-
-    @property
-    def progress(self) -> float:
-        return len(self.results) / self.participants if self.participants else 1.0

@@ -5,8 +5,8 @@ background against the site itself (the URL the researcher used), each one's out
 from __future__ import annotations
 
 import logging
-import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import close_old_connections, connections
@@ -15,7 +15,7 @@ from django.utils import timezone
 from arena_site import background
 from studies import pilot, services
 from studies.errors import StudyError
-from studies.models import PilotRun, PilotRunStatus, Study
+from studies.models import EpisodeStatus, Participant, PilotRun, PilotRunStatus, Study
 from studies.pilot_tokens import pilot_token
 
 log = logging.getLogger(__name__)
@@ -46,6 +46,50 @@ def cut_off_runs() -> list[int]:
     return list(
         PilotRun.objects.filter(status__in=[PilotRunStatus.QUEUED, PilotRunStatus.RUNNING]).values_list("pk", flat=True)
     )
+
+
+def pilot_id(run_pk: int, n: int) -> str:
+    """Pilot ``n`` (from 0) of run ``run_pk``: its participant's external id, so the run finds its
+    pilots while they play."""
+    return f"pilot-r{run_pk}-{n + 1}"
+
+
+@dataclass(frozen=True)
+class InFlight:
+    participant: str
+    where: str  # "consent and onboarding", "game 2 of 4", "questionnaire after game 1", "done"
+    done: int  # games played and surveyed
+    games: int
+
+
+def in_flight(run: PilotRun) -> tuple[float, list[InFlight]]:
+    """How far the run's pilots are: the share of their games done (a finished pilot counts whole)
+    and, for each pilot that has joined and not finished, where it is now."""
+    finished = {r.get("participant") for r in run.results}
+    joined = (
+        Participant.objects.filter(study=run.study, is_pilot=True, external_id__startswith=f"pilot-r{run.pk}-")
+        .prefetch_related("episodes")
+        .order_by("pk")
+    )
+    rows = []
+    share = float(len(finished))
+    for participant in joined:
+        if participant.external_id in finished:
+            continue
+        episodes = sorted(participant.episodes.all(), key=lambda e: e.index)
+        done = sum(1 for e in episodes if e.status == EpisodeStatus.DONE)
+        current = next((e for e in episodes if e.status != EpisodeStatus.DONE), None)
+        if current is None:
+            where = "finishing" if episodes else "consent and onboarding"
+        elif current.status == EpisodeStatus.SURVEY:
+            where = f"questionnaire after game {current.index + 1}"
+        elif current.status in (EpisodeStatus.PLAYING, EpisodeStatus.LOBBY):
+            where = f"game {current.index + 1} of {len(episodes)}"
+        else:
+            where = "consent and onboarding" if done == 0 else f"before game {current.index + 1}"
+        rows.append(InFlight(participant.external_id, where, done, len(episodes)))
+        share += done / len(episodes) if episodes else 0.0
+    return (share / run.participants if run.participants else 1.0), rows
 
 
 def _outcome(result: pilot.PilotResult) -> dict[str, Any]:
@@ -89,12 +133,11 @@ def run(run_id: int) -> None:
         return
     PilotRun.objects.filter(pk=pilots.pk).update(status=PilotRunStatus.RUNNING)
     token = pilot_token(pilots.study)
-    stamp = time.strftime("%Y%m%d%H%M%S")
     results: list[dict[str, Any]] = []
     try:
         with ThreadPoolExecutor(max_workers=pilots.participants) as pool:
             futures = [
-                pool.submit(_one, pilots, token, f"pilot-{stamp}-{n + 1}", pilots.pk * 1000 + n)
+                pool.submit(_one, pilots, token, pilot_id(pilots.pk, n), pilots.pk * 1000 + n)
                 for n in range(pilots.participants)
             ]
             for future in as_completed(futures):

@@ -79,3 +79,27 @@ def test_each_pilots_outcome_is_shown_and_another_studys_run_is_not(client, rese
     assert "wrong code" in html and "NOPE" in html and "no seat" in html
     assert "1 of 3 pilots reached the completion code" in html and "every 2s" not in html
     assert client.get(reverse("studies:pilot_run", args=[other.pk, run.pk])).status_code == 404
+
+
+def test_the_panel_says_where_each_pilot_is_while_they_play(client, researcher, make_study):
+    from studies import services
+    from studies.models import Episode, EpisodeStatus
+
+    study = make_study()
+    run = PilotRun.objects.create(study=study, participants=2, base_url="http://x/", status=PilotRunStatus.RUNNING)
+    playing = services.give_consent(services.join(study, external_id=pilot_runs.pilot_id(run.pk, 0), is_pilot=True))
+    services.join(study, external_id=pilot_runs.pilot_id(run.pk, 1), is_pilot=True)  # not consented yet
+    services.give_consent(services.join(study, external_id="pilot-r999-1", is_pilot=True))  # another run's
+    episodes = list(playing.episodes.order_by("index"))
+    assert len(episodes) == 2
+    Episode.objects.filter(pk=episodes[0].pk).update(status=EpisodeStatus.DONE)
+    Episode.objects.filter(pk=episodes[1].pk).update(status=EpisodeStatus.PLAYING)
+    progress, rows = pilot_runs.in_flight(run)
+    assert [(r.participant, r.where, r.done) for r in rows] == [
+        (f"pilot-r{run.pk}-1", "game 2 of 2", 1),
+        (f"pilot-r{run.pk}-2", "consent and onboarding", 0),
+    ]
+    assert progress == 0.25  # one game of four
+    client.force_login(researcher)
+    html = client.get(reverse("studies:pilot_run", args=[study.pk, run.pk])).content.decode()
+    assert 'aria-valuenow="25"' in html and "game 2 of 2 (1 of 2 games done)" in html

@@ -69,9 +69,14 @@ def _design_context(request: HttpRequest, study: Study, **forms: Any) -> dict[st
         "counts": selectors.status_counts(study),
         "orders": orders,
         "n_pilots": study.participants.filter(is_pilot=True).count(),
-        "pilot_run": study.pilot_runs.first(),
-        "max_pilots": pilot_runs.MAX_PILOTS,
+        **_pilots_context(study.pilot_runs.first()),
     }
+
+
+def _pilots_context(run: PilotRun | None) -> dict[str, Any]:
+    """The pilots panel: the latest run, how far its pilots are, and the form's limit."""
+    progress, rows = pilot_runs.in_flight(run) if run is not None else (0.0, [])
+    return {"pilot_run": run, "pilot_progress": progress, "pilots_in_flight": rows, "max_pilots": pilot_runs.MAX_PILOTS}
 
 
 def _link_query(study: Study) -> str:
@@ -297,10 +302,5 @@ def pilot_run(request: HttpRequest, pk: int, run_pk: int) -> HttpResponse:
     """The pilot run's progress (htmx polls it while the pilots play)."""
     study = get_object_or_404(Study, pk=pk)
     run = get_object_or_404(PilotRun, pk=run_pk, study=study)
-    context = {
-        "study": study,
-        "pilot_run": run,
-        "problems": services.readiness_problems(study),
-        "max_pilots": pilot_runs.MAX_PILOTS,
-    }
+    context = {"study": study, "problems": services.readiness_problems(study), **_pilots_context(run)}
     return render(request, "studies/_pilots.html", context)
