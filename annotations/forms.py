@@ -12,6 +12,7 @@ from accounts.roles import GROUP_FOR_ROLE, Role
 from annotations.models import Project
 from annotations.schema import DEFAULT_GUIDELINES, DEFAULT_PROPERTIES, PROPERTIES, PROPERTY_TITLES
 from games.catalog.recipes.models import Recipe
+from games.domains.recipes.text import recipe_title
 
 
 def annotator_users() -> QuerySet[Any]:
@@ -24,7 +25,7 @@ def annotator_users() -> QuerySet[Any]:
 
 class RecipeChoice(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj: Any) -> str:
-        return f"{obj.name} (v{obj.version}, {obj.n_steps} steps, {obj.source})"
+        return f"{recipe_title(obj.name)} (v{obj.version}, {obj.n_steps} steps, {obj.source})"
 
 
 class UserChoice(forms.ModelMultipleChoiceField):

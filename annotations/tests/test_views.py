@@ -130,10 +130,12 @@ def test_queue_and_dashboard_panel(client, setup):
 
 def test_researcher_creates_a_project_from_the_form(client, researcher):
     recipe = make_recipe("Tea")
+    make_recipe("Garlic-Bread")
     people = [make_annotator(n) for n in ("amy", "bob", "cat")]
     client.force_login(researcher)
     form = client.get(reverse("annotations:project_new")).content.decode()
     assert "Label every step of the recipe" in form  # guidelines default (SPEC 9)
+    assert "Garlic Bread (v1, " in form and "Garlic-Bread" not in form  # recipes by title
     empty = client.post(reverse("annotations:project_new"), {"annotators_per_item": 3}).content.decode()
     for fix in ("Give the project a name.", "Choose at least one recipe to label.", "Choose who labels"):
         assert fix in empty  # each empty field says what to do, not just "This field is required."
