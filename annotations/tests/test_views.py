@@ -194,6 +194,15 @@ def test_report_and_adjudication_write_labels_in_words(client, setup, researcher
     page = client.get(url, {"item": "Cobbler/2"}).content.decode()
     assert "<strong>after step 1, within 2 min</strong> × 1" in page and "<li>amy: oven + stove</li>" in page
     assert re.search(r'<option value="1:2"( selected)?>after step 1, within 2 min</option>', page)  # code kept
+    # every combination of appliances is offered (a combination nobody voted had to be typed);
+    # only the open properties keep a field to type in
+    assert '<option value="microwave+oven">microwave + oven</option>' in page
+    assert '<option value="microwave+oven+stove">microwave + oven + stove</option>' in page
+    assert 'name="time_constraint-other"' in page and 'name="resource-other"' not in page
+    assert 'name="concurrency-other"' not in page
+    gold = {"item": "Cobbler/2", "concurrency": "autonomous", "resource": "microwave+oven", "time_constraint": "none"}
+    client.post(reverse("annotations:save_gold", args=[project.pk]), gold)
+    assert GoldLabel.objects.get(item__key="Cobbler/2", property="resource").value == "microwave+oven"
 
 
 def test_label_text_reads_every_property_and_leaves_what_it_cannot_read():

@@ -13,9 +13,8 @@ from django.views.decorators.http import require_POST
 from annotations import gold as gold_service
 from annotations import selectors
 from annotations.agreement import disputed_items
-from annotations.controls import RADIO_CHOICES, RESOURCE_CHOICES
 from annotations.models import Item, Project
-from annotations.schema import NONE, PROPERTY_TITLES, RESOURCE
+from annotations.schema import NONE, PROPERTY_TITLES, label_json_schema
 from annotations.services import AnnotationError
 from annotations.views.projects import manager_required
 from games.domains.recipes.text import recipe_title
@@ -40,10 +39,13 @@ def _options(prop: str, votes: dict[str, str], value: str) -> list[str]:
     for label in votes.values():
         counts[label] = counts.get(label, 0) + 1
     ordered = sorted(counts, key=lambda label: (-counts[label], label))
-    standard = [v for v, _, _ in RADIO_CHOICES.get(prop, [])] or (
-        [v for v, _, _ in RESOURCE_CHOICES] if prop == RESOURCE else [NONE]
-    )
-    return list(dict.fromkeys([*ordered, *([value] if value else []), *standard]))
+    return list(dict.fromkeys([*ordered, *([value] if value else []), *_standard(prop)]))
+
+
+def _standard(prop: str) -> list[str]:
+    """Every value a closed property takes (resources: none and each combination of appliances,
+    "oven+stove" too, so no gold label needs typing); an open one offers none."""
+    return list(label_json_schema(prop).get("enum", [NONE]))
 
 
 @manager_required
@@ -85,6 +87,7 @@ def adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
                     "value": value,
                     "gold": decided,
                     "options": _options(prop, votes, value),
+                    "typed": "enum" not in label_json_schema(prop),  # step numbers: too many to list
                     "models": [(name, labels.get(prop, {}).get(item.key)) for name, labels in models.items()],
                 }
             )
