@@ -15,7 +15,7 @@ from django.utils import timezone
 from arena_site import background
 from studies import pilot, services
 from studies.errors import StudyError
-from studies.models import EpisodeStatus, Participant, PilotRun, PilotRunStatus, Study
+from studies.models import EpisodeStatus, Participant, ParticipantStatus, PilotRun, PilotRunStatus, Study
 from studies.pilot_tokens import pilot_token
 
 log = logging.getLogger(__name__)
@@ -120,6 +120,19 @@ def _one(run: PilotRun, token: str, external_id: str, seed: int) -> pilot.PilotR
         connections.close_all()
 
 
+def _drop_unfinished(run: PilotRun, reason: str) -> None:
+    """The run's pilots that did not finish drop out, so their games stop instead of running on
+    with nobody at them (a pilot that gave up, or one a restart cut off)."""
+    left = Participant.objects.filter(
+        study=run.study, is_pilot=True, external_id__startswith=f"pilot-r{run.pk}-"
+    ).exclude(status__in=[ParticipantStatus.COMPLETED, ParticipantStatus.DROPPED])
+    for participant in left:
+        try:
+            services.drop_out(participant, reason=reason)
+        except StudyError:  # it finished or dropped meanwhile
+            continue
+
+
 def run(run_id: int) -> None:
     pilots = PilotRun.objects.select_related("study").get(pk=run_id)
     if pilots.status == PilotRunStatus.RUNNING:  # a server restart cut it off
@@ -128,6 +141,7 @@ def run(run_id: int) -> None:
             error="The server stopped while the pilots played; run them again.",
             finished_at=timezone.now(),
         )
+        _drop_unfinished(pilots, "pilot cut off by a server restart")
         return
     if pilots.status != PilotRunStatus.QUEUED:
         return
@@ -148,5 +162,7 @@ def run(run_id: int) -> None:
         PilotRun.objects.filter(pk=pilots.pk).update(
             status=PilotRunStatus.FAILED, error=f"{type(error).__name__}: {error}", finished_at=timezone.now()
         )
+        _drop_unfinished(pilots, "pilot run failed")
         return
+    _drop_unfinished(pilots, "pilot stopped before the end")
     PilotRun.objects.filter(pk=pilots.pk).update(status=PilotRunStatus.DONE, finished_at=timezone.now())

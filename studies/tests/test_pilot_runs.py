@@ -51,13 +51,23 @@ def test_a_study_pilots_cannot_play_is_refused(client, researcher):
 
 
 def test_a_run_a_restart_cut_off_is_closed_not_left_running(client, researcher, make_study):
+    from studies import services
+    from studies.models import ParticipantStatus
+
     study = make_study()
     cut = PilotRun.objects.create(study=study, participants=2, base_url="http://x/", status=PilotRunStatus.RUNNING)
+    halfway = services.give_consent(services.join(study, external_id=pilot_runs.pilot_id(cut.pk, 0), is_pilot=True))
+    other = services.give_consent(services.join(study, external_id="pilot-r999-1", is_pilot=True))
     assert pilot_runs.cut_off_runs() == [cut.pk]
     pilot_runs.run(cut.pk)  # what the restarted server queues
     cut.refresh_from_db()
     assert cut.status == PilotRunStatus.FAILED and "server stopped" in cut.error and cut.finished_at
     assert pilot_runs.cut_off_runs() == []
+    halfway.refresh_from_db()
+    other.refresh_from_db()
+    # its pilot drops out (its games stop, nobody is at them); another run's pilot is left alone
+    assert halfway.status == ParticipantStatus.DROPPED and "server restart" in halfway.drop_reason
+    assert other.status != ParticipantStatus.DROPPED
     client.force_login(researcher)
     page = client.get(reverse("studies:design", args=[study.pk])).content.decode()
     assert "Stopped" in page and "run them again" in page and 'hx-trigger="every 2s"' not in page
@@ -103,3 +113,18 @@ def test_the_panel_says_where_each_pilot_is_while_they_play(client, researcher, 
     client.force_login(researcher)
     html = client.get(reverse("studies:pilot_run", args=[study.pk, run.pk])).content.decode()
     assert 'aria-valuenow="25"' in html and "game 2 of 2 (1 of 2 games done)" in html
+
+
+def test_pilots_that_cannot_reach_the_site_say_why(client, researcher, make_study):
+    from arena_site.loopback import free_port
+
+    study = make_study()
+    nowhere = f"http://127.0.0.1:{free_port()}/"  # nothing listens there
+    run = PilotRun.objects.create(study=study, participants=2, base_url=nowhere)
+    pilot_runs.run(run.pk)
+    run.refresh_from_db()
+    assert run.status == PilotRunStatus.DONE and len(run.results) == 2 and run.completed == 0
+    assert all(not r["completed"] and "refused" in r["error"].lower() for r in run.results), run.results
+    client.force_login(researcher)
+    html = client.get(reverse("studies:pilot_run", args=[study.pk, run.pk])).content.decode()
+    assert "0 of 2 pilots reached the completion code" in html and html.count(">stopped</span>") == 2
