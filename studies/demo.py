@@ -28,6 +28,9 @@ RULES = (
 )
 
 
+# what the console says, so that someone trying the site can take part as a participant would
+TRY_IT = f"take part as a participant at /studies/s/{DEMO_SLUG}/?pid=try-1 (a new pid for each try)"
+
 TUTORIAL_SLUG = "bundled/warm-up"  # the kitchen's smallest level: a fitting practice round
 
 
@@ -46,6 +49,7 @@ def load_demo(log: Callable[[str], None] = print) -> int:
     if existing is not None:
         if existing.status == StudyStatus.DRAFT and not existing.participants.exists():
             _open(existing, log)  # left in draft last time (no model answered): try again
+        log(f"studies: demo study '{existing.title}' ({existing.get_status_display().lower()}): {TRY_IT}")
         return 0
     scenarios, tutorial = _pick_scenarios()
     if not scenarios:
@@ -72,7 +76,7 @@ def load_demo(log: Callable[[str], None] = print) -> int:
             body="Try the controls in a practice round. It does not count.",
             tutorial_scenario=tutorial,
         )
-    log(f"studies: demo study '{study.title}' at /studies/s/{DEMO_SLUG}/ ({len(scenarios)} scenarios)")
+    log(f"studies: demo study '{study.title}' ({len(scenarios)} scenarios): {TRY_IT}")
     _open(study, log)
     return 1
 

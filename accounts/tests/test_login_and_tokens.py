@@ -57,6 +57,8 @@ def test_seed_demo_creates_role_accounts_idempotently(capsys, django_user_model)
     call_command("seed_demo")
     out = capsys.readouterr().out
     assert "Demo logins" in out
+    # each start says where to take part in the demo study, not only the first
+    assert out.count("take part as a participant at /studies/s/demo-teammates/?pid=try-1") == 2
     assert django_user_model.objects.filter(username__in=["researcher", "annotator", "participant"]).count() == 3
 
 
