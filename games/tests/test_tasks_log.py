@@ -89,13 +89,22 @@ def _last_seq(game_id: int) -> int:
     return Game.objects.get(pk=game_id).last_seq
 
 
+def _a_third_minute_of_waits(game_id: int) -> int:
+    """Both seats wait three minutes; the entry after which the third minute's waits come."""
+
+    def both_wait() -> None:
+        services.apply_action(game_id, agent=0, action="wait")
+        services.apply_action(game_id, agent=1, action="wait")
+
+    both_wait()
+    both_wait()
+    since = _last_seq(game_id)
+    both_wait()
+    return since
+
+
 def test_the_live_page_receives_the_log_whole_when_a_wait_carries_on_a_run(rice_game, client, participant):
-    for _ in range(2):
-        services.apply_action(rice_game.pk, agent=0, action="wait")
-        services.apply_action(rice_game.pk, agent=1, action="wait")
-    since = _last_seq(rice_game.pk)
-    services.apply_action(rice_game.pk, agent=0, action="wait")
-    services.apply_action(rice_game.pk, agent=1, action="wait")
+    since = _a_third_minute_of_waits(rice_game.pk)
     html = _live(rice_game.pk, since)
     assert (
         'id="game-log-list" class="game-log" aria-live="polite" aria-label="Game messages" hx-swap-oob="true"' in html
@@ -125,12 +134,7 @@ def test_the_live_page_receives_the_log_whole_when_a_wait_carries_on_a_run(rice_
 def test_a_log_sent_whole_holds_only_the_entries_of_its_update(rice_game):
     # a teammate's entry committed while a whole log was rendered was in it, and was appended again
     # by the next update: the live page showed that line twice
-    for _ in range(2):
-        services.apply_action(rice_game.pk, agent=0, action="wait")
-        services.apply_action(rice_game.pk, agent=1, action="wait")
-    since = _last_seq(rice_game.pk)
-    services.apply_action(rice_game.pk, agent=0, action="wait")
-    services.apply_action(rice_game.pk, agent=1, action="wait")
+    since = _a_third_minute_of_waits(rice_game.pk)
     who = Viewer(agents=[0])
     update = load_update(rice_game.pk, who, since)  # read before the teammate's next line commits
     services.apply_action(rice_game.pk, agent=1, action="pick rice")
