@@ -54,10 +54,15 @@ def pilot_id(run_pk: int, n: int) -> str:
     return f"pilot-r{run_pk}-{n + 1}"
 
 
+def _pilots_of(run: PilotRun) -> Any:
+    """The participations the run's pilots made (their external ids name the run)."""
+    return Participant.objects.filter(study=run.study, is_pilot=True, external_id__startswith=f"pilot-r{run.pk}-")
+
+
 @dataclass(frozen=True)
 class InFlight:
     participant: str
-    where: str  # "consent and onboarding", "game 2 of 4", "questionnaire after game 1", "done"
+    where: str  # "consent and onboarding", "game 2 of 4", "questionnaire after game 1", "finishing"
     done: int  # games played and surveyed
     games: int
 
@@ -66,11 +71,7 @@ def in_flight(run: PilotRun) -> tuple[float, list[InFlight]]:
     """How far the run's pilots are: the share of their games done (a finished pilot counts whole)
     and, for each pilot that has joined and not finished, where it is now."""
     finished = {r.get("participant") for r in run.results}
-    joined = (
-        Participant.objects.filter(study=run.study, is_pilot=True, external_id__startswith=f"pilot-r{run.pk}-")
-        .prefetch_related("episodes")
-        .order_by("pk")
-    )
+    joined = _pilots_of(run).prefetch_related("episodes").order_by("pk")
     rows = []
     share = float(len(finished))
     for participant in joined:
@@ -123,9 +124,7 @@ def _one(run: PilotRun, token: str, external_id: str, seed: int) -> pilot.PilotR
 def _drop_unfinished(run: PilotRun, reason: str) -> None:
     """The run's pilots that did not finish drop out, so their games stop instead of running on
     with nobody at them (a pilot that gave up, or one a restart cut off)."""
-    left = Participant.objects.filter(
-        study=run.study, is_pilot=True, external_id__startswith=f"pilot-r{run.pk}-"
-    ).exclude(status__in=[ParticipantStatus.COMPLETED, ParticipantStatus.DROPPED])
+    left = _pilots_of(run).exclude(status__in=[ParticipantStatus.COMPLETED, ParticipantStatus.DROPPED])
     for participant in left:
         try:
             services.drop_out(participant, reason=reason)
