@@ -7,6 +7,7 @@ from studies.models import (
     ExportJob,
     OnboardingPage,
     Participant,
+    PilotRun,
     QuestionnaireItem,
     Response,
     Study,
@@ -74,3 +75,9 @@ class ResponseAdmin(admin.ModelAdmin):
 @admin.register(ExportJob)
 class ExportJobAdmin(admin.ModelAdmin):
     list_display = ["study", "status", "rows", "created_at", "finished_at"]
+
+
+@admin.register(PilotRun)
+class PilotRunAdmin(admin.ModelAdmin):
+    list_display = ["study", "participants", "status", "created_at", "finished_at"]
+    list_filter = ["status"]
