@@ -21,6 +21,7 @@ from studies.models import (
     NpcKind,
     OnboardingPage,
     PageKind,
+    PilotRunStatus,
     QuestionnaireItem,
     Response,
     Study,
@@ -424,6 +425,8 @@ def delete_pilot_data(study: Study) -> int:
     from games.models import Game, GameStatus
     from studies.services.participation import is_participation_account
 
+    if study.pilot_runs.filter(status__in=[PilotRunStatus.QUEUED, PilotRunStatus.RUNNING]).exists():
+        raise StudyError("Pilots are still running; delete their data once they finish.")
     pilots = list(study.participants.filter(is_pilot=True).select_related("user"))
     game_ids = {e.game_id for e in Episode.objects.filter(participant__in=pilots) if e.game_id}
     game_ids |= {p.tutorial_game_id for p in pilots if p.tutorial_game_id}

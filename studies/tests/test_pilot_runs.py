@@ -20,6 +20,8 @@ def _run(client, study, participants):
 def test_a_researcher_queues_pilots_and_bad_requests_change_nothing(
     client, researcher, participant, make_study, django_capture_on_commit_callbacks
 ):
+    from studies import services
+
     study = make_study()
     client.force_login(participant)
     assert _run(client, study, "2").status_code == 403
@@ -37,6 +39,11 @@ def test_a_researcher_queues_pilots_and_bad_requests_change_nothing(
     assert 'hx-trigger="every 2s"' in page and 'title="Pilots are still running"' in page
     again = _run(client, study, "1").content.decode()
     assert "still running" in again and PilotRun.objects.count() == 1
+    # their data is not deleted under them while they play
+    services.join(study, external_id=pilot_runs.pilot_id(run.pk, 0), is_pilot=True)
+    kept = client.post(reverse("studies:delete_pilots", args=[study.pk]), follow=True).content.decode()
+    assert "Pilots are still running; delete their data once they finish." in kept
+    assert study.participants.filter(is_pilot=True).count() == 1
 
 
 def test_a_study_pilots_cannot_play_is_refused(client, researcher):

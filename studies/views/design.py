@@ -272,8 +272,12 @@ def reset_items(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def delete_pilots(request: HttpRequest, pk: int) -> HttpResponse:
     study = get_object_or_404(Study, pk=pk)
-    n = services.delete_pilot_data(study)
-    messages.success(request, f"Deleted {n} pilot participant{'s' if n != 1 else ''} and their data.")
+    try:
+        n = services.delete_pilot_data(study)
+    except StudyError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Deleted {n} pilot participant{'s' if n != 1 else ''} and their data.")
     return _back(study, "top")
 
 
