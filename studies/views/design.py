@@ -305,6 +305,6 @@ def run_pilots(request: HttpRequest, pk: int) -> HttpResponse:
 def pilot_run(request: HttpRequest, pk: int, run_pk: int) -> HttpResponse:
     """The pilot run's progress (htmx polls it while the pilots play)."""
     study = get_object_or_404(Study, pk=pk)
-    run = get_object_or_404(PilotRun, pk=run_pk, study=study)
+    run = get_object_or_404(study.pilot_runs, pk=run_pk)  # its study is known: no query per figure
     context = {"study": study, "problems": services.readiness_problems(study), **_pilots_context(run)}
     return render(request, "studies/_pilots.html", context)
