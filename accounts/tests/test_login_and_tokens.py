@@ -72,6 +72,7 @@ def test_a_researcher_makes_a_token_on_the_web_sees_it_once_and_it_plays(client,
     raw = re.search(r'id="token-value" class="code token-value" value="([0-9a-f]{40})"', html).group(1)
     assert made.status_code == 200 and token.name == "react baseline" and token.prefix == raw[:8]
     assert "shown only this once" in html and f"Token {raw}" in html  # the curl example uses it
+    assert re.search(r"<title>API tokens\b[^<]*</title>", html)  # the page's title is its name, nothing more
     listed = client.get(reverse("accounts:tokens")).content.decode()
     assert raw not in listed
     assert f"{raw[:8]}…" in listed and "never" in listed
