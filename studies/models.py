@@ -480,6 +480,10 @@ class PilotRunStatus(models.TextChoices):
     FAILED = "failed", "Stopped"
 
 
+# a run that has not ended: one at a time per study, and its pilots' data is not deleted under them
+ACTIVE_PILOT_RUN = (PilotRunStatus.QUEUED, PilotRunStatus.RUNNING)
+
+
 class PilotRun(models.Model):
     """Scripted pilot participants started from the design page: they go through the study over
     this site's own HTTP and websocket (``studies.pilot``), and each one's outcome is kept here."""
@@ -503,7 +507,7 @@ class PilotRun(models.Model):
 
     @property
     def active(self) -> bool:
-        return self.status in (PilotRunStatus.QUEUED, PilotRunStatus.RUNNING)
+        return self.status in ACTIVE_PILOT_RUN
 
     @property
     def completed(self) -> int:

@@ -15,7 +15,15 @@ from django.utils import timezone
 from arena_site import background
 from studies import pilot, services
 from studies.errors import StudyError
-from studies.models import EpisodeStatus, Participant, ParticipantStatus, PilotRun, PilotRunStatus, Study
+from studies.models import (
+    ACTIVE_PILOT_RUN,
+    EpisodeStatus,
+    Participant,
+    ParticipantStatus,
+    PilotRun,
+    PilotRunStatus,
+    Study,
+)
 from studies.pilot_tokens import pilot_token
 
 log = logging.getLogger(__name__)
@@ -33,7 +41,7 @@ def request_pilots(study: Study, *, participants: int, base_url: str, user: Any 
     problems = services.readiness_problems(study)
     if problems:
         raise StudyError(f"Pilots cannot play this study yet: {problems[0]}")
-    if study.pilot_runs.filter(status__in=[PilotRunStatus.QUEUED, PilotRunStatus.RUNNING]).exists():
+    if study.pilot_runs.filter(status__in=ACTIVE_PILOT_RUN).exists():
         raise StudyError("Pilots of this study are still running; wait for them to finish.")
     run = PilotRun.objects.create(study=study, requested_by=user, participants=participants, base_url=base_url)
     background.submit_on_commit("studies.run_pilots", run.pk)
@@ -43,9 +51,7 @@ def request_pilots(study: Study, *, participants: int, base_url: str, user: Any 
 def cut_off_runs() -> list[int]:
     """Runs a stopped server cut off: queued ones start when it starts again; running ones are
     closed as stopped (their pilots were cut off mid-game; the monitor shows how far they got)."""
-    return list(
-        PilotRun.objects.filter(status__in=[PilotRunStatus.QUEUED, PilotRunStatus.RUNNING]).values_list("pk", flat=True)
-    )
+    return list(PilotRun.objects.filter(status__in=ACTIVE_PILOT_RUN).values_list("pk", flat=True))
 
 
 def pilot_id(run_pk: int, n: int) -> str:

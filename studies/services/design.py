@@ -15,13 +15,13 @@ from django.utils.text import slugify
 from studies.errors import StudyError
 from studies.measures import DEFAULT_QUESTIONNAIRE, REVERSE_SCORED_DEFAULTS, TEAMMATE_CONSTRUCTS
 from studies.models import (
+    ACTIVE_PILOT_RUN,
     Condition,
     Episode,
     LobbyFallback,
     NpcKind,
     OnboardingPage,
     PageKind,
-    PilotRunStatus,
     QuestionnaireItem,
     Response,
     Study,
@@ -425,7 +425,7 @@ def delete_pilot_data(study: Study) -> int:
     from games.models import Game, GameStatus
     from studies.services.participation import is_participation_account
 
-    if study.pilot_runs.filter(status__in=[PilotRunStatus.QUEUED, PilotRunStatus.RUNNING]).exists():
+    if study.pilot_runs.filter(status__in=ACTIVE_PILOT_RUN).exists():
         raise StudyError("Pilots are still running; delete their data once they finish.")
     pilots = list(study.participants.filter(is_pilot=True).select_related("user"))
     game_ids = {e.game_id for e in Episode.objects.filter(participant__in=pilots) if e.game_id}
