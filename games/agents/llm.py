@@ -221,3 +221,22 @@ def response_format(style: str, schema: Mapping[str, Any]) -> dict[str, Any]:
     if style == "json_schema":
         return {"type": "json_schema", "json_schema": {"name": "reply", "schema": dict(schema), "strict": True}}
     return {"type": "json_object", "schema": dict(schema)}
+
+
+PROBE_TIMEOUT_SECONDS = 30.0
+
+
+def probe(config: LlmConfig, timeout_seconds: float = PROBE_TIMEOUT_SECONDS) -> str:
+    """Ask the endpoint for a one-token answer before work that depends on it starts (a study
+    opening, a benchmark run): "" when it answers, else why not (the client's message)."""
+    client = LlmClient(config=config.with_overrides({"timeout_seconds": timeout_seconds}))
+    return client.chat([{"role": "user", "content": "Reply with OK."}], max_tokens=1).error
+
+
+def unanswered(config: LlmConfig, why: str) -> str:
+    """What to tell a researcher whose endpoint did not answer a ``probe``: which one, and what to do."""
+    return (
+        f"the LLM endpoint “{config.endpoint or 'default'}” ({config.base_url}, model {config.model}) did not "
+        f"answer: {why.rstrip('.')}. Start that model server (make run serves the bundled one once "
+        "scripts/test-tools.sh has installed it) or choose another endpoint"
+    )

@@ -1,15 +1,22 @@
 """ReAct (Yao et al.), as the TimeArena and Recipe2Plan papers ran it: each turn the model writes a
-thought and exactly one action; the observation and the rules' feedback come back next turn."""
+thought and exactly one action; the observation and the rules' feedback come back next turn.
+
+Where the domain's benchmark agents do not send what the rules will refuse (the descriptor's
+``benchmark_sends_refused``: MindAgent's kitchen, one command per agent per step), a refused
+action is kept back and its agent does nothing this step; the refusal is the next turn's feedback.
+Sent, the rules would refuse it without moving the step, and the agent would be asked again at the
+same step for as long as the model kept writing it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from games.agents import memory as mem
-from games.agents.extraction import extract, raw_first_line
+from games.agents.extraction import Command, extract, raw_first_line
 from games.agents.llm_dispatcher import ChatClient, PromptOptions, domain_text, state_text
 from games.agents.prompting import render, section
 from games.agents.turns import CallRecord, Decision, Turn
+from games.agents.validation import validate
 from games.engine import registry
 
 
@@ -28,8 +35,10 @@ class ReactAgent:
         return decision
 
     def _one(self, turn: Turn, agent: int, memory: dict[str, Any]) -> Decision:
-        base = registry.descriptor(self.domain).display_base
-        feedback = mem.feedback_lines(turn.events, [agent], base) + mem.suggestion_lines(turn.events)
+        descriptor = registry.descriptor(self.domain)
+        base = descriptor.display_base
+        kept_back = memory.setdefault("refused", {}).pop(str(agent), [])
+        feedback = kept_back + mem.feedback_lines(turn.events, [agent], base) + mem.suggestion_lines(turn.events)
         system = render(
             "react_system",
             self.domain,
@@ -51,10 +60,31 @@ class ReactAgent:
         found = extract(self.domain, reply.text, [agent], legal, state=turn.state)
         # Benchmark agents act like the papers' agents: an action that does not parse still goes
         # to the rules, which reject it and count it (invalid action).
-        action = found.commands[0].action if found.commands else raw_first_line(reply.text) or "wait"
+        action = found.commands[0].action if found.commands else written_action(reply.text) or "wait"
+        problems = list(found.problems)
+        done: str | None = action
+        if not descriptor.benchmark_sends_refused:
+            checked = validate(turn.rules, turn.state, [Command(agent, action)], base)
+            done = checked.accepted[0].action if checked.accepted else None
+            if checked.problems:
+                memory["refused"][str(agent)] = checked.problems
+                problems += checked.problems
         mem.remember(
-            memory, f"{mem.when(turn.now, turn.rules.time_unit)} Action: {action}", self.options.history_window
+            memory,
+            f"{mem.when(turn.now, turn.rules.time_unit)} Action: {action}{'' if done else ' (refused)'}",
+            self.options.history_window,
         )
         return Decision(
-            actions=[(agent, action)], calls=[CallRecord("react", messages, reply, [action], found.problems)]
+            actions=[(agent, done)] if done else [],
+            calls=[CallRecord("react", messages, reply, [done] if done else [], problems)],
         )
+
+
+def written_action(reply: str) -> str:
+    """What the model wrote as its action when it did not parse: its ``Action:`` line (the format
+    the prompt asks for), else its first line."""
+    for line in reply.splitlines():
+        head, colon, rest = line.partition(":")
+        if colon and head.strip().lower() == "action" and rest.strip():
+            return raw_first_line(rest)
+    return raw_first_line(reply)

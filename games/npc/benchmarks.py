@@ -156,6 +156,10 @@ NO_ANSWER = "the model never answered"
 
 
 SERVER, WORKER, COMMAND = "server", "worker", "command"  # BenchmarkRun.taken_by
+# A run fails once this many LLM calls failed in a row in an episode, or in the run before any was
+# answered (``_Progress``).
+UNANSWERED_CALLS = 8
+HALTED = (RunStatus.STOPPED, RunStatus.FAILED)  # a run in either plays no further decision
 PROGRESS_EVERY = 2.0  # seconds between two writes of an episode's progress (the page polls every 2 s)
 
 
@@ -164,7 +168,8 @@ class _Progress:
     ``PROGRESS_EVERY`` seconds) and answers False once the run is stopped, so that Stop takes
     effect within a decision instead of after an episode a slow model may take many minutes for;
     False too once the run was taken up again (Resume pressed while this episode was finishing
-    the decision Stop found it in): the new take plays the episode, this one stops."""
+    the decision Stop found it in): the new take plays the episode, this one stops; and False
+    once it has failed the run because the model does not answer (``UNANSWERED_CALLS``)."""
 
     def __init__(self, run: BenchmarkRun, key: str, rules: Any) -> None:
         self._run_id, self._key, self._rules, self._claim = run.pk, key, rules, run.claims
@@ -173,22 +178,59 @@ class _Progress:
         EpisodeProgress.objects.update_or_create(run_id=run.pk, key=key, defaults={"turns": 0, "llm_calls": 0})
 
     def __call__(self, episode: Any) -> bool:
+        calls = episode.calls
+        if calls and not calls[-1].reply.ok and self._fail_if_the_model_does_not_answer(calls):
+            return False
         now = time.monotonic()
         if now - self._last < PROGRESS_EVERY:
             return True
         self._last = now
         now_run = BenchmarkRun.objects.filter(pk=self._run_id).values_list("status", "claims").first()
-        if now_run is None or now_run[0] == RunStatus.STOPPED or now_run[1] != self._claim:
+        if now_run is None or now_run[0] in HALTED or now_run[1] != self._claim:
             return False
+        failed = [call.reply.error for call in episode.calls if call.reply.error]
         EpisodeProgress.objects.filter(run_id=self._run_id, key=self._key).update(
             turns=episode.turns,
             llm_calls=len(episode.calls),
+            llm_errors=len(failed),
+            last_error=failed[-1].rstrip(".")[:300] if failed else "",
             game_time=float(self._rules.now(episode.state)),
             game_end=None if self._horizon is None else self._horizon(episode.state),
             score=episode.curve[-1][2] if episode.curve else None,
             updated_at=timezone.now(),
         )
         return True
+
+    def _fail_if_the_model_does_not_answer(self, calls: Sequence[Any]) -> bool:
+        """The run fails at once (True) when the model is not answering: the episode's last
+        ``UNANSWERED_CALLS`` calls failed (the server went away mid-run), or that many calls of the
+        run failed and none was answered, in a finished episode or one under way (an endpoint that
+        is down, a wrong model name or key). Otherwise the run would spend hours measuring nothing:
+        an NPC whose call fails does nothing that step."""
+        recent = calls[-UNANSWERED_CALLS:]
+        if len(recent) == UNANSWERED_CALLS and not any(call.reply.ok for call in recent):
+            failed = len(recent)
+            what = f"The model stopped answering: the last {failed} LLM calls of an episode failed"
+        else:
+            answered = Q(llm_calls__gt=F("llm_errors"))
+            if any(call.reply.ok for call in calls) or (
+                BenchmarkResult.objects.filter(answered, run_id=self._run_id).exists()
+                or EpisodeProgress.objects.filter(answered, run_id=self._run_id).exists()
+            ):
+                return False
+            finished = BenchmarkResult.objects.filter(run_id=self._run_id).aggregate(failed=Sum("llm_errors"))
+            failed = (finished["failed"] or 0) + len(calls)
+            if failed < UNANSWERED_CALLS:
+                return False
+            what = f"The model never answered: the first {failed} LLM calls of this run all failed"
+        run = BenchmarkRun.objects.filter(pk=self._run_id, status=RunStatus.RUNNING, claims=self._claim)
+        llm = (run.values_list("config", flat=True).first() or {}).get("llm") or {}
+        why = (
+            f"{what}, so the run stopped instead of measuring nothing. Endpoint {llm.get('endpoint', 'default')} "
+            f"(model {llm.get('model', '?')}): {calls[-1].reply.error.rstrip('.')}. Start that model server (or fix "
+            "the model's name or key), then Resume: finished episodes are kept, the others play again."
+        )
+        return bool(run.update(status=RunStatus.FAILED, error=why, finished_at=timezone.now()))
 
     def forget(self) -> None:
         _forget_progress(self._run_id, self._key)
@@ -353,8 +395,9 @@ def run_benchmark(
             status=RunStatus.FAILED, error=f"{type(error).__name__}: {error}", finished_at=timezone.now()
         )
         raise
-    if BenchmarkRun.objects.filter(pk=run_id, status=RunStatus.STOPPED).exists():
-        log(f"run {run_id} stopped at {run.results.count()}/{run.total}")
+    halted = BenchmarkRun.objects.filter(pk=run_id, status__in=HALTED).values_list("status", "error").first()
+    if halted is not None:
+        log(f"run {run_id} {halted[0]} at {run.results.count()}/{run.total}" + (f": {halted[1]}" if halted[1] else ""))
     _finish_if_complete(run_id)
     return BenchmarkRun.objects.get(pk=run_id)
 
@@ -456,7 +499,7 @@ def _workers(requested: int | None) -> int:
 
 def _play(run: BenchmarkRun, index: int, item: Mapping[str, Any], log: Log) -> bool:
     """One episode unless the run was stopped meanwhile (then False)."""
-    if BenchmarkRun.objects.filter(pk=run.pk, status=RunStatus.STOPPED).exists():
+    if BenchmarkRun.objects.filter(pk=run.pk, status__in=HALTED).exists():
         return False
     result = run_item(run, item)
     if result is None:

@@ -167,6 +167,8 @@ class EpisodeProgress(models.Model):
     key = models.CharField(max_length=300)
     turns = models.PositiveIntegerField(default=0)
     llm_calls = models.PositiveIntegerField(default=0)
+    llm_errors = models.PositiveIntegerField(default=0, help_text="Calls that got no answer.")
+    last_error = models.CharField(max_length=300, blank=True, help_text="Why the latest of them got none.")
     game_time = models.FloatField(default=0.0)
     game_end = models.FloatField(null=True, blank=True, help_text="The game time it ends by at the latest.")
     score = models.FloatField(null=True, blank=True, help_text="The headline score so far, 0-100.")

@@ -12,6 +12,8 @@ from accounts.permissions import researcher_required
 from arena_site import background
 from arena_site.htmx import HtmxHttpRequest
 from games.agents import prices
+from games.agents.factory import LLM_AGENTS
+from games.agents.llm import LlmConfig, probe, unanswered
 from games.engine import registry
 from games.engine.durations import short_clock
 from games.models import Game, Scenario
@@ -24,7 +26,7 @@ from games.npc.tasksets import TaskSetError, build_items
 @researcher_required
 def benchmark_list(request: HttpRequest) -> HttpResponse:
     form = BenchmarkForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and form.is_valid() and _endpoint_answers(form):
         data = form.cleaned_data
         try:
             items = build_items(
@@ -62,6 +64,20 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
     return render(request, "npc/benchmark_list.html", {"form": form, "rows": rows, "domains": registry.domains()})
 
 
+def _endpoint_answers(form: BenchmarkForm) -> bool:
+    """A run of an LLM agent starts only if its endpoint answers (else every episode would spend
+    its minutes on calls that fail, and the run would end measuring nothing): False, with the
+    form's error saying which endpoint and what to do, when it does not."""
+    data = form.cleaned_data
+    if data["agent"] not in LLM_AGENTS:
+        return True
+    config = LlmConfig.from_settings({"endpoint": data.get("endpoint"), "model": data.get("model")})
+    why = probe(config)
+    if why:
+        form.add_error(None, f"No run was started: {unanswered(config, why)}.")
+    return not why
+
+
 def _game_time(unit: str, value: float, end: float | None = None) -> str:
     """A moment of game time as the run's page writes it: ``1:05:00`` (recipes' seconds),
     ``minute 14 of 40``, ``step 18 of 60`` (``end``: the episode's time limit, if it has one)."""
@@ -79,6 +95,8 @@ def _playing(run: BenchmarkRun) -> list[dict[str, object]]:
             "key": row.key,
             "turns": row.turns,
             "llm_calls": row.llm_calls,
+            "llm_errors": row.llm_errors,
+            "last_error": row.last_error,
             "time": _game_time(unit, row.game_time, row.game_end),
             "score": row.score,
             "quiet": round((now - row.updated_at).total_seconds()),

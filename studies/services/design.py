@@ -362,13 +362,11 @@ def seat_problems(study: Study) -> list[str]:
     return problems
 
 
-PROBE_TIMEOUT_SECONDS = 30.0
-
-
 def endpoint_problems(study: Study) -> list[str]:
     """Ask every LLM condition's endpoint for a one-token answer; one line per condition whose
     endpoint is misconfigured or does not answer (so a study never opens with silent teammates)."""
     from games.agents.dispatcher import DispatcherError
+    from games.agents.llm import probe, unanswered
     from games.npc.turns import llm_client
 
     problems: list[str] = []
@@ -380,23 +378,15 @@ def endpoint_problems(study: Study) -> list[str]:
         # a shared condition's LLM backfill uses the condition's settings only if its NPCs are LLMs too
         settings_ = condition.dispatcher if condition.npc_kind == NpcKind.LLM else condition.backfill_seat()["settings"]
         try:
-            client = llm_client(settings_ or {})
+            config = llm_client(settings_ or {}).config
         except DispatcherError as error:
             problems.append(f"Condition “{condition.name}”: its LLM settings are not usable ({error}).")
             continue
-        config = client.config
         key = (config.endpoint, config.model)
         if key not in tried:
-            probe = type(client)(config=config.with_overrides({"timeout_seconds": PROBE_TIMEOUT_SECONDS}))
-            reply = probe.chat([{"role": "user", "content": "Reply with OK."}], max_tokens=1)
-            tried[key] = reply.error
+            tried[key] = probe(config)
         if tried[key]:
-            why = tried[key].rstrip(".")  # the client's message may end its own sentence
-            problems.append(
-                f"Condition “{condition.name}”: the LLM endpoint “{config.endpoint}” ({config.base_url}, model "
-                f"{config.model}) did not answer: {why}. Start that model server (make run serves the "
-                "bundled one once scripts/test-tools.sh has installed it) or choose another endpoint for the condition."
-            )
+            problems.append(f"Condition “{condition.name}”: {unanswered(config, tried[key])} for the condition.")
     return problems
 
 

@@ -16,9 +16,9 @@ def test_react_takes_the_action_line_and_feeds_back_refusals():
         agent = ReactAgent(LlmClient(base_url=endpoint.base_url, model="m"), "tasks")
         episode = run_episode(RULES, SCENARIO, agent, max_turns=8)
     actions = [a.action for a in episode.actions]
-    assert actions[:3] == ["do sweep floor", "thought: hmm", "do wash dish"]  # unparsed text goes to the rules
+    assert actions[:3] == ["do sweep floor", "juggle", "do wash dish"]  # an unparsed action goes to the rules
     third_prompt = endpoint.requests[2]["messages"][1]["content"]
-    assert "'thought: hmm' was refused (invalid_action)" in third_prompt
+    assert "'juggle' was refused (invalid_action)" in third_prompt
     assert "Action: do sweep floor" in third_prompt  # its own history
     assert RULES.outcome(episode.state).reason == "all chores done"
 
@@ -56,3 +56,25 @@ def test_a_call_that_fails_is_asked_again_instead_of_ending_the_episode():
         episode = run_episode(TASKS, RICE, agent, max_turns=30)
     assert episode.actions == [] and len(endpoint.requests) == 3
     assert episode.stopped == "the model did not answer 3 times in a row"
+
+
+def test_react_in_the_kitchen_keeps_a_refused_command_back_and_the_step_goes_on():
+    """MindAgent's kitchen gives each agent one command per step: a command the rules refuse
+    leaves its agent idle for the step. Sent to the rules it was refused without moving the step,
+    and a model that kept writing it was asked again at step 0 until the turn limit."""
+    from games.domains.kitchen.rules import RULES as KITCHEN
+    from games.domains.kitchen.tests.test_rules import SUSHI
+
+    level = {**SUSHI, "max_steps": 6}
+    replies = ["Thought: hm\nAction: goto(agent0, nowhere)", "Action: goto(agent0, storage0)"]
+    with stub_endpoint(replies + ["Action: fly(agent0)"] * 10) as endpoint:
+        agent = ReactAgent(LlmClient(base_url=endpoint.base_url, model="m"), "kitchen")
+        episode = run_episode(KITCHEN, level, agent, agents=1, max_turns=50)
+    assert KITCHEN.outcome(episode.state).over and KITCHEN.now(episode.state) == 6  # the kitchen closed
+    assert episode.turns == 6 and len(endpoint.requests) == 6  # one decision per step
+    assert [(a.action, a.time) for a in episode.actions] == [("goto storage0", 1)]  # the others refused
+    second_prompt = endpoint.requests[1]["messages"][1]["content"]
+    assert "'goto(agent0, nowhere)' was refused" in second_prompt and "Action: goto(agent0, nowhere) (refused)" in (
+        second_prompt
+    )
+    assert episode.calls[0].problems and not episode.calls[1].problems

@@ -1,0 +1,137 @@
+"""A run of an LLM agent whose model does not answer: refused before it starts, stopped early
+when the model stops answering from the first call, with what failed on the page while it plays."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.urls import reverse
+
+from arena_site import background
+from games.agents.tests.stub_server import stub_endpoint
+from games.npc import benchmarks
+from games.npc.models import BenchmarkRun, RunStatus
+from games.npc.tasksets import build_items
+
+GONE = {"id": "gone", "base_url": "http://127.0.0.1:9/v1", "models": ["m"]}  # nothing listens on port 9
+
+
+def _form(agent: str) -> dict[str, Any]:
+    return {"domain": "tasks", "agent": agent, "scenarios": "test/*", "tasks": "1", "max_turns": 50,
+            "endpoint": "gone", "model": "m", "repeats": 1}  # fmt: skip
+
+
+def _wash_a_cup(messages: list[dict[str, Any]]) -> str:
+    """A model that washes the first cup its prompt offers (each test task is one such action)."""
+    offered = re.search(r"wash job\d_cup", messages[-1]["content"])
+    return f"Thought: go\nAction: {offered.group(0) if offered else 'wait'}"
+
+
+def test_a_run_of_an_llm_agent_starts_only_if_its_endpoint_answers(
+    client, researcher, tasks_scenarios, settings, monkeypatch
+):
+    settings.BACKGROUND_INLINE = True
+    settings.LLM_ENDPOINTS = [GONE]
+    client.force_login(researcher)
+    page = client.post(reverse("games:benchmarks"), _form("react")).content.decode()
+    assert not BenchmarkRun.objects.exists()
+    assert "No run was started: the LLM endpoint “gone” (http://127.0.0.1:9/v1, model m) did not answer" in page
+    assert "cannot reach http://127.0.0.1:9/v1" in page and "Start that model server" in page
+    # an agent that asks no model is not held up by the endpoint chosen in the form
+    assert client.post(reverse("games:benchmarks"), _form("planner")).status_code == 302
+    assert BenchmarkRun.objects.get().status == RunStatus.DONE
+    started: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(background, "submit", lambda *args: started.append(args))  # started, not played here
+    with stub_endpoint(lambda messages: "OK") as endpoint:
+        settings.LLM_ENDPOINTS = [{**GONE, "base_url": endpoint.base_url}]
+        answer = client.post(reverse("games:benchmarks"), _form("react"))
+    assert answer.status_code == 302 and len(started) == 1 and BenchmarkRun.objects.count() == 2
+    assert endpoint.requests[0]["max_tokens"] == 1  # asked for one token, once
+
+
+def test_a_run_whose_model_never_answers_fails_early_and_resumes_once_it_does(
+    client, researcher, tasks_scenarios, settings, monkeypatch
+):
+    monkeypatch.setattr(benchmarks, "PROGRESS_EVERY", 0.0)
+    settings.BENCHMARK_LLM_RETRIES = 0
+    settings.LLM_ENDPOINTS = [GONE]
+    items = build_items("tasks", patterns=["test/*"], task_counts=[1, 2, 3])  # 9 episodes
+    run = benchmarks.create_run("tasks", "react", items, llm={"endpoint": "gone", "model": "m"}, cache=False)
+    client.force_login(researcher)
+    seen: list[str] = []
+    real = benchmarks.run_episode
+
+    def watched(*args: Any, on_turn: Any, **kwargs: Any) -> Any:
+        def turn(episode: Any) -> bool:
+            going = on_turn(episode)
+            if going and len(episode.calls) == 2 and not seen:
+                seen.append(client.get(reverse("games:benchmark", args=[run.pk])).content.decode())
+            return going
+
+        return real(*args, on_turn=turn, **kwargs)
+
+    monkeypatch.setattr(benchmarks, "run_episode", watched)
+    run = benchmarks.run_benchmark(run.pk)
+    # an episode under way says its calls fail, and why
+    assert '2 LLM calls <span class="error">(2 failed, the latest: cannot reach http://127.0.0.1:9/v1' in seen[0]
+    assert run.status == RunStatus.FAILED
+    # a tasks episode gives up after 3 silent decisions: 2 such episodes, then 2 calls of the third
+    assert run.results.count() == 2 and not run.playing.exists()
+    assert sum(r.llm_calls for r in run.results.all()) == 6
+    assert run.error.startswith("The model never answered: the first 8 LLM calls of this run all failed")
+    assert "Endpoint gone (model m): cannot reach http://127.0.0.1:9/v1" in run.error and "Resume" in run.error
+    page = client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
+    assert "The model never answered" in page and ">Resume</button>" in page
+
+    with stub_endpoint(_wash_a_cup) as endpoint:
+        settings.LLM_ENDPOINTS = [{**GONE, "base_url": endpoint.base_url}]  # the server is up now
+        assert benchmarks.mark_resumed(run)
+        run = benchmarks.run_benchmark(run.pk)
+    assert run.status == RunStatus.DONE and run.error == "" and run.results.count() == len(items)
+    resumed = list(run.results.order_by("id"))[2:]
+    assert resumed and all(r.llm_calls and not r.llm_errors for r in resumed)  # answered this time
+
+
+def test_failed_calls_that_do_not_come_in_a_long_row_leave_the_run_going(tasks_scenarios, settings):
+    settings.BENCHMARK_LLM_RETRIES = 0
+    replies = iter(["Thought: go\nAction: wait"])
+
+    def script(messages: list[dict[str, Any]]) -> str:
+        return next(replies)  # then StopIteration: an HTTP 500 for every later call
+
+    items = build_items("tasks", patterns=["test/*"], task_counts=[1, 2, 3])
+    with stub_endpoint(script) as endpoint:
+        settings.LLM_ENDPOINTS = [{**GONE, "base_url": endpoint.base_url}]
+        run = benchmarks.create_run("tasks", "react", items, llm={"endpoint": "gone", "model": "m"}, cache=False)
+        run = benchmarks.run_benchmark(run.pk)
+    # a tasks episode ends after 3 silent decisions, so no episode has 8 failures in a row
+    assert run.results.count() == len(items)
+    assert sum(r.llm_errors for r in run.results.all()) >= benchmarks.UNANSWERED_CALLS
+    assert run.status == RunStatus.DONE
+
+
+def test_a_run_whose_model_stops_answering_mid_episode_fails_there(db, settings):
+    """A kitchen episode goes on when a call fails (its agent does nothing that step), so a model
+    server that went away would leave every remaining step idle and call that a result."""
+    from games.domains.kitchen.tests.test_rules import SUSHI
+    from games.scenarios import save_scenario
+
+    save_scenario(domain="kitchen", slug="test/sushi", title="Sushi", source="tests", definition=SUSHI)
+    settings.BENCHMARK_LLM_RETRIES = 0
+    replies = ["Action: goto(agent0, storage0)"] * 3
+
+    def script(messages: list[dict[str, Any]]) -> str:
+        if len(replies) == 1:
+            endpoint.status = 500  # every call after the third answer fails
+        return replies.pop()
+
+    items = build_items("kitchen", patterns=["test/sushi"], alphas=[1.0, 2.0], agent_counts=[1])
+    with stub_endpoint(script) as endpoint:
+        settings.LLM_ENDPOINTS = [{**GONE, "base_url": endpoint.base_url}]
+        run = benchmarks.create_run("kitchen", "react", items, llm={"endpoint": "gone", "model": "m"}, cache=False)
+        run = benchmarks.run_benchmark(run.pk)
+    assert run.status == RunStatus.FAILED and not run.results.exists() and not run.playing.exists()
+    assert len(endpoint.requests) == 3 + benchmarks.UNANSWERED_CALLS  # the second episode never started
+    assert run.error.startswith("The model stopped answering: the last 8 LLM calls of an episode failed")
+    assert "Endpoint gone (model m): HTTP 500" in run.error
