@@ -70,9 +70,7 @@ class ReactAgent:
                 memory["refused"][str(agent)] = checked.problems
                 problems += checked.problems
         mem.remember(
-            memory,
-            f"{mem.when(turn.now, turn.rules.time_unit)} Action: {action}{'' if done else ' (refused)'}",
-            self.options.history_window,
+            memory, f"{mem.when(turn.now, turn.rules.time_unit)} Action: {action}", self.options.history_window
         )
         return Decision(
             actions=[(agent, done)] if done else [],

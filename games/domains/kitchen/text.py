@@ -96,7 +96,8 @@ def extract_commands(reply: str, state: KitchenState, agents: Iterable[int]) -> 
         except CommandError as error:
             result.errors.append(str(error))
     if not found and not result.errors:
-        result.errors.append("no command found; write one line per agent such as goto(agent1, storage0)")
+        first = min(allowed, default=0)
+        result.errors.append(f"no command found; write one line per agent such as goto(agent{first}, storage0)")
     return result
 
 
