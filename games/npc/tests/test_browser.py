@@ -207,3 +207,27 @@ def test_watch_an_episode_under_way_stop_it_within_a_decision_and_resume(
         page.wait_for_selector("text=1 of 1 episodes")
     run.refresh_from_db()
     assert run.status == RunStatus.DONE and run.results.get().llm_calls > 3  # played again from its start
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_of_an_llm_agent_whose_model_server_is_down_is_not_started(
+    live_server, browser, django_user_model, settings
+):
+    from accounts.roles import Role, grant
+
+    settings.LLM_ENDPOINTS = [{"id": "gone", "base_url": "http://127.0.0.1:9/v1", "models": ["m"], "label": "Gone"}]
+    user = django_user_model.objects.create_user("rita", password="pw-researcher-1")
+    grant(user, Role.RESEARCHER)
+    save_scenario(domain="tasks", slug="test/chores1", title="c1", source="tests", definition=task("job1", 1))
+    page = researcher_page(live_server, browser, user)
+    page.goto(f"{live_server.url}/benchmarks/")
+    page.select_option("select[name=agent]", "react")
+    page.select_option("select[name=endpoint]", "gone")
+    page.get_by_role("button", name="Start the run").click()
+    alert = page.locator("form [role=alert]").first
+    alert.wait_for()
+    assert alert.inner_text().startswith("No run was started: the LLM endpoint “gone” (http://127.0.0.1:9/v1")
+    assert "Start that model server" in alert.inner_text() and alert.is_visible()
+    page.screenshot(path=str(SCREENSHOTS / "npc-benchmarks-endpoint-down.png"))
+    assert not BenchmarkRun.objects.exists()
+    assert page.locator("select[name=agent]").input_value() == "react"  # the form keeps what was chosen
