@@ -3,7 +3,8 @@
 Like ``games.engine.episode.play`` but a brain decides for all free agents at once, sees the
 events since its previous turn, and its LLM calls are collected. A brain that returns nothing for
 a turn lets time move to the next deadline (an idle step); where there is none, a turn whose model
-calls all failed is asked again, up to ``SILENT_TURNS`` in a row.
+calls all failed is asked again, up to ``SILENT_TURNS`` in a row. An episode also ends after
+``REFUSED_TURNS`` decisions in a row whose every action the rules refused.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from games.engine.types import Event
 # Decisions in a row with no answer from the model after which an episode where nothing moves by
 # itself ends (``run_episode``); fewer are asked again.
 SILENT_TURNS = 3
+# Decisions in a row whose every action the rules refused, after which an episode ends.
+REFUSED_TURNS = 10
 
 
 @dataclass
@@ -69,6 +72,7 @@ def run_episode(
     controlled = set(range(agents) if npc_agents is None else npc_agents)
     unseen: list[Event] = []
     silent = 0  # decisions in a row whose model calls all failed (a timeout, an HTTP error)
+    refused = 0  # decisions in a row whose every action the rules refused
     while not rules.outcome(episode.state).over:
         if episode.turns >= max_turns:
             episode.stopped = f"stopped after {max_turns} turns"
@@ -84,11 +88,13 @@ def run_episode(
             episode.calls += decision.calls
             if decision.say:
                 episode.says.append(decision.say)
+            accepted = False
             for agent, action in decision.actions:
                 if rules.outcome(episode.state).over:
                     break
                 at = rules.now(episode.state)
                 transition = rules.act(episode.state, agent, action, at)
+                accepted = accepted or transition.rejection is None
                 episode.actions.append(LoggedAction(agent, action, at))
                 episode.events += transition.events
                 unseen += transition.events
@@ -98,6 +104,13 @@ def run_episode(
                 episode.halted, episode.stopped = True, "halted"
                 break
             if rules.outcome(episode.state).over:
+                break
+            refused = refused + 1 if decision.actions and not accepted else 0
+            if refused >= REFUSED_TURNS:
+                # The rules of a trip set no limit on refused actions (tasks and recipes end the
+                # game themselves): a model that writes nothing they accept would be asked again at
+                # the same moment until the turn limit, one call per turn.
+                episode.stopped = f"every action of {refused} decisions in a row was refused"
                 break
             if _progressed(decision.actions) and set(rules.awaiting(episode.state)) & controlled:
                 # Someone is still free (an itinerary action moved the clock, a rejected recipe

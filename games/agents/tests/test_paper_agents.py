@@ -76,3 +76,18 @@ def test_react_in_the_kitchen_keeps_a_refused_command_back_and_the_step_goes_on(
     second_prompt = endpoint.requests[1]["messages"][1]["content"]
     assert "'goto(agent0, nowhere)' was refused" in second_prompt and "Action: goto(agent0, nowhere)" in second_prompt
     assert episode.calls[0].problems and not episode.calls[1].problems
+
+
+def test_an_episode_whose_every_action_is_refused_ends_after_ten_decisions():
+    """A trip's rules set no limit on refused actions (TimeArena and Recipe2Plan end the game
+    themselves after 5 and 3 in a row): a model writing nothing they accept was asked again at
+    the same moment until the turn limit, one call per turn."""
+    from games.domains.itinerary.rules import RULES as ITINERARY
+    from games.domains.itinerary.tests.worlds import definition
+
+    with stub_endpoint(["Action: fly to the moon"] * 3 + ["Action: teleport home"] * 20) as endpoint:
+        agent = ReactAgent(LlmClient(base_url=endpoint.base_url, model="m"), "itinerary")
+        episode = run_episode(ITINERARY, definition(), agent, max_turns=50)
+    assert episode.stopped == "every action of 10 decisions in a row was refused"
+    assert episode.turns == 10 and len(endpoint.requests) == 10
+    assert ITINERARY.now(episode.state) == ITINERARY.now(ITINERARY.initial_state(definition()))
