@@ -43,6 +43,7 @@ class PlanAndSolveAgent:
         if not plan and memory.get("replans", 0) <= self.max_replans:
             memory["replans"] = memory.get("replans", 0) + 1
             decision.calls.append(self._plan(turn, agent, memory, feedback))
+            plan = memory["plan"]  # the new plan's first step is taken now, not after an idle step
         if plan:
             action = plan.pop(0)
             decision.actions.append((agent, action))
@@ -68,6 +69,12 @@ class PlanAndSolveAgent:
         if not reply.ok:
             return CallRecord("plan-and-solve", messages, reply, problems=[reply.error])
         steps = plan_steps(self.domain, reply.text, agent, turn.rules.legal_actions(turn.state, agent), turn)
+        if not steps and registry.descriptor(self.domain).benchmark_sends_refused:
+            # Nothing in the grammar: as the papers' agents, its first step goes to the rules, which
+            # refuse and count it (a TimeArena minute used up, a Recipe2Plan attempt), and the
+            # refusal asks for a new plan. Without a step the agent idled to the next deadline,
+            # which with nothing under way is the time limit: one unusable reply ended the game.
+            steps = [written] if (written := first_step(reply.text)) else []
         memory["plan"] = steps
         return CallRecord("plan-and-solve", messages, reply, steps)
 
@@ -80,8 +87,7 @@ def plan_steps(domain: str, text: str, agent: int, legal_now: list[str], turn: T
     the grammar's shape); the rules judge it when its turn comes."""
     steps: list[str] = []
     for line in text.splitlines():
-        body = line.split(":", 1)[1] if line.strip().lower().startswith(("step", "action")) and ":" in line else line
-        body = body.strip().lstrip("-*•0123456789.) ").strip()
+        body = _body(line)
         if not body:
             continue
         found = extract(domain, body, [agent], {agent: legal_now}, one_each=False, state=turn.state)
@@ -90,6 +96,22 @@ def plan_steps(domain: str, text: str, agent: int, legal_now: list[str], turn: T
         elif registry.descriptor(domain).plan_lines_loose and looks_like_action(body):
             steps.append(normalise(body))
     return steps[:200]
+
+
+def first_step(text: str) -> str:
+    """The first line of a reply that reads as a step (a list item's text, not a heading such as
+    "Plan:"), as written."""
+    for line in text.splitlines():
+        body = _body(line)
+        if body and not body.endswith(":"):
+            return normalise(body)[:200]
+    return ""
+
+
+def _body(line: str) -> str:
+    """A plan line without its "Step 2:" / "Action:" label and list marker."""
+    body = line.split(":", 1)[1] if line.strip().lower().startswith(("step", "action")) and ":" in line else line
+    return body.strip().lstrip("-*•0123456789.) ").strip()
 
 
 def looks_like_action(text: str) -> bool:

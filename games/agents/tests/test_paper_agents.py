@@ -91,3 +91,36 @@ def test_an_episode_whose_every_action_is_refused_ends_after_ten_decisions():
     assert episode.stopped == "every action of 10 decisions in a row was refused"
     assert episode.turns == 10 and len(endpoint.requests) == 10
     assert ITINERARY.now(episode.state) == ITINERARY.now(ITINERARY.initial_state(definition()))
+
+
+def test_plan_and_solve_sends_an_unusable_plans_first_step_so_the_refusal_asks_for_a_new_plan():
+    """A plan with no line in the grammar left the agent idle to the next deadline, which with
+    nothing under way was the time limit: one unusable reply ended a TimeArena game at minute 0."""
+    replies = [
+        "Plan:\n1. First I will think carefully about all the chores.",
+        "do sweep floor\ndo wash dish\ndo water plant",
+    ]
+    with stub_endpoint(replies) as endpoint:
+        agent = PlanAndSolveAgent(LlmClient(base_url=endpoint.base_url, model="m"), "tasks")
+        episode = run_episode(RULES, SCENARIO, agent, max_turns=10)
+    assert episode.actions[0].action == "first i will think carefully about all the chores"  # as written, refused
+    assert (
+        len(endpoint.requests) == 2
+        and "Your previous plan failed here" in endpoint.requests[1]["messages"][1]["content"]
+    )
+    assert RULES.outcome(episode.state).reason == "all chores done"
+
+
+def test_plan_and_solve_takes_its_plans_first_step_in_the_turn_it_planned():
+    """The new plan was stored in a new list while the turn read the old, empty one, so the agent
+    idled one deadline before acting: with nothing under way in a TimeArena game that deadline is
+    the time limit, and every plan-and-solve episode ended at minute 0 with no action."""
+    from games.domains.tasks.rules import RULES as TASKS
+    from games.domains.tasks.tests.helpers import RICE
+
+    plan = "Plan:\n1. pick rice\n2. cook rice in pot\n3. wash dish\n4. add rice to dish"
+    with stub_endpoint([plan]) as endpoint:
+        agent = PlanAndSolveAgent(LlmClient(base_url=endpoint.base_url, model="m"), "tasks")
+        episode = run_episode(TASKS, RICE, agent, max_turns=30)
+    assert episode.actions[0].action == "pick rice" and episode.actions[0].time == 0
+    assert TASKS.result(episode.state)["completed"] and len(endpoint.requests) == 1
