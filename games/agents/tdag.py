@@ -57,26 +57,32 @@ class TdagAgent:
     # -- the main agent ----------------------------------------------------------------------
 
     def decide(self, turn: Turn, memory: dict[str, Any]) -> Decision:
+        """The next subtask's actions. A subtask whose sub-agent gives none is followed in the same
+        turn by the next (at most ``max_subtasks`` per turn): a trip does not move by itself, so a
+        turn without an action ends the episode, and the subtasks after it were never tried."""
         agent = turn.agents[0]
         decision = Decision()
-        if "subtasks" not in memory:
-            decision.calls.append(self._decompose(turn, agent, memory))
-        elif memory.get("pending_update"):
-            decision.calls.append(self._update(turn, agent, memory))
-        subtasks: list[str] = memory["subtasks"]
-        index = int(memory.get("index", 0))
-        if index >= len(subtasks):
-            return decision  # every subtask handled: the agent stops and the trip runs out
-        actions, calls = self._solve(turn, agent, index, subtasks[index], memory)
-        decision.calls += calls
-        decision.actions = [(agent, action) for action in actions]
-        memory["index"] = index + 1
-        memory["pending_update"] = True
-        mem.remember(
-            memory,
-            f"subtask {index + 1} ({subtasks[index]}): {'; '.join(actions) or 'no actions'}",
-            self.max_subtasks * 2,
-        )
+        for _ in range(self.max_subtasks):
+            if "subtasks" not in memory:
+                decision.calls.append(self._decompose(turn, agent, memory))
+            elif memory.get("pending_update"):
+                decision.calls.append(self._update(turn, agent, memory))
+            subtasks: list[str] = memory["subtasks"]
+            index = int(memory.get("index", 0))
+            if index >= len(subtasks):
+                break  # every subtask handled: the agent stops and the trip runs out
+            actions, calls = self._solve(turn, agent, index, subtasks[index], memory)
+            decision.calls += calls
+            memory["index"] = index + 1
+            memory["pending_update"] = True
+            mem.remember(
+                memory,
+                f"subtask {index + 1} ({subtasks[index]}): {'; '.join(actions) or 'no actions'}",
+                self.max_subtasks * 2,
+            )
+            if actions:
+                decision.actions = [(agent, action) for action in actions]
+                break
         return decision
 
     def _state(self, turn: Turn, agent: int) -> str:

@@ -73,3 +73,31 @@ def test_tdag_decomposes_uses_tools_and_updates_subtasks(brief):
     assert (
         f"subtask 1 (Take a train to {destination})" in sub2[-1]["content"]
     )  # earlier results reach the next sub-agent
+
+
+def test_a_subtask_without_actions_is_followed_by_the_next_in_the_same_turn(brief):
+    """A sub-agent that found nothing left the turn without an action; a trip does not move by
+    itself, so the episode ended "nothing more can happen" and the other subtasks were never tried."""
+    rules = registry.get("itinerary")
+    state = rules.initial_state(brief)
+    phrase = next(a for a in rules.legal_actions(state, 0) if a.startswith("take train"))
+    train = now_forms.resolve(state, phrase).text()
+
+    def script(messages):
+        system, last = messages[0]["content"], messages[-1]["content"]
+        if "Split this brief" in last:
+            return "1. Think about the weather\n2. Take the first train"
+        if "Rewrite the remaining subtasks" in last:
+            return "1. Take the first train"
+        if "Take the first train" in system:
+            return train
+        return "I am not sure."
+
+    with stub_endpoint(script) as endpoint:
+        agent = TdagAgent(LlmClient(base_url=endpoint.base_url, model="m"))
+        episode = run_episode(rules, brief, agent, max_turns=3)
+    assert [a.action for a in episode.actions][:1] == [train]  # in the first turn
+    assert episode.turns >= 1 and episode.actions[0].time == rules.now(state)
+    labels = [c.agent for c in episode.calls]
+    assert labels[0] == "tdag/main" and "tdag/sub-1" in labels and "tdag/sub-2" in labels
+    assert len(endpoint.requests) == len(episode.calls)
