@@ -96,6 +96,20 @@ def test_react_benchmark_episode_with_the_real_model(bundled, llm_settings):
     assert result.metrics["counts"]  # the rules judged every action the model wrote
 
 
+@pytest.mark.parametrize("domain", ["tasks", "recipes"])
+def test_plan_and_solve_acts_in_its_first_turn_on_the_real_model(domain, bundled, llm_settings):
+    """Its plan's first step (or, when no line parses, the first line as written) goes to the rules
+    in the turn it planned; it used to idle to the next deadline, which ended a tasks game."""
+    from games.npc import benchmarks
+    from games.npc.tasksets import build_items
+
+    items = build_items(domain, patterns=["bundled/*"], limit=1)
+    run = benchmarks.create_run(domain, "plan-and-solve", items, max_turns=2, prompt=SHORT)
+    result = benchmarks.run_benchmark(run.pk).results.get()
+    assert result.llm_errors == 0 and result.llm_calls >= 1
+    assert result.log and result.log[0][2] == 0.0  # an action at the start, judged by the rules
+
+
 def test_react_benchmark_with_repeats_and_stored_replies_on_the_real_model(bundled, llm_settings):
     """Repeats (``--repeats 2``) on the real model: every attempt asks the model, the table carries CIs and
     pass^k, and running the finished run again answers every call from the stored replies."""
