@@ -233,10 +233,11 @@ def probe(config: LlmConfig, timeout_seconds: float = PROBE_TIMEOUT_SECONDS) -> 
     return client.chat([{"role": "user", "content": "Reply with OK."}], max_tokens=1).error
 
 
-def unanswered(config: LlmConfig, why: str) -> str:
-    """What to tell a researcher whose endpoint did not answer a ``probe``: which one, and what to do."""
+def unanswered(config: LlmConfig, why: str, *, another: bool = True) -> str:
+    """What to tell a researcher whose endpoint did not answer a ``probe``: which one, and what to do
+    (``another``: whether they may choose another endpoint where they are)."""
     return (
         f"the LLM endpoint “{config.endpoint or 'default'}” ({config.base_url}, model {config.model}) did not "
         f"answer: {why.rstrip('.')}. Start that model server (make run serves the bundled one once "
-        "scripts/test-tools.sh has installed it) or choose another endpoint"
+        "scripts/test-tools.sh has installed it)" + (" or choose another endpoint" if another else "")
     )

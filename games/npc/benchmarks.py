@@ -34,7 +34,7 @@ from games.agents import prices
 from games.agents.endpoints import EndpointError
 from games.agents.factory import LLM_AGENTS, make_agent
 from games.agents.headless import run_episode
-from games.agents.llm import LlmClient, LlmConfig
+from games.agents.llm import LlmClient, LlmConfig, probe, unanswered
 from games.engine import registry
 from games.models import Scenario
 from games.npc import optimality, stats
@@ -133,6 +133,19 @@ def _llm_config(config: Mapping[str, Any]) -> LlmConfig | None:
     if stored.get("endpoint"):
         stored = {key: value for key, value in stored.items() if key != "base_url"}
     return LlmConfig.from_settings(stored)
+
+
+def endpoint_problem(run: BenchmarkRun) -> str:
+    """Why the run's model cannot be asked now (its endpoint does not answer a one-token request,
+    or is no longer configured); "" for a run that asks no model or whose model answers."""
+    try:
+        config = _llm_config(run.config)
+    except EndpointError as error:
+        return f"its LLM endpoint is not usable: {error}"
+    if config is None:
+        return ""
+    why = probe(config)
+    return unanswered(config, why, another=False) if why else ""
 
 
 def progress(run: BenchmarkRun) -> tuple[int, int]:

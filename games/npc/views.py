@@ -189,7 +189,11 @@ def benchmark_stop(request: HttpRequest, pk: int) -> HttpResponse:
 @researcher_required
 def benchmark_resume(request: HttpRequest, pk: int) -> HttpResponse:
     run = get_object_or_404(BenchmarkRun, pk=pk)
-    if not benchmarks.mark_resumed(run):
+    if run.status == RunStatus.DONE:
+        messages.info(request, "This run is complete; start a new run to play it again.")
+    elif problem := benchmarks.endpoint_problem(run):
+        messages.error(request, f"Run {run.pk} did not resume: {problem}, then press Resume again.")
+    elif not benchmarks.mark_resumed(run):
         messages.info(request, "This run is complete; start a new run to play it again.")
     else:
         background.submit("npc.benchmark", run.pk)
@@ -201,7 +205,12 @@ def benchmark_resume(request: HttpRequest, pk: int) -> HttpResponse:
 @researcher_required
 def benchmark_again(request: HttpRequest, pk: int) -> HttpResponse:
     source = get_object_or_404(BenchmarkRun, pk=pk)
-    run = benchmarks.rerun(source, cache=request.POST.get("cache") != "0", created_by=request.user)
+    cache = request.POST.get("cache") != "0"
+    if not cache and (problem := benchmarks.endpoint_problem(source)):
+        # with stored replies on, a finished run's requests are answered without the model
+        messages.error(request, f"No run was started: {problem}.")
+        return redirect("games:benchmark", pk=source.pk)
+    run = benchmarks.rerun(source, cache=cache, created_by=request.user)
     background.submit("npc.benchmark", run.pk)
     how = "answering from stored replies where it can" if run.config.get("cache", True) else "asking the model afresh"
     messages.success(request, f"Run {run.pk} plays run {source.pk}'s {run.total} episodes again, {how}.")

@@ -135,3 +135,30 @@ def test_a_run_whose_model_stops_answering_mid_episode_fails_there(db, settings)
     assert len(endpoint.requests) == 3 + benchmarks.UNANSWERED_CALLS  # the second episode never started
     assert run.error.startswith("The model stopped answering: the last 8 LLM calls of an episode failed")
     assert "Endpoint gone (model m): HTTP 500" in run.error
+
+
+def test_resume_and_run_again_without_stored_replies_wait_for_the_model(
+    client, researcher, tasks_scenarios, settings, monkeypatch
+):
+    settings.LLM_ENDPOINTS = [GONE]
+    items = build_items("tasks", patterns=["test/chores1"])
+    run = benchmarks.create_run("tasks", "react", items, llm={"endpoint": "gone", "model": "m"})
+    BenchmarkRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED, error="The model never answered")
+    started: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(background, "submit", lambda *args: started.append(args))
+    client.force_login(researcher)
+    page = client.post(reverse("games:benchmark_resume", args=[run.pk]), follow=True).content.decode()
+    assert (
+        f"Run {run.pk} did not resume: the LLM endpoint “gone” (http://127.0.0.1:9/v1, model m) did not answer" in page
+    )
+    assert "then press Resume again" in page and "choose another endpoint" not in page
+    assert BenchmarkRun.objects.get(pk=run.pk).status == RunStatus.FAILED and not started
+    page = client.post(reverse("games:benchmark_again", args=[run.pk]), {"cache": "0"}, follow=True).content.decode()
+    assert "No run was started: the LLM endpoint “gone”" in page and BenchmarkRun.objects.count() == 1
+    # with stored replies the model may not be needed at all: that run starts
+    client.post(reverse("games:benchmark_again", args=[run.pk]))
+    assert BenchmarkRun.objects.count() == 2 and len(started) == 1
+    with stub_endpoint(lambda messages: "OK") as endpoint:
+        settings.LLM_ENDPOINTS = [{**GONE, "base_url": endpoint.base_url}]
+        client.post(reverse("games:benchmark_resume", args=[run.pk]))
+    assert BenchmarkRun.objects.get(pk=run.pk).status == RunStatus.QUEUED and len(started) == 2
