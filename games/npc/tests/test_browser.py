@@ -231,3 +231,19 @@ def test_a_run_of_an_llm_agent_whose_model_server_is_down_is_not_started(
     page.screenshot(path=str(SCREENSHOTS / "npc-benchmarks-endpoint-down.png"))
     assert not BenchmarkRun.objects.exists()
     assert page.locator("select[name=agent]").input_value() == "react"  # the form keeps what was chosen
+
+    # a run the model stopped answering (failed with the reason) does not resume while it is still down
+    from games.npc import benchmarks
+    from games.npc.tasksets import build_items
+
+    run = benchmarks.create_run(
+        "tasks", "react", build_items("tasks", patterns=["test/*"]), llm={"endpoint": "gone", "model": "m"}
+    )
+    BenchmarkRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED, error="The model stopped answering")
+    page.goto(f"{live_server.url}/benchmarks/{run.pk}/")
+    page.get_by_role("button", name="Resume").click()
+    message = page.locator(".messages .message").first
+    message.wait_for()
+    assert message.inner_text().startswith(f"Run {run.pk} did not resume: the LLM endpoint “gone”")
+    assert BenchmarkRun.objects.get(pk=run.pk).status == RunStatus.FAILED
+    assert page.get_by_role("button", name="Resume").is_visible()  # still there for when the model is back
