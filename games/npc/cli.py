@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from games.agents.dispatcher import BENCHMARK_AGENTS
-from games.agents.factory import AgentError
+from games.agents.endpoints import EndpointError
+from games.agents.factory import LLM_AGENTS, AgentError
+from games.agents.llm import LlmConfig, probe, unanswered
 from games.management.domain_command import UsageError
 from games.npc import benchmarks
-from games.npc.models import BenchmarkRun
+from games.npc.models import BenchmarkRun, RunStatus
 from games.npc.tasksets import DEFAULT_ALPHAS, TaskSetError, build_items
 
 
@@ -75,6 +77,8 @@ def run(domain: str, options: dict[str, Any], log: Any) -> dict[str, Any]:
             raise UsageError(f"there is no benchmark run {options['resume']}; see the Benchmarks page for ids")
         if run.domain != domain:
             raise UsageError(f"run {run.pk} is a {run.domain} run; use 'benchmark {run.domain} --resume {run.pk}'")
+        if run.status != RunStatus.DONE and (problem := benchmarks.endpoint_problem(run)):
+            raise UsageError(f"run {run.pk} did not resume: {problem}")
     elif options.get("again"):
         source = BenchmarkRun.objects.filter(pk=options["again"]).first()
         if source is None:
@@ -96,6 +100,16 @@ def run(domain: str, options: dict[str, Any], log: Any) -> dict[str, Any]:
         options["csv"].write_text(benchmarks.csv_text(run), encoding="utf-8")
         log(f"wrote {options['csv']}")
     return benchmarks.summary(run)
+
+
+def _check_endpoint(llm: dict[str, Any]) -> None:
+    """No run of an LLM agent is made while its endpoint does not answer (it would fail at once)."""
+    try:
+        config = LlmConfig.from_settings(llm)
+    except EndpointError as error:
+        raise UsageError(str(error)) from None
+    if why := probe(config):
+        raise UsageError(f"no run was started: {unanswered(config, why)}")
 
 
 def _as_list(value: Any, kind: type, default: list[Any]) -> list[Any]:
@@ -134,6 +148,8 @@ def _create(domain: str, options: dict[str, Any]) -> BenchmarkRun:
         "timeout_seconds": options.get("timeout"),
         "max_tokens": options.get("max_tokens"),
     }
+    if options["agent"] in LLM_AGENTS:
+        _check_endpoint(llm)
     prompt = {
         "hints": not options.get("no_hints"),
         "demo": not options.get("no_demo"),

@@ -3,9 +3,12 @@ when the model stops answering from the first call, with what failed on the page
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Any
 
+import pytest
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from arena_site import background
@@ -162,3 +165,16 @@ def test_resume_and_run_again_without_stored_replies_wait_for_the_model(
         settings.LLM_ENDPOINTS = [{**GONE, "base_url": endpoint.base_url}]
         client.post(reverse("games:benchmark_resume", args=[run.pk]))
     assert BenchmarkRun.objects.get(pk=run.pk).status == RunStatus.QUEUED and len(started) == 2
+
+
+def test_the_benchmark_command_asks_the_endpoint_before_it_makes_or_resumes_a_run(tasks_scenarios, settings):
+    settings.LLM_ENDPOINTS = [GONE]
+    args = ["benchmark", "tasks", "--agent", "react", "--endpoint", "gone", "--model", "m", "--scenarios", "test/*"]
+    with pytest.raises(CommandError, match="no run was started: the LLM endpoint “gone” .* did not answer"):
+        call_command(*args, stdout=io.StringIO(), stderr=io.StringIO())
+    assert not BenchmarkRun.objects.exists()
+    run = benchmarks.create_run("tasks", "react", build_items("tasks", patterns=["test/*"]), llm={"endpoint": "gone"})
+    BenchmarkRun.objects.filter(pk=run.pk).update(status=RunStatus.STOPPED)
+    with pytest.raises(CommandError, match=f"run {run.pk} did not resume: the LLM endpoint “gone”"):
+        call_command("benchmark", "tasks", "--resume", str(run.pk), stdout=io.StringIO(), stderr=io.StringIO())
+    assert BenchmarkRun.objects.get(pk=run.pk).status == RunStatus.STOPPED
