@@ -170,7 +170,7 @@ def test_resume_and_run_again_without_stored_replies_wait_for_the_model(
 def test_the_benchmark_command_asks_the_endpoint_before_it_makes_or_resumes_a_run(tasks_scenarios, settings):
     settings.LLM_ENDPOINTS = [GONE]
     args = ["benchmark", "tasks", "--agent", "react", "--endpoint", "gone", "--model", "m", "--scenarios", "test/*"]
-    with pytest.raises(CommandError, match="no run was started: the LLM endpoint “gone” .* did not answer"):
+    with pytest.raises(CommandError, match=r"no run was started: the LLM endpoint “gone” .* did not answer"):
         call_command(*args, stdout=io.StringIO(), stderr=io.StringIO())
     assert not BenchmarkRun.objects.exists()
     run = benchmarks.create_run("tasks", "react", build_items("tasks", patterns=["test/*"]), llm={"endpoint": "gone"})
