@@ -31,13 +31,14 @@ class ReactAgent:
     def decide(self, turn: Turn, memory: dict[str, Any]) -> Decision:
         decision = Decision()
         for agent in turn.agents:
-            decision.extend(self._one(turn, agent, memory))
+            # each agent its own history (a kitchen's react agents each write one command a step)
+            decision.extend(self._one(turn, agent, memory.setdefault(str(agent), {})))
         return decision
 
     def _one(self, turn: Turn, agent: int, memory: dict[str, Any]) -> Decision:
         descriptor = registry.descriptor(self.domain)
         base = descriptor.display_base
-        kept_back = memory.setdefault("refused", {}).pop(str(agent), [])
+        kept_back = memory.pop("refused", [])
         feedback = kept_back + mem.feedback_lines(turn.events, [agent], base) + mem.suggestion_lines(turn.events)
         system = render(
             "react_system",
@@ -67,7 +68,7 @@ class ReactAgent:
             checked = validate(turn.rules, turn.state, [Command(agent, action)], base)
             done = checked.accepted[0].action if checked.accepted else None
             if checked.problems:
-                memory["refused"][str(agent)] = checked.problems
+                memory["refused"] = checked.problems
                 problems += checked.problems
         mem.remember(
             memory, f"{mem.when(turn.now, turn.rules.time_unit)} Action: {action}", self.options.history_window

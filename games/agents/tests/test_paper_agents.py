@@ -1,3 +1,5 @@
+from typing import Any
+
 from games.agents.headless import run_episode
 from games.agents.llm import LlmClient
 from games.agents.plan_and_solve import PlanAndSolveAgent
@@ -76,6 +78,25 @@ def test_react_in_the_kitchen_keeps_a_refused_command_back_and_the_step_goes_on(
     second_prompt = endpoint.requests[1]["messages"][1]["content"]
     assert "'goto(agent0, nowhere)' was refused" in second_prompt and "Action: goto(agent0, nowhere)" in second_prompt
     assert episode.calls[0].problems and not episode.calls[1].problems
+
+
+def test_react_agents_of_one_kitchen_each_keep_their_own_history():
+    from games.domains.kitchen.rules import RULES as KITCHEN
+    from games.domains.kitchen.tests.test_rules import SUSHI
+
+    def script(messages: list[dict[str, Any]]) -> str:
+        if "agent1 (you)" in messages[-1]["content"]:
+            return "Action: goto(agent1, pot0)"
+        return "Action: goto(agent0, storage0)"
+
+    with stub_endpoint(script) as endpoint:
+        agent = ReactAgent(LlmClient(base_url=endpoint.base_url, model="m"), "kitchen")
+        run_episode(KITCHEN, {**SUSHI, "max_steps": 3}, agent, agents=2, max_turns=3)
+    prompts = [r["messages"][1]["content"] for r in endpoint.requests]
+    histories = [p.partition("Your recent steps:")[2].split("\n\n")[0] for p in prompts]
+    assert histories[0] == "" and histories[1] == ""  # each agent's first turn: nothing done yet
+    assert "storage0" in histories[2] and "pot0" not in histories[2]
+    assert "pot0" in histories[3] and "storage0" not in histories[3]
 
 
 def test_an_episode_whose_every_action_is_refused_ends_after_ten_decisions():
