@@ -87,7 +87,7 @@ def test_a_run_whose_model_never_answers_fails_early_and_resumes_once_it_does(
     page = client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
     assert "The model never answered" in page and ">Resume</button>" in page
     listed = client.get(reverse("games:benchmarks")).content.decode()  # the runs list says why, in short
-    assert "The model never answered: the first 8 LLM calls of this …" in listed
+    assert "The model never answered: the first 8 LLM calls of …" in listed
 
     with stub_endpoint(_wash_a_cup) as endpoint:
         settings.LLM_ENDPOINTS = [{**GONE, "base_url": endpoint.base_url}]  # the server is up now
