@@ -142,10 +142,26 @@ def endpoint_problem(run: BenchmarkRun) -> str:
         config = _llm_config(run.config)
     except EndpointError as error:
         return f"its LLM endpoint is not usable: {error}"
+    return _unanswered(config, another=False)
+
+
+def new_run_problem(agent: str, llm: Mapping[str, Any]) -> str:
+    """The same for a run not made yet, of ``agent`` with these model settings (a form's, a
+    command line's); the settings themselves are checked by ``create_run``."""
+    if agent not in LLM_AGENTS:
+        return ""
+    try:
+        config = LlmConfig.from_settings(llm)
+    except EndpointError as error:
+        return str(error)
+    return _unanswered(config, another=True)
+
+
+def _unanswered(config: LlmConfig | None, *, another: bool) -> str:
     if config is None:
         return ""
     why = probe(config)
-    return unanswered(config, why, another=False) if why else ""
+    return unanswered(config, why, another=another) if why else ""
 
 
 def progress(run: BenchmarkRun) -> tuple[int, int]:

@@ -11,9 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from games.agents.dispatcher import BENCHMARK_AGENTS
-from games.agents.endpoints import EndpointError
-from games.agents.factory import LLM_AGENTS, AgentError
-from games.agents.llm import LlmConfig, probe, unanswered
+from games.agents.factory import AgentError
 from games.management.domain_command import UsageError
 from games.npc import benchmarks
 from games.npc.models import BenchmarkRun, RunStatus
@@ -102,16 +100,6 @@ def run(domain: str, options: dict[str, Any], log: Any) -> dict[str, Any]:
     return benchmarks.summary(run)
 
 
-def _check_endpoint(llm: dict[str, Any]) -> None:
-    """No run of an LLM agent is made while its endpoint does not answer (it would fail at once)."""
-    try:
-        config = LlmConfig.from_settings(llm)
-    except EndpointError as error:
-        raise UsageError(str(error)) from None
-    if why := probe(config):
-        raise UsageError(f"no run was started: {unanswered(config, why)}")
-
-
 def _as_list(value: Any, kind: type, default: list[Any]) -> list[Any]:
     """A domain may define an option of the same name its own way (one number, a string, a list)."""
     if value is None or value == "" or value == []:
@@ -148,8 +136,9 @@ def _create(domain: str, options: dict[str, Any]) -> BenchmarkRun:
         "timeout_seconds": options.get("timeout"),
         "max_tokens": options.get("max_tokens"),
     }
-    if options["agent"] in LLM_AGENTS:
-        _check_endpoint(llm)
+    if problem := benchmarks.new_run_problem(options["agent"], llm):
+        # no run is made while its endpoint does not answer (it would fail at once)
+        raise UsageError(f"no run was started: {problem}")
     prompt = {
         "hints": not options.get("no_hints"),
         "demo": not options.get("no_demo"),

@@ -12,8 +12,6 @@ from accounts.permissions import researcher_required
 from arena_site import background
 from arena_site.htmx import HtmxHttpRequest
 from games.agents import prices
-from games.agents.factory import LLM_AGENTS
-from games.agents.llm import LlmConfig, probe, unanswered
 from games.engine import registry
 from games.engine.durations import short_clock
 from games.models import Game, Scenario
@@ -69,13 +67,10 @@ def _endpoint_answers(form: BenchmarkForm) -> bool:
     its minutes on calls that fail, and the run would end measuring nothing): False, with the
     form's error saying which endpoint and what to do, when it does not."""
     data = form.cleaned_data
-    if data["agent"] not in LLM_AGENTS:
-        return True
-    config = LlmConfig.from_settings({"endpoint": data.get("endpoint"), "model": data.get("model")})
-    why = probe(config)
-    if why:
-        form.add_error(None, f"No run was started: {unanswered(config, why)}.")
-    return not why
+    problem = benchmarks.new_run_problem(data["agent"], {"endpoint": data.get("endpoint"), "model": data.get("model")})
+    if problem:
+        form.add_error(None, f"No run was started: {problem}.")
+    return not problem
 
 
 def _game_time(unit: str, value: float, end: float | None = None) -> str:
