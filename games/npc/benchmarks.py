@@ -202,6 +202,7 @@ class _Progress:
 
     def __init__(self, run: BenchmarkRun, key: str, rules: Any) -> None:
         self._run_id, self._key, self._rules, self._claim = run.pk, key, rules, run.claims
+        self._llm = run.config.get("llm") or {}
         self._horizon = registry.descriptor(rules.domain).part("horizon")
         self._last = time.monotonic()
         EpisodeProgress.objects.update_or_create(run_id=run.pk, key=key, defaults={"turns": 0, "llm_calls": 0})
@@ -252,14 +253,14 @@ class _Progress:
             if failed < UNANSWERED_CALLS:
                 return False
             what = f"The model never answered: the first {failed} LLM calls of this run all failed"
-        run = BenchmarkRun.objects.filter(pk=self._run_id, status=RunStatus.RUNNING, claims=self._claim)
-        llm = (run.values_list("config", flat=True).first() or {}).get("llm") or {}
+        llm = self._llm
         why = (
             f"{what}, so the run stopped instead of measuring nothing. Endpoint {llm.get('endpoint', 'default')} "
             f"(model {llm.get('model', '?')}): {calls[-1].reply.error.rstrip('.')}. Start that model server (or fix "
             "the model's name or key), then Resume: finished episodes are kept, the others play again."
         )
-        return bool(run.update(status=RunStatus.FAILED, error=why, finished_at=timezone.now()))
+        running = BenchmarkRun.objects.filter(pk=self._run_id, status=RunStatus.RUNNING, claims=self._claim)
+        return bool(running.update(status=RunStatus.FAILED, error=why, finished_at=timezone.now()))
 
     def forget(self) -> None:
         _forget_progress(self._run_id, self._key)

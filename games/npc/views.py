@@ -184,9 +184,7 @@ def benchmark_stop(request: HttpRequest, pk: int) -> HttpResponse:
 @researcher_required
 def benchmark_resume(request: HttpRequest, pk: int) -> HttpResponse:
     run = get_object_or_404(BenchmarkRun, pk=pk)
-    if run.status == RunStatus.DONE:
-        messages.info(request, "This run is complete; start a new run to play it again.")
-    elif problem := benchmarks.endpoint_problem(run):
+    if run.status != RunStatus.DONE and (problem := benchmarks.endpoint_problem(run)):
         messages.error(request, f"Run {run.pk} did not resume: {problem}, then press Resume again.")
     elif not benchmarks.mark_resumed(run):
         messages.info(request, "This run is complete; start a new run to play it again.")
