@@ -135,3 +135,24 @@ def test_pilots_that_cannot_reach_the_site_say_why(client, researcher, make_stud
     client.force_login(researcher)
     html = client.get(reverse("studies:pilot_run", args=[study.pk, run.pk])).content.decode()
     assert "0 of 2 pilots reached the completion code" in html and html.count(">stopped</span>") == 2
+
+
+def test_each_poll_redraws_the_status_block_and_the_lock_notice_pilots_change(client, researcher, make_study):
+    """The design page was drawn before the pilots joined: its counts, "Delete pilot data" and the
+    notice that the design is fixed come with each poll of the pilots panel, out of band."""
+    from studies import services
+
+    study = make_study()
+    run = PilotRun.objects.create(study=study, participants=2, base_url="http://x/", status=PilotRunStatus.RUNNING)
+    client.force_login(researcher)
+    poll = reverse("studies:pilot_run", args=[study.pk, run.pk])
+    before = client.get(poll).content.decode()
+    assert '<div id="study-status" hx-swap-oob="true">' in before and "0 active" in before
+    assert '<div id="design-lock" hx-swap-oob="true"></div>' in before and "Delete pilot data" not in before
+    services.give_consent(services.join(study, external_id=pilot_runs.pilot_id(run.pk, 0), is_pilot=True))
+    after = client.get(poll).content.decode()
+    assert "0 active" in after and "declined · 1 pilot</p>" in after and "Delete pilot data" in after
+    assert "Participants have joined" in after and "delete the pilot data to edit again" in after
+    # the page itself draws the same blocks without the out-of-band marker
+    page = client.get(reverse("studies:design", args=[study.pk])).content.decode()
+    assert '<div id="study-status">' in page and "hx-swap-oob" not in page.split('id="pilot-panel"')[0]

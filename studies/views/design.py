@@ -52,7 +52,6 @@ def _design_context(request: HttpRequest, study: Study, **forms: Any) -> dict[st
     )
     return {
         "study": study,
-        "locked": services.design_locked(study),
         "problems": services.readiness_problems(study),
         "basics_form": forms.get("basics_form") or StudyBasicsForm(instance=study),
         "condition_form": forms.get("condition_form") or ConditionForm(prefix="condition", study=study),
@@ -66,10 +65,18 @@ def _design_context(request: HttpRequest, study: Study, **forms: Any) -> dict[st
         "link": link,
         "link_query": _link_query(study),
         "pilot_link": f"{link}?pilot={pilot_token(study)}",
-        "counts": selectors.status_counts(study),
         "orders": orders,
-        "n_pilots": study.participants.filter(is_pilot=True).count(),
+        **_status_context(study),
         **_pilots_context(study.pilot_runs.first()),
+    }
+
+
+def _status_context(study: Study) -> dict[str, Any]:
+    """The status block's counts and whether participants (pilots too) have fixed the design."""
+    return {
+        "locked": services.design_locked(study),
+        "counts": selectors.status_counts(study),
+        "n_pilots": study.participants.filter(is_pilot=True).count(),
     }
 
 
@@ -306,5 +313,11 @@ def pilot_run(request: HttpRequest, pk: int, run_pk: int) -> HttpResponse:
     """The pilot run's progress (htmx polls it while the pilots play)."""
     study = get_object_or_404(Study, pk=pk)
     run = get_object_or_404(study.pilot_runs, pk=run_pk)  # its study is known: no query per figure
-    context = {"study": study, "problems": services.readiness_problems(study), **_pilots_context(run)}
+    context = {
+        "study": study,
+        "problems": services.readiness_problems(study),
+        **_pilots_context(run),
+        **_status_context(study),
+        "oob": True,  # pilots joining change the status block and lock the design: redraw both
+    }
     return render(request, "studies/_pilots.html", context)
