@@ -13,7 +13,7 @@ from games.agents import memory as mem
 from games.agents.extraction import Command, extract, normalise
 from games.agents.llm_dispatcher import ChatClient, PromptOptions, domain_text, state_text
 from games.agents.prompting import render, section
-from games.agents.turns import CallRecord, Decision, Turn
+from games.agents.turns import CallRecord, Decision, Turn, caller
 from games.engine import registry
 
 
@@ -66,8 +66,9 @@ class PlanAndSolveAgent:
         )
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         reply = self.client.chat(messages, max_tokens=self.options.max_tokens)
+        label = caller(self.kind, self.domain, agent)
         if not reply.ok:
-            return CallRecord("plan-and-solve", messages, reply, problems=[reply.error])
+            return CallRecord(label, messages, reply, problems=[reply.error])
         steps = plan_steps(self.domain, reply.text, agent, turn.rules.legal_actions(turn.state, agent), turn)
         if not steps and registry.descriptor(self.domain).benchmark_sends_refused:
             # Nothing in the grammar: as the papers' agents, its first step goes to the rules, which
@@ -76,7 +77,7 @@ class PlanAndSolveAgent:
             # which with nothing under way is the time limit: one unusable reply ended the game.
             steps = [written] if (written := first_step(reply.text)) else []
         memory["plan"] = steps
-        return CallRecord("plan-and-solve", messages, reply, steps)
+        return CallRecord(label, messages, reply, steps)
 
 
 def plan_steps(domain: str, text: str, agent: int, legal_now: list[str], turn: Turn) -> list[str]:

@@ -15,7 +15,7 @@ from games.agents import memory as mem
 from games.agents.extraction import Command, extract, raw_first_line
 from games.agents.llm_dispatcher import ChatClient, PromptOptions, domain_text, state_text
 from games.agents.prompting import render, section
-from games.agents.turns import CallRecord, Decision, Turn
+from games.agents.turns import CallRecord, Decision, Turn, caller
 from games.agents.validation import validate
 from games.engine import registry
 
@@ -55,8 +55,9 @@ class ReactAgent:
         )
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         reply = self.client.chat(messages, max_tokens=self.options.max_tokens)
+        label = caller(self.kind, self.domain, agent)
         if not reply.ok:
-            return Decision(calls=[CallRecord("react", messages, reply, problems=[reply.error])])
+            return Decision(calls=[CallRecord(label, messages, reply, problems=[reply.error])])
         legal = {agent: turn.rules.legal_actions(turn.state, agent)}
         found = extract(self.domain, reply.text, [agent], legal, state=turn.state)
         # Benchmark agents act like the papers' agents: an action that does not parse still goes
@@ -75,7 +76,7 @@ class ReactAgent:
         )
         return Decision(
             actions=[(agent, done)] if done else [],
-            calls=[CallRecord("react", messages, reply, [done] if done else [], problems)],
+            calls=[CallRecord(label, messages, reply, [done] if done else [], problems)],
         )
 
 

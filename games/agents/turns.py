@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from games.agents.llm import LlmReply, Message
+from games.engine import registry
 from games.engine.rules import RuleSet
 from games.engine.types import Event
 
@@ -34,7 +35,7 @@ class Turn:
 class CallRecord:
     """One LLM call: stored as an ``npc.LlmCall`` row (live games) or counted (benchmarks)."""
 
-    agent: str  # who asked: "dispatcher", "react", "tdag/main", "tdag/sub-2", ...
+    agent: str  # who asked: "dispatcher", "react/agent 1", "tdag/main", "tdag/sub-2", ...
     messages: Sequence[Message]
     reply: LlmReply
     parsed: Sequence[str] = ()  # commands extracted from the reply, "agent: action"
@@ -42,6 +43,12 @@ class CallRecord:
 
     def prompt_text(self) -> str:
         return "\n\n".join(f"[{m['role']}]\n{m['content']}" for m in self.messages)
+
+
+def caller(kind: str, domain: str, agent: int) -> str:
+    """The label of a call one agent's brain made for itself ("react/agent 1"): in a kitchen each
+    cook asks in turn, and a call page must say whose question each one was."""
+    return f"{kind}/agent {agent + registry.descriptor(domain).display_base}"
 
 
 @dataclass

@@ -99,6 +99,22 @@ def test_react_agents_of_one_kitchen_each_keep_their_own_history():
     assert "pot0" in histories[3] and "storage0" not in histories[3]
 
 
+def test_each_agents_calls_are_labelled_with_the_agent_that_asked():
+    """A kitchen's call log listed every call as "react": nobody could tell agent 0's question from
+    agent 1's. The label names the agent as the game's pages do (a kitchen counts from 0, tasks from 1)."""
+    from games.domains.kitchen.rules import RULES as KITCHEN
+    from games.domains.kitchen.tests.test_rules import SUSHI
+
+    with stub_endpoint(["Action: goto(agent0, storage0)", "Action: goto(agent1, pot0)"] * 4) as endpoint:
+        agent = ReactAgent(LlmClient(base_url=endpoint.base_url, model="m"), "kitchen")
+        episode = run_episode(KITCHEN, {**SUSHI, "max_steps": 2}, agent, agents=2, max_turns=2)
+    assert [c.agent for c in episode.calls] == ["react/agent 0", "react/agent 1"] * 2
+    with stub_endpoint(["do sweep floor\ndo wash dish\ndo water plant"]) as endpoint:
+        planner = PlanAndSolveAgent(LlmClient(base_url=endpoint.base_url, model="m"), "tasks")
+        episode = run_episode(RULES, SCENARIO, planner, max_turns=5)
+    assert [c.agent for c in episode.calls] == ["plan-and-solve/agent 1"]
+
+
 def test_an_episode_whose_every_action_is_refused_ends_after_ten_decisions():
     """A trip's rules set no limit on refused actions (TimeArena and Recipe2Plan end the game
     themselves after 5 and 3 in a row): a model writing nothing they accept was asked again at
