@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
+from websockets.sync.client import ClientConnection, connect
 
 STEP = re.compile(r'data-step="(\w+)"')
 ATTR = re.compile(r'data-(index|status|game)="([^"]*)"')
@@ -201,31 +201,43 @@ def play_game(
             if time.monotonic() > deadline:
                 raise PilotError(f"game {game_id} did not end in time")
             try:
-                message = json.loads(socket.recv(timeout=5))
+                messages = _waiting(socket, timeout=5)
             except TimeoutError:
                 socket.send(json.dumps({"type": "sync"}))
                 continue
-            kind = message.get("type")
-            if kind == "finished":
-                return actions, rejected
-            if kind == "error":
-                if message.get("code") == "forbidden":
+            latest: dict[str, Any] | None = None
+            for message in messages:
+                kind = message.get("type")
+                if kind == "finished":
+                    return actions, rejected
+                if kind == "error" and message.get("code") == "forbidden":
                     raise PilotError(f"the server refused the game: {message.get('message')}")
-                continue
-            if kind == "feedback":
-                rejected += 1
-                continue
-            if kind != "state":
-                continue
-            if message.get("status") == "finished":
-                continue  # the "finished" message follows
-            legal = [a for a in message.get("legal_actions") or [] if a]
-            if not legal or message.get("clock", {}).get("paused"):
+                if kind == "feedback":
+                    rejected += 1
+                if kind == "state":
+                    latest = message
+            if latest is None or latest.get("status") == "finished":
+                continue  # the "finished" message follows a finished state
+            legal = [a for a in latest.get("legal_actions") or [] if a]
+            if not legal or latest.get("clock", {}).get("paused"):
                 continue
             moves = [a for a in legal if a != "wait"] or legal
             time.sleep(think_seconds * rng.random())
-            socket.send(json.dumps({"type": "act", "agent": message.get("agent") or 0, "action": rng.choice(moves)}))
+            socket.send(json.dumps({"type": "act", "agent": latest.get("agent") or 0, "action": rng.choice(moves)}))
             actions += 1
+
+
+def _waiting(socket: ClientConnection, timeout: float) -> list[dict[str, Any]]:
+    """The next message and every one queued behind it. A pilot acts on the newest state, as a
+    page shows only the newest: answering each frame in turn, it fell behind a busy game (every
+    seat's action sends a state) until the client's queue was full, the client stopped reading,
+    missed the server's pong and closed the game ("keepalive ping timeout")."""
+    messages = [json.loads(socket.recv(timeout=timeout))]
+    while True:
+        try:
+            messages.append(json.loads(socket.recv(timeout=0)))
+        except TimeoutError:
+            return messages
 
 
 def summary(results: list[PilotResult], seconds: float) -> dict[str, Any]:

@@ -1,0 +1,44 @@
+"""A pilot's game socket against a plain websocket server that floods it, as a busy real-time game
+does (every seat's action sends each connected seat a state)."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+
+from websockets.sync.client import connect
+from websockets.sync.server import serve
+
+from studies import pilot
+
+
+def test_a_pilot_acts_on_the_newest_of_the_states_waiting_for_it(monkeypatch):
+    """Answering every queued state in turn, a pilot fell behind a busy kitchen until its client's
+    queue was full; the client then stopped reading, missed the server's pong and the pilot's game
+    ended with "keepalive ping timeout". It now acts once on the newest state of a burst."""
+    received: list[dict] = []
+
+    def handler(socket):
+        for step in range(10):  # a burst, all sent before the pilot reads any
+            legal = ["wait", f"goto step{step}"]
+            socket.send(json.dumps({"type": "state", "status": "running", "agent": 0, "legal_actions": legal}))
+        socket.send(json.dumps({"type": "feedback", "message": "refused"}))
+        received.append(json.loads(socket.recv(timeout=10)))  # the pilot's one answer to the burst
+        socket.send(json.dumps({"type": "finished"}))
+        socket.recv(timeout=10)  # until the pilot closes
+
+    def busy_at_first(*args, **kwargs):  # the pilot is busy while the burst arrives
+        socket = connect(*args, **kwargs)
+        time.sleep(0.5)
+        return socket
+
+    monkeypatch.setattr(pilot, "connect", busy_at_first)
+    with serve(handler, "127.0.0.1", 0) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{server.socket.getsockname()[1]}/"
+        actions, rejected = pilot.play_game(base, 1, pilot.Browser(base), random.Random(0), 0.0, time.monotonic() + 30)
+        server.shutdown()
+    assert received == [{"type": "act", "agent": 0, "action": "goto step9"}]
+    assert (actions, rejected) == (1, 1)
