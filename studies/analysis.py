@@ -96,6 +96,13 @@ def _negligible(sum_of_squares: float, values: Any) -> bool:
     return sum_of_squares <= 1e-20 * max(scale, 1.0) ** 2 * max(np.size(values), 1)
 
 
+def _flat_note(values: Any) -> str:
+    """Why F is undefined when every score is the same (all 0 in a kitchen nobody served in)."""
+    if np.size(values) and float(np.ptp(values)) <= 1e-12 * max(float(np.abs(values).max()), 1.0):
+        return f"F is undefined: every score is {float(np.asarray(values).flat[0]):.2f}, in every condition"
+    return ""
+
+
 def summarize(observations: Iterable[Observation], conditions: Sequence[str]) -> list[GroupSummary]:
     """Mean, sample SD (n - 1) and n per condition, in the order of ``conditions``."""
     by_condition: dict[str, list[float]] = defaultdict(list)
@@ -149,7 +156,8 @@ def repeated_measures_anova(observations: Iterable[Observation]) -> tuple[AnovaR
             df_den=float((len(conditions) - 1) * (len(complete) - 1)),
             n_subjects=len(complete),
             excluded_subjects=excluded,
-            note="F is undefined: every participant differs between conditions by exactly the same amount",
+            note=_flat_note(table)
+            or "F is undefined: every participant differs between conditions by exactly the same amount",
         ), ""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # zero variance gives NaN, reported as undefined
@@ -187,7 +195,7 @@ def one_way_anova(observations: Iterable[Observation]) -> tuple[AnovaResult | No
             df_num=float(k - 1),
             df_den=float(len(cells) - k),
             n_subjects=len(cells),
-            note="F is undefined: no variance within conditions",
+            note=_flat_note(cells["y"].to_numpy(dtype=float)) or "F is undefined: no variance within conditions",
         ), ""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)

@@ -114,7 +114,13 @@ def test_no_variance_gives_undefined_f_not_a_crash():
     flat = [Observation(f"p{i}", c, 3.0) for i in range(4) for c in ("a", "b")]
     measure = analyse("trust", "Trust", flat, ["a", "b"], within=True)
     assert measure.anova is not None and measure.anova.f is None
-    assert "undefined" in measure.anova.note
+    assert measure.anova.note == "F is undefined: every score is 3.00, in every condition"
+    # the same shift for everyone: F undefined, though the conditions differ
+    shifted = [Observation(f"p{i}", c, i + (2.0 if c == "b" else 0.0)) for i in range(4) for c in ("a", "b")]
+    measure = analyse("trust", "Trust", shifted, ["a", "b"], within=True)
+    assert measure.anova.f is None and "by exactly the same amount" in measure.anova.note
+    between = analyse("trust", "Trust", flat, ["a", "b"], within=False)
+    assert between.anova.f is None and between.anova.note.startswith("F is undefined: every score is 3.00")
 
 
 def test_within_subject_post_hoc_is_paired_t_tests_with_holm_correction():
