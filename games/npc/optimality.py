@@ -83,7 +83,8 @@ def against_optimum(domain: str, rows: Sequence[Mapping[str, Any]]) -> dict[str,
             played.setdefault(slug, (certificate, []))[1].append(episode["value"])
     if not played:
         return None
-    instances = [_instance(slug, certificate, values) for slug, (certificate, values) in sorted(played.items())]
+    show = getattr(_generator(domain), "show", None)
+    instances = [_instance(slug, certificate, values, show) for slug, (certificate, values) in sorted(played.items())]
     ratios = [i["mean_ratio"] for i in instances if i["mean_ratio"] is not None]
     heuristic = [i["heuristic_ratio"] for i in instances if i["heuristic_ratio"] is not None]
     return {
@@ -98,12 +99,23 @@ def against_optimum(domain: str, rows: Sequence[Mapping[str, Any]]) -> dict[str,
     }
 
 
-def _instance(slug: str, certificate: Mapping[str, Any], values: Sequence[float | None]) -> dict[str, Any]:
+def _instance(
+    slug: str, certificate: Mapping[str, Any], values: Sequence[float | None], show: Any = None
+) -> dict[str, Any]:
+    """One instance's row; ``shown`` writes its values as the game page does (63:00 for 3780 s)."""
     optimum = certificate.get("optimal_makespan")
     finished = [v for v in values if v is not None]
     ratios = [v / optimum for v in finished] if optimum else []
     greedy = certificate.get("greedy_makespan")
+    figures = {
+        "optimum": optimum,
+        "lower_bound": certificate.get("lower_bound"),
+        "heuristic": greedy,
+        "best": min(finished) if finished else None,
+    }
+    shown = {k: show(v) for k, v in figures.items() if show is not None and isinstance(v, int | float)}
     return {
+        "shown": shown,
         "slug": slug,
         "objective": certificate.get("objective", ""),
         "optimum": optimum,

@@ -98,7 +98,7 @@ def test_no_finished_episode_beats_a_proven_optimum_and_the_run_shows_and_export
     assert all(float(line["optimum_ratio"]) >= 1 and line["optimum_proven"] == "True" for line in exported)
 
 
-def test_recipe_pairs_played_by_the_rules_never_end_before_their_proven_optimum(db):
+def test_recipe_pairs_played_by_the_rules_never_end_before_their_proven_optimum(db, client, researcher):
     instances = generate("recipes", count=2, seed=3, knobs={"steps": 6}, max_seconds=2)
     save_generated("recipes", instances)
     assert all(instance["optimal"] for instance in instances)
@@ -109,6 +109,13 @@ def test_recipe_pairs_played_by_the_rules_never_end_before_their_proven_optimum(
     # Only the episodes with time constraints on are compared (the optimum holds for those).
     assert found["episodes"] == len(items) and found["compared"] == 2
     assert all(instance["mean_ratio"] >= 1 for instance in found["instances"])
+    # the run's page writes them as the recipes page writes game time, the seconds on hover
+    from games.generators.recipes import show
+
+    client.force_login(researcher)
+    page = client.get(f"/benchmarks/{run.pk}/").content.decode()
+    optimum = instances[0]["optimal_makespan"]
+    assert f'title="{optimum}">{show(optimum)}</td>' in page
 
 
 def play_alone(slug, person):
