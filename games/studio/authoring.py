@@ -151,7 +151,9 @@ def parse_recipes(name: str, text: str) -> dict[str, Any]:
     try:
         if isinstance(raw, dict) and "recipes" in raw:
             load_kitchen(raw)
-            return raw
+            # the catalogue's note of the recipe versions it built from: a studio text is its own
+            # (gold labels applied to a catalogue recipe must not rebuild it)
+            return {key: value for key, value in raw.items() if key != "recipe_versions"}
         recipes = [raw] if single else raw
         if not isinstance(recipes, list) or not recipes:
             raise DefinitionError('give one recipe {"name", "steps"} or a list of recipes')

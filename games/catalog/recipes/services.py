@@ -232,10 +232,13 @@ def build_scenario(
 
 
 def scenarios_using(recipe_name: str) -> list[Scenario]:
+    """The current scenarios built from the catalogue's ``recipe_name`` (``build_scenario`` notes
+    the versions it used). A studio or generated scenario with a recipe of the same name is its
+    author's own text: rebuilding it from the catalogue would replace their edits."""
     return [
         scenario
         for scenario in Scenario.objects.filter(domain=DOMAIN, is_current=True).order_by("slug")
-        if any(r.get("name") == recipe_name for r in (scenario.definition or {}).get("recipes", []))
+        if recipe_name in ((scenario.definition or {}).get("recipe_versions") or {})
     ]
 
 

@@ -313,11 +313,18 @@ def test_a_saved_recipe_pair_carries_the_heuristic_plan_so_its_games_report_r_ef
     assert result["success"] is True
     assert result["r_efficiency"] == 100 and result["se"] == 100
 
-    # A definition pasted with someone else's reference plan: saving computes it again.
-    stale = dict(scenario.definition, reference_plans={"with_constraints": [[0, "Lemonade", 60, 0]]})
+    # A definition pasted with someone else's reference plan: saving computes it again; pasted with
+    # the catalogue's note of recipe versions (a bundled pair's JSON), it is not taken for the
+    # catalogue's own: gold labels applied to "Lemonade" must not rebuild the studio's text.
+    stale = dict(
+        scenario.definition,
+        reference_plans={"with_constraints": [[0, "Lemonade", 60, 0]]},
+        recipe_versions={"Lemonade": 1},
+    )
     client_r.post("/studio/recipes/save/", {"name": "my-lemonade", "text": json.dumps(stale), "scenario": scenario.pk})
     again = Scenario.objects.get(slug="studio/my-lemonade", is_current=True)
     assert again.definition["reference_plans"]["with_constraints"] == [list(item) for item in expected]
+    assert "recipe_versions" not in again.definition
 
 
 def test_generated_recipe_pairs_are_saved_with_their_reference_plans(client_r):

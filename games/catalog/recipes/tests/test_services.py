@@ -78,3 +78,24 @@ def test_reimporting_keeps_an_annotated_version_current():
     changed_source = [dict(TOAST[0], duration_seconds=90), *TOAST[1:]]
     current, status = import_recipe("Toast", changed_source, "bundled")
     assert status == "updated" and current.version == 3 and current.source == "bundled"
+
+
+def test_rebuilding_leaves_scenarios_not_built_from_the_catalogue_alone():
+    """A studio scenario whose recipe shares a catalogue recipe's name (an edited copy of a bundled
+    pair) was rebuilt from the catalogue when gold labels changed that recipe: the researcher's
+    edits were replaced, and a pair whose other recipe is not in the catalogue failed to apply."""
+    from games.scenarios import save_scenario
+
+    save_recipe_version("Toast", TOAST, "bundled")
+    save_recipe_version("Tea", TEA, "bundled")
+    build_scenario("bundled/Toast_Tea", ["Toast", "Tea"], title="Toast and tea", source="bundled")
+    toast = recipe_definition(save_recipe_version("Toast", TOAST, "bundled"))
+    edited = {**toast, "steps": [dict(toast["steps"][0], duration=600), *toast["steps"][1:]]}
+    mine = {
+        "recipes": [edited, {"name": "Jam", "steps": [{"step": 0, "description": "Open the jar.", "duration": 10}]}]
+    }
+    studio, _ = save_scenario(domain="recipes", slug="studio/my-toast", title="Mine", source="studio", definition=mine)
+    save_recipe_version("Toast", [dict(TOAST[0], interruptible=False), *TOAST[1:]], "gold:demo")
+    assert [s.slug for s in rebuild_scenarios("Toast")] == ["bundled/Toast_Tea"]
+    current = Scenario.objects.get(slug="studio/my-toast", is_current=True)
+    assert current.pk == studio.pk and current.definition == studio.definition
