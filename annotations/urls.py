@@ -10,6 +10,7 @@ urlpatterns = [
     path("items/<int:pk>/label/", labelling.save, name="save"),
     path("projects/", projects.project_list, name="projects"),
     path("projects/new/", projects.project_new, name="project_new"),
+    path("scenarios/<int:pk>/label/", projects.label_scenario, name="label_scenario"),
     path("projects/<int:pk>/", projects.project_detail, name="project"),
     path("projects/<int:pk>/import/", projects.project_import, name="import"),
     path("projects/<int:pk>/export/", projects.project_export, name="export"),

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts.permissions import is_researcher, researcher_required
+from accounts.permissions import can_manage_annotation_projects, is_researcher, researcher_required
 from arena_site.htmx import HtmxHttpRequest
 from games import permissions, presenters, replays, selectors, services
 from games.engine import registry
@@ -51,6 +51,10 @@ def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "scenario": scenario,
         "authored": scenario.domain in registry.having("authoring"),  # the studio edits and previews it
+        # a recipe pair's steps can be labelled in an annotation project (their time structure)
+        "labelled": scenario.domain == "recipes"
+        and scenario.is_current
+        and can_manage_annotation_projects(request.user),
         "versions": versions,
         "played": played.count(),
         "finished": played.filter(status=GameStatus.FINISHED).count(),

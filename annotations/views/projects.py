@@ -10,6 +10,8 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
@@ -22,6 +24,8 @@ from annotations.importing import ImportFailed, import_labels
 from annotations.models import Project
 from annotations.services import AnnotationError
 from arena_site.streaming import stream
+from games.catalog.recipes.services import RecipeProblem, catalogue_recipes_of
+from games.models import Scenario
 
 manager_required = require(_can_manage)
 
@@ -35,7 +39,9 @@ def project_list(request: HttpRequest) -> HttpResponse:
 
 @manager_required
 def project_new(request: HttpRequest) -> HttpResponse:
-    form = ProjectForm(request.POST or None)
+    # a scenario's "Label its steps" comes here with its recipes (and a name) chosen
+    initial = {"recipes": request.GET.getlist("recipes"), "name": request.GET.get("name", "")}
+    form = ProjectForm(request.POST or None, initial={k: v for k, v in initial.items() if v})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -113,3 +119,20 @@ def project_export(request: HttpRequest, pk: int) -> HttpResponseBase:
     content_type = "text/csv" if fmt == "csv" else "application/x-ndjson"
     filename = f"{stem}-{'gold' if gold else 'labels'}.{fmt}"
     return stream(request, lines, content_type=f"{content_type}; charset=utf-8", filename=filename)
+
+
+@manager_required
+@require_POST
+def label_scenario(request: HttpRequest, pk: int) -> HttpResponse:
+    """From a recipe pair's page to a new annotation project on its recipes: recipes written in the
+    studio or generated join the catalogue first (annotators label catalogue recipes)."""
+    scenario = get_object_or_404(Scenario, pk=pk)
+    try:
+        recipes = catalogue_recipes_of(scenario)
+    except RecipeProblem as error:
+        messages.error(request, f"Its steps cannot be labelled yet: {error}")
+        return redirect("games:scenario", pk=scenario.pk)
+    names = ", ".join(recipe.name for recipe in recipes)
+    messages.success(request, f"Chosen for labelling: {names}. Pick the annotators and create the project.")
+    query = urlencode({"name": f"Labels: {scenario.title}"[:200], "recipes": [r.pk for r in recipes]}, doseq=True)
+    return redirect(f"{reverse('annotations:project_new')}?{query}")

@@ -74,6 +74,7 @@ LEVELS: dict[str, str] = {
     "annotations:save": "annotator",
     "annotations:projects": "researcher",
     "annotations:project_new": "researcher",
+    "annotations:label_scenario": "researcher",
     "annotations:project": "researcher",
     "annotations:import": "researcher",
     "annotations:export": "researcher",

@@ -278,3 +278,30 @@ def import_recipe(name: str, steps: Iterable[Mapping[str, Any]], source: str) ->
     if not changed:
         return recipe, "unchanged"
     return recipe, "created" if recipe.version == 1 else "updated"
+
+
+@transaction.atomic
+def catalogue_recipes_of(scenario: Scenario) -> list[Recipe]:
+    """The catalogue recipes a recipes scenario's steps are labelled as (annotation projects label
+    catalogue recipes): a recipe not in the catalogue yet is added (source ``studio:<slug>``), one
+    already there with the same steps is reused, and a catalogue recipe the scenario was built from
+    (``recipe_versions``) is labelled in its current version. Another recipe of the same name is
+    refused, naming it; nothing is added then."""
+    if scenario.domain != DOMAIN:
+        raise RecipeProblem(f"{scenario.slug} is not a recipes scenario")
+    built_from = (scenario.definition or {}).get("recipe_versions") or {}
+    found: list[Recipe] = []
+    for recipe in scenario.definition.get("recipes", []):
+        name = str(recipe.get("name", "")).strip()
+        steps = steps_from_definition(recipe)
+        current = Recipe.objects.filter(name=name, is_current=True).first()
+        if current is None:
+            found.append(save_recipe_version(name, steps, source=f"studio:{scenario.slug}"[:100]))
+        elif name in built_from or _stored_steps(current) == _normalise(name, steps):
+            found.append(current)
+        else:
+            raise RecipeProblem(
+                f"The catalogue has another recipe called “{name}” (from {current.source}, v{current.version}) "
+                f"with other steps: give yours another name in the studio, save it and try again."
+            )
+    return found
