@@ -25,6 +25,7 @@ from annotations.models import Project
 from annotations.services import AnnotationError
 from arena_site.streaming import stream
 from games.catalog.recipes.services import RecipeProblem, catalogue_recipes_of
+from games.domains.recipes.text import recipe_title
 from games.models import Scenario
 
 manager_required = require(_can_manage)
@@ -132,7 +133,7 @@ def label_scenario(request: HttpRequest, pk: int) -> HttpResponse:
     except RecipeProblem as error:
         messages.error(request, f"Its steps cannot be labelled yet: {error}")
         return redirect("games:scenario", pk=scenario.pk)
-    names = ", ".join(recipe.name for recipe in recipes)
+    names = ", ".join(recipe_title(recipe.name) for recipe in recipes)
     messages.success(request, f"Chosen for labelling: {names}. Pick the annotators and create the project.")
     query = urlencode({"name": f"Labels: {scenario.title}"[:200], "recipes": [r.pk for r in recipes]}, doseq=True)
     return redirect(f"{reverse('annotations:project_new')}?{query}")
