@@ -25,7 +25,8 @@ def annotator_users() -> QuerySet[Any]:
 
 class RecipeChoice(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj: Any) -> str:
-        return f"{recipe_title(obj.name)} (v{obj.version}, {obj.n_steps} steps, {obj.source})"
+        steps = f"{obj.n_steps} step{'' if obj.n_steps == 1 else 's'}"
+        return f"{recipe_title(obj.name)} (v{obj.version}, {steps}, {obj.source})"
 
 
 class UserChoice(forms.ModelMultipleChoiceField):

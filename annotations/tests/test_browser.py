@@ -81,3 +81,54 @@ def test_label_a_recipe_with_the_keyboard(live_server, browser):
     page.click("#submit-recipe")
     assert "Submitted Tea" in page.content()
     page.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_researcher_sends_a_studio_recipe_pair_to_annotators(live_server, browser, researcher):
+    """From the pair's page: "Label its steps", the project form comes with its recipes ticked and a
+    name; the annotator finds the studio recipe in their queue."""
+    import json
+
+    from games.scenarios import save_scenario
+    from games.studio.authoring import parse_recipes
+
+    make_annotator("amy", password="pw-annotator-1")
+    jam = {"name": "Jam", "steps": [{"text": "Boil the fruit.", "time": "20 min", "autonomous": True}]}
+    scones = {"name": "Scones", "steps": [{"text": "Rub in the butter.", "time": "8 min", "interruptible": True}]}
+    scenario, _ = save_scenario(
+        domain="recipes",
+        slug="studio/cream-tea",
+        title="Cream tea",
+        source="studio",
+        definition=parse_recipes("cream-tea", json.dumps([jam, scones])),
+    )
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+
+    def sign_in(user, password):
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("input[name=username]", user)
+        page.fill("input[name=password]", password)
+        page.press("input[name=password]", "Enter")
+        page.wait_for_load_state("networkidle")
+
+    sign_in("res", "pw-researcher-1")
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    page.get_by_role("button", name="Label its steps").click()
+    page.wait_for_load_state("networkidle")
+    assert "Chosen for labelling: Jam, Scones" in page.inner_text(".messages")
+    assert page.get_by_label("Name").input_value() == "Labels: Cream tea"
+    assert page.get_by_label("Jam (v1, 1 step, studio:studio/cream-tea)").is_checked()
+    assert page.get_by_label("Scones (v1, 1 step, studio:studio/cream-tea)").is_checked()
+    page.get_by_label("amy", exact=True).check()
+    page.get_by_label("Annotators per item").fill("1")
+    page.get_by_role("button", name="Create project").click()
+    page.wait_for_load_state("networkidle")
+    assert "Project “Labels: Cream tea” created" in page.inner_text(".messages")
+    page.screenshot(path="/tmp/arena-label-its-steps.png", full_page=True)
+
+    page.get_by_role("button", name="Sign out").click()
+    sign_in("amy", "pw-annotator-1")
+    page.goto(f"{live_server.url}/annotate/")
+    page.get_by_role("link", name="Continue with Jam").click()
+    page.wait_for_load_state("networkidle")
+    assert "Boil the fruit." in page.inner_text("main")
