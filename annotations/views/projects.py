@@ -135,5 +135,5 @@ def label_scenario(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("games:scenario", pk=scenario.pk)
     names = ", ".join(recipe_title(recipe.name) for recipe in recipes)
     messages.success(request, f"Chosen for labelling: {names}. Pick the annotators and create the project.")
-    query = urlencode({"name": f"Labels: {scenario.title}"[:200], "recipes": [r.pk for r in recipes]}, doseq=True)
+    query = urlencode([("name", f"Labels: {scenario.title}"[:200]), *(("recipes", r.pk) for r in recipes)])
     return redirect(f"{reverse('annotations:project_new')}?{query}")
