@@ -196,16 +196,19 @@ def play_game(
     cookie = "; ".join(f"{c.name}={c.value}" for c in browser.jar)
     headers = {"Cookie": cookie, "Origin": base_url.rstrip("/")}
     actions = rejected = 0
+    pending: dict[str, Any] | None = None  # the newest state the pilot may act in
+    next_act = 0.0  # monotonic time of its next action (real-time games: a person's pace)
     with connect(ws_url, additional_headers=headers, open_timeout=30, max_size=2**24) as socket:
         while True:
             if time.monotonic() > deadline:
                 raise PilotError(f"game {game_id} did not end in time")
             try:
-                messages = _waiting(socket, timeout=5)
+                messages = _waiting(socket, timeout=5.0 if pending is None else max(0.0, next_act - time.monotonic()))
             except TimeoutError:
-                socket.send(json.dumps({"type": "sync"}))
-                continue
-            latest: dict[str, Any] | None = None
+                if pending is None:
+                    socket.send(json.dumps({"type": "sync"}))
+                    continue
+                messages = []  # its turn to act, on the newest state it has
             for message in messages:
                 kind = message.get("type")
                 if kind == "finished":
@@ -215,16 +218,34 @@ def play_game(
                 if kind == "feedback":
                     rejected += 1
                 if kind == "state":
-                    latest = message
-            if latest is None or latest.get("status") == "finished":
-                continue  # the "finished" message follows a finished state
-            legal = [a for a in latest.get("legal_actions") or [] if a]
-            if not legal or latest.get("clock", {}).get("paused"):
+                    pending = message if _actionable(message) else None
+            if pending is None or time.monotonic() < next_act:
                 continue
+            legal = [a for a in pending["legal_actions"] if a]
             moves = [a for a in legal if a != "wait"] or legal
             time.sleep(think_seconds * rng.random())
-            socket.send(json.dumps({"type": "act", "agent": latest.get("agent") or 0, "action": rng.choice(moves)}))
+            socket.send(json.dumps({"type": "act", "agent": pending.get("agent") or 0, "action": rng.choice(moves)}))
             actions += 1
+            next_act = time.monotonic() + _pace(pending)
+            pending = None
+
+
+def _actionable(state: dict[str, Any]) -> bool:
+    """A running, unpaused state with something for the pilot to do."""
+    legal = [a for a in state.get("legal_actions") or [] if a]
+    return bool(legal) and state.get("status") != "finished" and not state.get("clock", {}).get("paused")
+
+
+def _pace(state: dict[str, Any]) -> float:
+    """Seconds from a pilot's action to its next, as a person plays: in a real-time game one clock
+    unit (a kitchen step every 2 s), at least 1 s and at most 3 s; none where the game waits for
+    the players (lockstep). Acting on every state, two pilots sent a kitchen 13 commands a step
+    and starved its LLM teammates of the CPU."""
+    clock = state.get("clock") or {}
+    speed = clock.get("speed")
+    if clock.get("mode") != "real_time" or not speed:
+        return 0.0
+    return min(max(1.0 / float(speed), 1.0), 3.0)
 
 
 def _waiting(socket: ClientConnection, timeout: float) -> list[dict[str, Any]]:
