@@ -12,7 +12,7 @@ has no exact solver; itinerary scores are not makespans) get no comparison.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from statistics import mean
 from typing import Any
 
@@ -100,7 +100,10 @@ def against_optimum(domain: str, rows: Sequence[Mapping[str, Any]]) -> dict[str,
 
 
 def _instance(
-    slug: str, certificate: Mapping[str, Any], values: Sequence[float | None], show: Any = None
+    slug: str,
+    certificate: Mapping[str, Any],
+    values: Sequence[float | None],
+    show: Callable[[float], str] | None = None,
 ) -> dict[str, Any]:
     """One instance's row; ``shown`` writes its values as the game page does (63:00 for 3780 s)."""
     optimum = certificate.get("optimal_makespan")

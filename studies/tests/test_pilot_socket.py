@@ -45,7 +45,7 @@ def test_a_pilot_acts_on_the_newest_of_the_states_waiting_for_it(monkeypatch):
     assert (actions, rejected) == (1, 1)
 
 
-def test_in_a_real_time_game_a_pilot_acts_at_a_persons_pace(monkeypatch):
+def test_in_a_real_time_game_a_pilot_acts_at_a_persons_pace():
     """One action per clock unit, at least a second apart (two pilots acting on every state sent a
     kitchen 13 commands a step); in a lockstep game at once."""
     sent_at: list[float] = []
