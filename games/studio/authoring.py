@@ -362,6 +362,16 @@ def parse_itinerary(name: str, text: str) -> dict[str, Any]:
         raise fail(("settings", "end_time"), "must be after begin_time")
     if settings.get("origin_city") not in cities:
         raise fail(("settings", "origin_city"), f"unknown city; our world has {', '.join(sorted(cities))}")
+    if (problem := _brief_settings_problem(settings, tables.places)) is not None:
+        raise fail(("settings", problem[0]), problem[1])
+    for key, unit in (("cities", "days"), ("spots", "minutes")):
+        wanted = raw.get(key)
+        if wanted is not None and not isinstance(wanted, dict):
+            example = '{"Millbrook": 1}' if key == "cities" else '{"Old Town Walls": 45}'
+            raise fail((key,), f"must be an object of {unit} per name, like {example}")
+        for place, amount in (wanted or {}).items():
+            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+                raise fail((key, place), f"must be a whole number of {unit}, 1 or more, not {json.dumps(amount)}")
     for city in raw.get("cities") or {}:
         if city not in cities:
             raise fail(("cities", city), f"unknown city {city!r}; our world has {', '.join(sorted(cities))}")
@@ -380,6 +390,37 @@ def parse_itinerary(name: str, text: str) -> dict[str, Any]:
     definition["title"] = str(raw.get("title") or name)
     definition["source"] = {"dataset": "studio", "sample": name, "settings": settings}
     return definition
+
+
+def _brief_settings_problem(
+    settings: Mapping[str, Any], places: Sequence[tuple[str, str, str, int, int]]
+) -> tuple[str, str] | None:
+    """(setting, what is wrong) for the first setting past the times and the origin city that the
+    simulator would misread (a "yes" taken as true, a "tim" limit, a negative budget), or None."""
+    for key in ("check_opening_hours", "check_meal", "set_budget", "one_day"):
+        value = settings.get(key)
+        if key in settings and not (isinstance(value, bool) or (key == "one_day" and value in (0, 1))):
+            return key, f"must be true or false, not {json.dumps(value)}"
+    if "limit" in settings and settings["limit"] not in ("money", "time"):
+        return (
+            "limit",
+            f'must be "money" or "time" (what the efficiency range measures), not {json.dumps(settings["limit"])}',
+        )
+    for key in ("budget", "time_min", "time_max", "money_min", "money_max"):
+        value = settings.get(key)
+        if key in settings and (isinstance(value, bool) or not isinstance(value, int | float) or value < 0):
+            unit = "seconds" if key.startswith("time") else "money"
+            return key, f"must be a number of {unit}, 0 or more, not {json.dumps(value)}"
+    for low, high in (("time_min", "time_max"), ("money_min", "money_max")):
+        if low in settings and high in settings and settings[low] >= settings[high]:
+            return high, f"must be more than {low} ({settings[low]})"
+    origin, place = settings["origin_city"], settings.get("origin_place")
+    if place is not None:
+        home = sorted(name for name, city, *_ in places if city == origin)
+        if place not in home:
+            hint = _did_you_mean(str(place), home) or f"; the places of {origin}: {', '.join(home)}"
+            return "origin_place", f"not a place in {origin}{hint} (or leave it out: the city's railway hotel)"
+    return None
 
 
 # -- exports and starters ---------------------------------------------------------------------------

@@ -104,6 +104,41 @@ def test_a_kitchen_level_keeps_its_pace_and_a_brief_refuses_a_misspelt_setting(c
 
 
 @pytest.mark.parametrize(
+    ("old", "new", "field", "said"),
+    [
+        ('"limit": "time"', '"limit": "tim"', "settings.limit", 'must be "money" or "time"'),
+        ('"check_meal": false', '"check_meal": "no"', "settings.check_meal", "must be true or false"),
+        ('"time_min": 16200', '"time_min": "soon"', "settings.time_min", "must be a number of seconds, 0 or more"),
+        ('"time_max": 32400', '"time_max": 600', "settings.time_max", "must be more than time_min (16200)"),
+        ('"Old Town Walls": 45', '"Old Town Walls": -45', "spots.Old Town Walls", "must be a whole number of minutes"),
+        ('"Old Town Walls": 45', '"Old Town Walls": "45"', "spots.Old Town Walls", "must be a whole number of minutes"),
+        (
+            '"origin_place": "Harbourton Railway Hotel"',
+            '"origin_place": "Harbourton Railway Hotl"',
+            "settings.origin_place",
+            "not a place in Harbourton; did you mean",
+        ),
+    ],
+)
+def test_a_briefs_settings_and_wishes_are_checked_before_the_simulator_reads_them(client_r, old, new, field, said):
+    # a "tim" limit, a "no" read as true, a negative visit and an origin place outside the city were
+    # saved; the last crashed the preview and the game; "soon" was refused with a Python message
+    brief = starter("itinerary")
+    assert old in brief
+    html = _check(client_r, "itinerary", brief.replace(old, new)).content.decode()
+    assert f"<code>{field}</code>" in html and said.replace('"', "&quot;") in html and "studio-preview" not in html
+    saved = client_r.post("/studio/itinerary/save/", {"name": "bad-brief", "text": brief.replace(old, new)})
+    assert saved.status_code == 400 and not Scenario.objects.filter(slug="studio/bad-brief").exists()
+
+
+def test_a_briefs_wishes_must_be_objects(client_r):
+    brief = json.loads(starter("itinerary"))
+    brief["spots"] = ["Old Town Walls"]
+    html = _check(client_r, "itinerary", json.dumps(brief, indent=2)).content.decode()
+    assert "<code>spots</code>: must be an object of minutes per name" in html
+
+
+@pytest.mark.parametrize(
     ("value", "shown"),
     [
         ('"agents": 0', "not 0"),
