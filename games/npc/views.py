@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -15,10 +16,13 @@ from games.agents import prices
 from games.engine import registry
 from games.engine.durations import short_clock
 from games.models import Game, Scenario
-from games.npc import benchmarks, comparison, episode_names, episode_replay, reports, stats
+from games.npc import benchmarks, call_summary, comparison, episode_names, episode_replay, reports, stats
 from games.npc.forms import BenchmarkForm
 from games.npc.models import BenchmarkResult, BenchmarkRun, LlmCall, RunStatus
 from games.npc.tasksets import TaskSetError, build_items
+
+# A long game makes hundreds of calls, each with its whole prompt: the page shows them 50 at a time.
+CALLS_PER_PAGE = 50
 
 
 @researcher_required
@@ -266,4 +270,13 @@ def benchmark_reference(request: HttpRequest, domain: str) -> HttpResponse:
 def game_llm_calls(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     calls = LlmCall.objects.filter(game=game).order_by("id")
-    return render(request, "npc/llm_calls.html", {"game": game, "calls": calls})
+    page = Paginator(calls, CALLS_PER_PAGE).get_page(request.GET.get("page"))
+    summary = call_summary.summarise(calls)
+    context = {
+        "game": game,
+        "page": page,
+        "calls": page.object_list,
+        "summary": summary,
+        "priced": any(row.cost_usd for row in summary),
+    }
+    return render(request, "npc/llm_calls.html", context)
