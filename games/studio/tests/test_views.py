@@ -432,3 +432,11 @@ def test_generated_stats_read_as_words():
         "recipes 2 · total 1 h 51 min · autonomous 19 % · mean window 8 min · kind inter-city · budget 189"
         " · prerequisites per action 1.05"
     )
+
+
+def test_a_recipe_steps_switches_are_true_or_false(client_r):
+    # "autonomous": "yes" (or "false") was read as true: a step the author meant to keep the cook
+    # busy ran by itself
+    text = starter("recipes").replace('"interruptible": true', '"interruptible": "false"')
+    html = _check(client_r, "recipes", text).content.decode()
+    assert "interruptible must be true or false, not &quot;false&quot;" in html and "studio-preview" not in html
