@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from accounts.models import ApiToken
 
-HEADER_PREFIX = "token "
+# "Token" (Django REST framework's word) or "Bearer" (RFC 6750, what most HTTP clients send).
+HEADER_PREFIXES = ("token ", "bearer ")
 
 
 def _digest(raw: str) -> str:
@@ -37,13 +38,14 @@ def user_for_token(raw: str | None) -> Any | None:
 
 
 def token_from_header(value: str | bytes | None) -> str | None:
-    """The token in an ``Authorization: Token <token>`` header value, or None."""
+    """The token in an ``Authorization: Token <token>`` (or ``Bearer <token>``) header value, or None."""
     if not value:
         return None
     text = value.decode("latin-1") if isinstance(value, bytes) else value
-    if not text.lower().startswith(HEADER_PREFIX):
+    prefix = next((p for p in HEADER_PREFIXES if text.lower().startswith(p)), None)
+    if prefix is None:
         return None
-    return text[len(HEADER_PREFIX) :].strip() or None
+    return text[len(prefix) :].strip() or None
 
 
 def user_for_request_header(value: str | bytes | None) -> Any | None:

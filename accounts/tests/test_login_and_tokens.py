@@ -30,7 +30,8 @@ def test_token_is_stored_only_as_digest(researcher):
     assert user_for_token(raw) == researcher
     assert user_for_token("nope") is None
     assert user_for_request_header(f"Token {raw}") == researcher
-    assert token_from_header("Bearer x") is None
+    assert user_for_request_header(f"Bearer {raw}") == researcher  # RFC 6750's scheme, as most clients send
+    assert token_from_header("Basic x") is None and token_from_header(f"Bearer{raw}") is None
 
 
 def test_revoked_token_is_refused(researcher):
