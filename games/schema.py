@@ -159,11 +159,18 @@ class Field:
 
     def _range(self, name: str, value: float, hint: str) -> None:
         if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
-            raise SchemaError(f'"{name}" must be from {self.low:g} to {self.high:g}{hint}')
+            raise SchemaError(f'"{name}" must be from {_bound(self.low)} to {_bound(self.high)}{hint}')
 
     def _length(self, name: str, value: Any, hint: str) -> None:
         if self.max_length is not None and len(value) > self.max_length:
             raise SchemaError(f'"{name}" is longer than {self.max_length}{hint}')
+
+
+def _bound(value: float | None) -> str:
+    """A range's end as people write it: 2147483647, not 2.14748e+09; 0.5 as 0.5."""
+    if value is None:
+        return "any"
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def _shown(value: Any) -> str:

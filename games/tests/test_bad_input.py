@@ -105,7 +105,7 @@ def post(token: str, body: object) -> tuple[int, dict]:
     ("body", "problem"),
     [
         ('{"scenario": "test/toy", "seed": 1e308}', '"seed" must be a whole number'),
-        ({"scenario": "test/toy", "seed": -1}, '"seed" must be from 0'),
+        ({"scenario": "test/toy", "seed": -1}, '"seed" must be from 0 to 2147483647'),
         ({"scenario": "test/toy", "seed": True}, '"seed" must be a whole number'),
         ({"scenario": "test/toy", "speed": "fast"}, '"speed" must be a number'),
         ('{"scenario": "test/toy", "speed": Infinity}', "finite number"),

@@ -30,6 +30,7 @@ from games.domains.itinerary.actions import visit as visit_text
 from games.domains.itinerary.scoring import score
 from games.domains.itinerary.state import WORLDS, CheckResult, ItineraryState, Segment, dump, load
 from games.domains.itinerary.world import World
+from games.engine.options import checked
 from games.engine.types import (
     COMPLETED,
     FINISHED,
@@ -60,6 +61,7 @@ class ItineraryRules:
     def initial_state(
         self, scenario: Mapping[str, Any], *, seed: int = 0, agents: int = 1, options: Mapping[str, Any] | None = None
     ) -> ItineraryState:
+        checked("itinerary", options, {})  # a brief's settings are in its definition; a game has no options
         world = WORLDS.get(scenario)  # compiled once per process, filed under the key its dumps name
         return ItineraryState(
             world=world,

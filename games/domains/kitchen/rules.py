@@ -46,10 +46,15 @@ from games.domains.kitchen.commands import CommandError
 from games.domains.kitchen.execution import COMMITTED, command_of, execute_step, legal_commands, new_order
 from games.domains.kitchen.state import MAX_AGENTS, AgentState, KitchenState, ToolState, level_of
 from games.domains.kitchen.world import ALWAYS_PICKABLE, SERVING_TABLE, TOOL_KINDS, LevelError
+from games.engine.options import above_zero, checked, whole
 from games.engine.types import JSON, Event, Feedback, Observation, Outcome, Transition, rejected
 from games.engine.values import evolve, evolver
 
 _evolve_state = evolver(KitchenState)
+
+
+# What a game's options may set, and what each must be (games.engine.options).
+OPTIONS = {"alpha": above_zero(100), "beta": above_zero(100), "max_steps": whole(1, 10_000)}
 
 
 class KitchenRules:
@@ -62,7 +67,7 @@ class KitchenRules:
     ) -> KitchenState:
         if not 1 <= agents <= MAX_AGENTS:
             raise LevelError(f"a kitchen takes 1 to {MAX_AGENTS} agents, not {agents}")
-        level = level_of(scenario, seed=seed, options=options)
+        level = level_of(scenario, seed=seed, options=checked("kitchen", options, OPTIONS))
         serving = next(name for name, kind in level.locations if kind == SERVING_TABLE)
         state = KitchenState(
             level=level,

@@ -14,6 +14,7 @@ from typing import Any
 
 from games.domains.recipes.kitchen import Kitchen, Props, StepSpec, load_kitchen
 from games.engine.compiled import CompiledScenarios
+from games.engine.options import checked, switch, whole
 from games.engine.values import OWN_CACHE, evolver, quick_init
 
 # Each scenario's Kitchen, parsed and validated once per process (games share the immutable value).
@@ -105,12 +106,10 @@ class Options:
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any] | None) -> Options:
+        """Options from a game's checked options (``OPTIONS``) or a dumped state's."""
         raw = raw or {}
-        constraints = raw.get("time_constraints", True)
-        if isinstance(constraints, str):
-            constraints = constraints.strip().lower() not in {"off", "false", "0", "no"}
         return cls(
-            time_constraints=bool(constraints),
+            time_constraints=bool(raw.get("time_constraints", True)),
             hints=bool(raw.get("hints", False)),
             max_rejections=int(raw.get("max_rejections", 10)),
             max_repeats=int(raw.get("max_repeats", 3)),
@@ -229,6 +228,14 @@ class RecipesState:
         return self.status != PLAYING
 
 
+# What a game's options may set, and what each must be (games.engine.options).
+OPTIONS = {
+    "time_constraints": switch,
+    "hints": switch,
+    "max_rejections": whole(0, 1_000),  # 0 turns a limit off
+    "max_repeats": whole(0, 1_000),
+}
+
 #: ``evolve`` for a RecipesState, without looking up the class's evolver on every call.
 evolve_state = evolver(RecipesState)
 
@@ -236,11 +243,12 @@ evolve_state = evolver(RecipesState)
 def initial_state(
     definition: Mapping[str, Any], *, agents: int = 1, options: Mapping[str, Any] | None = None
 ) -> RecipesState:
+    chosen = Options.from_mapping(checked("recipes", options, OPTIONS))
     kitchen = KITCHENS.get(definition)
     count = max(1, int(agents))
     return RecipesState(
         kitchen=kitchen,
-        options=Options.from_mapping(options),
+        options=chosen,
         agents=count,
         appliances=kitchen.appliances,
         rejections=(0,) * count,

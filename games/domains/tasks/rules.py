@@ -62,6 +62,7 @@ from games.domains.tasks.scoring import episode_result
 from games.domains.tasks.state import Agent, Counts, Options, Run, TasksState, evolve
 from games.domains.tasks.text import WAIT, WAIT_NEXT, observation_text, parse
 from games.domains.tasks.view import view
+from games.engine.options import checked, switch, whole
 from games.engine.types import (
     COMPLETED,
     FINISHED,
@@ -76,6 +77,13 @@ from games.engine.types import (
 )
 
 MINUTES_PER_TASK = 40
+# What a game's options may set, and what each must be (games.engine.options).
+OPTIONS = {
+    "constrained": switch,
+    "time_limit": whole(1, 100_000),
+    "max_rejected_in_row": whole(0, 1_000),  # 0 turns the rule off
+    "rejection_costs_minute": switch,
+}
 
 _COUNTER_FOR = {
     INVALID_ACTION: "invalid",
@@ -97,10 +105,7 @@ class TasksRules:
     def initial_state(
         self, scenario: Mapping[str, Any], *, seed: int = 0, agents: int = 1, options: Mapping[str, Any] | None = None
     ) -> TasksState:
-        opts = dict(options or {})
-        unknown = set(opts) - {"constrained", "time_limit", "max_rejected_in_row", "rejection_costs_minute"}
-        if unknown:
-            raise ValueError(f"unknown tasks options: {', '.join(sorted(unknown))}")
+        opts = checked("tasks", options, OPTIONS)
         if agents < 1:
             raise ValueError("a tasks episode needs at least one agent")
         constrained = bool(opts.get("constrained", False))

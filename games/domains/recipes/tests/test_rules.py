@@ -256,7 +256,7 @@ def test_time_constraint_spoils_when_the_window_closes():
 
 
 def test_time_constraint_met_at_the_last_second_and_off_when_switched_off():
-    for options, start_at in [(None, "00:10:00"), ({"time_constraints": "off"}, "00:30:00")]:
+    for options, start_at in [(None, "00:10:00"), ({"time_constraints": False}, "00:30:00")]:
         state = start(options)
         state, _ = do(state, "Step(0, Soup)")
         state = RULES.advance(state, 240).state
