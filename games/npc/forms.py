@@ -9,6 +9,7 @@ from django import forms
 from games.agents import endpoints
 from games.agents.dispatcher import BENCHMARK_AGENTS
 from games.agents.tdag import DOMAIN as TDAG_DOMAIN
+from games.domains.kitchen.rules import OPTIONS as KITCHEN_OPTIONS
 from games.engine import registry
 from games.npc import tasksets
 from games.npc.tasksets import DEFAULT_ALPHAS
@@ -103,6 +104,11 @@ class BenchmarkForm(forms.Form):
             self.add_error("model", str(error))
         data["task_counts"] = _numbers(data.get("tasks") or "1", int, "#Task", {1, 2, 3})
         data["alpha_values"] = _numbers(data.get("alphas") or "1", float, "α")
+        for alpha in data["alpha_values"]:
+            try:
+                KITCHEN_OPTIONS["alpha"]("alpha", alpha)  # the rules' own check, before any episode runs
+            except ValueError as error:
+                raise forms.ValidationError(f"α: {error}") from None
         data["team_sizes"] = _numbers(data.get("team") or "2", int, "team sizes", {1, 2, 3, 4})
         if data["agent"] == "tdag" and data["domain"] != TDAG_DOMAIN:
             self.add_error("agent", f"TDAG plans itineraries: choose the {TDAG_DOMAIN} domain or another agent")

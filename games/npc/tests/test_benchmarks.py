@@ -180,6 +180,11 @@ def test_benchmark_pages(client, researcher, tasks_scenarios, settings):
     assert page.status_code == 200 and b"New run" in page.content
     bad = client.post(reverse("games:benchmarks"), {"domain": "tasks", "agent": "tdag", "max_turns": 50, "tasks": "1"})
     assert b"TDAG plans itineraries" in bad.content and not BenchmarkRun.objects.exists()
+    for alphas in ("0", "1,-2", "nan", "500"):  # each would fail every episode in the rules
+        form = {"domain": "kitchen", "agent": "planner", "max_turns": 50, "alphas": alphas, "team": "2"}
+        refused = client.post(reverse("games:benchmarks"), form).content.decode()
+        assert "α: option alpha must be a number above 0 and at most 100" in refused, alphas
+    assert not BenchmarkRun.objects.exists()
     response = client.post(
         reverse("games:benchmarks"),
         {
