@@ -119,8 +119,9 @@ class Domain:
     # "module:attribute" of ``table(rows) -> {"title", "columns", "rows"}``, the paper's layout of
     # benchmark results; None: the mean of every numeric metric.
     benchmark_table: str | None = None
-    # "module:attribute" of ``game_item(slugs, options, agents, seed) -> dict``: the task-set item a
-    # played game of these scenarios would be (its paper-table group), so people's games sit in the
+    # "module:attribute" of ``game_item(slugs, options, agents, seed, result) -> dict``: the task-set
+    # item a played game of these scenarios would be (its paper-table group; ``result``, its figures,
+    # says what it ran at where the options left it to the scenario), so people's games sit in the
     # same rows as benchmark episodes; None: one group for every game.
     game_item: str | None = None
     # "module:attribute" of the domain's LLM text interface: how commands are found in a reply.

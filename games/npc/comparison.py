@@ -90,7 +90,7 @@ def human_rows(domain: str, signatures: set[str] | None) -> dict[str, list[dict[
         names = [slugs.get(pk, "") for pk in (game.scenario_ids or [game.scenario_id])]
         if not all(names):
             continue
-        item = item_for(domain, names, dict(game.options or {}), len(seats), int(game.seed))
+        item = item_for(domain, names, dict(game.options or {}), len(seats), int(game.seed), game.result)
         if signatures is not None and signature(item) not in signatures:
             continue
         item["game"] = game.pk

@@ -7,7 +7,7 @@ An item is one episode: ``{"key", "scenarios": [slugs], "options", "agents", "se
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from typing import Any
@@ -129,33 +129,52 @@ def _tasks_items(slugs: Sequence[str], task_counts: Sequence[int], seed: int) ->
     return items
 
 
-def item_for(domain: str, scenarios: Sequence[str], options: dict[str, Any], agents: int, seed: int) -> dict[str, Any]:
+def item_for(
+    domain: str,
+    scenarios: Sequence[str],
+    options: dict[str, Any],
+    agents: int,
+    seed: int,
+    result: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """The item a game of these scenarios and options would be in a task set (its paper-table
     group derived as the domain's builder sets it: the descriptor's ``game_item``), so people's
-    games land in the same rows as benchmark episodes."""
+    games land in the same rows as benchmark episodes. ``result``: the finished game's figures, for
+    what it really ran at where the options left it to the scenario (a kitchen level's own α)."""
     build = registry.descriptor(domain).part("game_item") or single_game_item
-    return build(list(scenarios), dict(options), agents, seed)  # type: ignore[no-any-return]
+    return build(list(scenarios), dict(options), agents, seed, result or {})  # type: ignore[no-any-return]
 
 
-def single_game_item(slugs: list[str], options: dict[str, Any], agents: int, seed: int) -> dict[str, Any]:
+def single_game_item(
+    slugs: list[str], options: dict[str, Any], agents: int, seed: int, result: Mapping[str, Any]
+) -> dict[str, Any]:
     return _item(slugs, {}, agents, seed, {})
 
 
-def tasks_game_item(slugs: list[str], options: dict[str, Any], agents: int, seed: int) -> dict[str, Any]:
+def tasks_game_item(
+    slugs: list[str], options: dict[str, Any], agents: int, seed: int, result: Mapping[str, Any]
+) -> dict[str, Any]:
     return _item(slugs, {}, agents, seed, {"tasks": len(slugs), "category": _natural(slugs[0])[0] or "tasks"})
 
 
-def recipes_game_item(slugs: list[str], options: dict[str, Any], agents: int, seed: int) -> dict[str, Any]:
+def recipes_game_item(
+    slugs: list[str], options: dict[str, Any], agents: int, seed: int, result: Mapping[str, Any]
+) -> dict[str, Any]:
     on = bool(options.get("time_constraints", True))  # the rules' default
     return _item(slugs, {"time_constraints": on}, agents, seed, {"constraints": "with" if on else "without"})
 
 
-def kitchen_game_item(slugs: list[str], options: dict[str, Any], agents: int, seed: int) -> dict[str, Any]:
-    alpha = float(options.get("alpha", 1.0))  # the rules' default
+def kitchen_game_item(
+    slugs: list[str], options: dict[str, Any], agents: int, seed: int, result: Mapping[str, Any]
+) -> dict[str, Any]:
+    # the α the game ran at: its option, else the level's own (in its result), else the rules' 1.0
+    alpha = float(options.get("alpha", result.get("alpha", 1.0)))
     return _item(slugs, {"alpha": alpha}, agents, seed, {"level": slugs[0], "agents": agents, "alpha": alpha})
 
 
-def itinerary_game_item(slugs: list[str], options: dict[str, Any], agents: int, seed: int) -> dict[str, Any]:
+def itinerary_game_item(
+    slugs: list[str], options: dict[str, Any], agents: int, seed: int, result: Mapping[str, Any]
+) -> dict[str, Any]:
     return _item(slugs, {}, agents, seed, {"type": itinerary_type(slugs[0])})
 
 

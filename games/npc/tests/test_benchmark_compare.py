@@ -164,6 +164,16 @@ def test_a_persons_game_lands_in_the_row_its_benchmark_item_would(domain):
     assert item["group"] == expected and item["seed"] == 5
 
 
+def test_a_kitchen_game_without_an_alpha_option_is_filed_at_the_alpha_its_level_ran_at():
+    # a bundled level carries its own α (Breakfast grill 2); such a game was filed in the α 1 row
+    from games.npc.tasksets import item_for
+
+    assert item_for("kitchen", ["bundled/breakfast-grill"], {}, 1, 0, {"alpha": 2.0})["group"]["alpha"] == 2.0
+    assert item_for("kitchen", ["bundled/breakfast-grill"], {}, 1, 0)["group"]["alpha"] == 1.0
+    chosen = item_for("kitchen", ["bundled/breakfast-grill"], {"alpha": 1.5}, 1, 0, {"alpha": 1.5})
+    assert chosen["group"]["alpha"] == 1.5
+
+
 def test_an_itinerary_row_names_the_briefs_family_where_it_has_no_published_type():
     """People's games on the bundled briefs read "samples" in ItineraryBench's table."""
     from games.npc.tasksets import itinerary_type
