@@ -55,7 +55,9 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
         "observation": {"text": observation.text},
     }
     log_entries = presenters.reader_lines(
-        [event_message(e, blind=blind) for e in entries if e.seq <= seq], labels, who.agents if who else []
+        [event_message(e, blind=blind) for e in entries if e.seq <= _with_consequences(entries, seq)],
+        labels,
+        who.agents if who else [],
     )
     extras = presenters.board_extras(game.domain, dict(observation.data), labels, [])
     log_entries = presenters.with_times(
@@ -90,6 +92,20 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
             time_text=presenters.log_time(game.domain, observation.data),
         ),
     }
+
+
+def _with_consequences(entries: list[GameEvent], seq: int) -> int:
+    """The last entry the board at ``seq`` already shows: the engine's reports that follow an action
+    or a clock step are its consequences (a recipe spoiled by the advance that reached its deadline),
+    so the messages beside that board include them."""
+    shown = seq
+    for entry in entries:
+        if entry.seq <= seq:
+            continue
+        if entry.category != "engine":
+            break
+        shown = entry.seq
+    return shown
 
 
 def planned(game: Game, labels: list[str]) -> dict[str, Any] | None:

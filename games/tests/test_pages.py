@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from games import presenters, selectors, services
 from games.engine import registry
-from games.models import Game, GameStatus
+from games.models import Game, GameEvent, GameStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -489,3 +489,17 @@ def test_a_game_resumed_as_the_left_games_are_stopped_goes_on(client, researcher
     with pytest.raises(services.GameError, match="resumed a moment ago"):
         services.finish(left[0], reason="left", paused_before=timezone.now() - timedelta(days=1))
     assert Game.objects.get(pk=game.pk).status == GameStatus.RUNNING and not Game.objects.get(pk=game.pk).paused
+
+
+def test_the_replays_messages_include_what_the_entry_shown_caused(client, participant, toy_scenario):
+    # the board after an action or clock step shows its consequences (a recipe spoiled by the
+    # advance that reached its deadline), so its messages must too: they stopped at the entry
+    game = services.create_game("test/toy", [{"kind": "human", "user": participant}], clock="lockstep")
+    services.apply_action(game.pk, agent=0, action="do dust")
+    entries = list(GameEvent.objects.filter(game=game).order_by("seq"))
+    act = next(e for e in entries if e.kind == "act")
+    caused = [e for e in entries if e.seq > act.seq and e.category == "engine"]
+    assert caused and caused[0].seq == act.seq + 1
+    client.force_login(participant)
+    page = client.get(reverse("games:replay", args=[game.pk]), {"at": act.seq}, headers={"HX-Request": "true"})
+    assert caused[0].data["message"] in page.content.decode()
