@@ -54,10 +54,9 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
         "time_unit": rules.time_unit,
         "observation": {"text": observation.text},
     }
+    shown = _with_consequences(entries, seq)
     log_entries = presenters.reader_lines(
-        [event_message(e, blind=blind) for e in entries if e.seq <= _with_consequences(entries, seq)],
-        labels,
-        who.agents if who else [],
+        [event_message(e, blind=blind) for e in entries if e.seq <= shown], labels, who.agents if who else []
     )
     extras = presenters.board_extras(game.domain, dict(observation.data), labels, [])
     log_entries = presenters.with_times(

@@ -5,7 +5,6 @@ calls page, so a researcher sees at a glance whether the NPCs waited on the mode
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
@@ -45,20 +44,14 @@ def _row(agent: str, rows: list[tuple[str, float, int, int, str, list, float]]) 
     )
 
 
-def summarise(calls: QuerySet[LlmCall] | Iterable[LlmCall]) -> list[CallSummary]:
+def summarise(calls: QuerySet[LlmCall]) -> list[CallSummary]:
     """One row per agent in the order they first asked, then "all" when more than one asked;
     empty when there are no calls."""
-    if isinstance(calls, QuerySet):
-        rows = list(
-            calls.order_by("id").values_list(
-                "agent", "latency_seconds", "prompt_tokens", "completion_tokens", "error", "problems", "cost_usd"
-            )
+    rows = list(
+        calls.order_by("id").values_list(
+            "agent", "latency_seconds", "prompt_tokens", "completion_tokens", "error", "problems", "cost_usd"
         )
-    else:
-        rows = [
-            (c.agent, c.latency_seconds, c.prompt_tokens, c.completion_tokens, c.error, c.problems, c.cost_usd)
-            for c in calls
-        ]
+    )
     by_agent: dict[str, list] = {}
     for row in rows:
         by_agent.setdefault(row[0], []).append(row)
