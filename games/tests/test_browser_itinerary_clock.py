@@ -1,7 +1,8 @@
 """A real-time itinerary in Debian's chromium, keys only: what the page says about now follows the
 running clock. Time passes while the player reads (a trip minute per second by default), and the
 page used to stand still between two actions: the header read "t = 15.7" beside a board clock of
-07:00, "Go to Fish Market Hall (12 min, arrive 07:12)" arrived at 07:28, and the log read "t=16";
+07:00, the timeline and score chart ended at the minute of the last action while the clock ran on,
+"Go to Fish Market Hall (12 min, arrive 07:12)" arrived at 07:28, and the log read "t=16";
 at the day's end the walks stayed on offer after the menu had stopped offering them; and a player
 who only read was never moved on: a sight that opened stayed off the menu and the trip never ended.
 """
@@ -44,9 +45,17 @@ def test_the_itinerary_page_follows_the_running_clock(tmp_path, shots):
             header = page.locator("[data-clock-value]")
             expect(header).to_have_text(HHMM)  # the traveller's clock, not "t = 2.1"
             first = minutes(header.inner_text())
+            chart_end = page.locator("#game-chart .chart-x span").last
+            drawn_until = minutes(chart_end.inner_text())
             page.wait_for_timeout(4000)  # the player reads the board
             now = minutes(header.inner_text())
             assert now >= first + 3, (first, now)
+            # the timeline and the score chart are drawn again as the clock runs past their end
+            # (they stood at the minute of the last action: the "now" line pinned to the edge)
+            page.wait_for_function(
+                "n => parseFloat(document.getElementById('game-timeline').dataset.span) >= n", arg=now - 7 * 60
+            )
+            assert minutes(chart_end.inner_text()) > drawn_until, (drawn_until, chart_end.inner_text())
             board_clock = page.locator("[data-trip-clock]").inner_text()
             assert abs(minutes(board_clock[-5:]) - now) <= 1, (board_clock, now)  # the board's clock runs too
             expect(page.locator("[data-minutes-left]")).to_have_text(re.compile(r"^\d+ h \d+ min$"))  # not "1011"

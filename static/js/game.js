@@ -125,6 +125,7 @@
     const timeline = document.getElementById("game-timeline");
     if (timeline) {
       const span = parseFloat(timeline.dataset.span);
+      redrawPastEnd(el, t, span);
       const now = timeline.querySelector("[data-now-line]");
       if (now && span) now.style.left = Math.min(100, (100 * t) / span) + "%";
       timeline.querySelectorAll(".tl-bar.running").forEach(function (bar) {
@@ -133,6 +134,19 @@
         bar.style.width = Math.max(0, (100 * (t - start)) / span) + "%";
       });
     }
+  }
+
+  // A real-time clock runs on while nobody acts; the timeline and the score chart end a little
+  // after the time they were drawn at. Once the clock passes that end, ask the server once (per
+  // drawing) to bring the game up to now and draw it again.
+  let syncedSpan = null;
+  function redrawPastEnd(clock, t, span) {
+    if (clock.dataset.mode !== "real_time" || clock.dataset.paused === "true") return;
+    if (!(span > 0) || t <= span || syncedSpan === span) return;
+    const sync = document.getElementById("game-sync");
+    if (!sync) return;
+    syncedSpan = span;
+    sync.click();
   }
 
   function typing(target) {
