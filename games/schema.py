@@ -217,7 +217,7 @@ def frame(raw: str | bytes | None) -> dict[str, Any]:
     kind = message.get("type")
     if not isinstance(kind, str) or kind not in FRAMES:  # a list or an object cannot even be looked up
         raise SchemaError(f'"type" must be one of {", ".join(FRAMES)}')
-    return check(message, FRAMES[kind], what=f'a "{kind}" frame', extra=True)
+    return check(message, FRAMES[kind], what=f'{"an" if kind[0] in "aeiou" else "a"} "{kind}" frame', extra=True)
 
 
 # -- API bodies ----------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ BAD_FRAMES = [
     ({"type": "chat", "text": "hi\u0000"}, "NUL"),
     ('{"type": "chat", "text": "\\ud800"}', "surrogate"),
     ({"type": "act", "action": 7}, "text"),
-    ({"type": "act"}, '"action"'),
+    ({"type": "act"}, 'an "act" frame needs "action"'),
     ({"type": "act", "action": "x" * 301}, "longer than 300"),
     ({"type": "sync", "since": -1}, "from 0"),
     ({"type": "sync", "since": 1.5}, "whole number"),
