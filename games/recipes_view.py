@@ -160,6 +160,24 @@ def cook_line(data: Mapping[str, Any], agent: int, actions: Sequence[str]) -> st
     return "free: start a step"
 
 
+def cook_lines(data: Mapping[str, Any], names: Sequence[str]) -> list[tuple[str, str]]:
+    """Each cook's name and what they are doing, for a reader without a seat (a watcher, a
+    replay): the "You" card would speak of a seat that is not theirs."""
+    lines = []
+    for cook in data["cooks"]:
+        agent = int(cook["agent"])
+        name = names[agent] if 0 <= agent < len(names) else f"Cook {agent + 1}"
+        if _over(data):
+            line = "done"
+        elif cook["busy"] and cook["doing"]:
+            doing = cook["doing"]
+            line = f"busy with {recipe_title(doing['recipe'])} step {doing['step']} until {clock(cook['busy_until'])}"
+        else:
+            line = "free"
+        lines.append((name, line))
+    return lines
+
+
 def _next_end(data: Mapping[str, Any]) -> dict[str, Any] | None:
     """The running step that ends first (what can unblock the kitchen), or None."""
     running = [r for r in data["running"] if r["end"] > data["time"]]
@@ -242,9 +260,10 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
     return groups
 
 
-def board(data: Mapping[str, Any], actions: Sequence[str]) -> dict[str, Any]:
+def board(data: Mapping[str, Any], actions: Sequence[str], names: Sequence[str] = ()) -> dict[str, Any]:
     agent = int(data.get("agent", 0))
     return {
+        "cooks": cook_lines(data, names),
         "cards": recipe_cards(data, agent),
         "appliances": appliance_rows(data),
         "cook": cook_line(data, agent, actions),
@@ -290,7 +309,7 @@ class RecipesPresenter:
     legend = (("occupying", "keeps the cook busy"), ("background", "runs by itself"), ("wait", "wait"))
 
     def board(self, data: Mapping[str, Any], names: Sequence[str], actions: Sequence[str]) -> dict[str, Any]:
-        return board(data, actions) if data.get("recipes") else {}
+        return board(data, actions, names) if data.get("recipes") else {}
 
     def tick_text(self, data: Mapping[str, Any]) -> Callable[[float], str]:
         """The timeline's axis in game time as the clock writes it ("10:00", not "600")."""

@@ -503,3 +503,28 @@ def test_the_replays_messages_include_what_the_entry_shown_caused(client, partic
     client.force_login(participant)
     page = client.get(reverse("games:replay", args=[game.pk]), {"at": act.seq}, headers={"HX-Request": "true"})
     assert caused[0].data["message"] in page.content.decode()
+
+
+def test_a_watcher_of_a_recipes_game_reads_each_cooks_line_not_a_you_card(client, participant, researcher):
+    """A researcher watching a participant's recipes game read "You: free: nothing can start before
+    2:00" (the first seat's line, worded for a player) and "Tell your teammates what to do"."""
+    registry.descriptor("recipes").part("bundled")(log=lambda line: None)
+    game = services.create_game(
+        "bundled/Omelette_Tomato-Soup",
+        [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "planner"}],
+        clock="lockstep",
+    )
+    services.apply_action(game.pk, agent=0, action="Step(0, Tomato-Soup)")
+    client.force_login(researcher)
+    watched = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "you are watching live" in watched
+    cooks = watched[watched.index("<h2>Cooks</h2>") :]
+    cooks = cooks[: cooks.index("</section>")]
+    assert "Player 1" in cooks and "busy with Tomato Soup step 0 until 5:00" in cooks
+    assert "Player 2" in cooks
+    assert "<h2>You</h2>" not in watched and "Tell your teammates what to do" not in watched
+    client.force_login(participant)
+    played = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "<h2>You</h2>" in played and "<h2>Cooks</h2>" not in played
+    assert "busy with Tomato Soup step 0 until 5:00" in played
+    assert "Tell your teammates what to do" in played
