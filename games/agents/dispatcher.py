@@ -45,16 +45,25 @@ class Dispatcher:
         return sorted(self.assignment)
 
     def decide(self, turn: Turn, memory: dict[str, Any]) -> Decision:
+        """Each brain decides for its own seats, in turn, on the state the earlier brains' actions
+        leave (as the loop will apply them, in this order): two planner seats are two brains, and
+        given the same state both took the same step, the second refused every time."""
         decision = Decision()
+        # Defence in depth: whatever a brain returns, only free NPC agents act.
+        allowed = set(turn.agents) & set(self.assignment)
+        state, now = turn.state, turn.now
         for key, brain in self.brains.items():
             agents = [a for a in turn.agents if self.assignment.get(a) == key]
             if not agents:
                 continue
-            sub = Turn(turn.rules, turn.state, agents, turn.events, turn.chat)
-            decision.extend(brain.decide(sub, memory.setdefault(key, {})))
-        # Defence in depth: whatever a brain returns, only free NPC agents act.
-        allowed = set(turn.agents) & set(self.assignment)
-        decision.actions = [(agent, action) for agent, action in decision.actions if agent in allowed]
+            sub = Turn(turn.rules, state, agents, turn.events, turn.chat)
+            own = brain.decide(sub, memory.setdefault(key, {}))
+            own.actions = [(agent, action) for agent, action in own.actions if agent in allowed]
+            decision.extend(own)
+            for agent, action in own.actions:
+                transition = turn.rules.act(state, agent, action, now)
+                if transition.rejection is None:
+                    state = transition.state
         return decision
 
 

@@ -287,3 +287,20 @@ def test_an_episodes_score_curve_reaches_its_last_decision_and_moment():
     first, *changes, last = episode.curve
     assert first == [0.0, 0, 0.0] and changes[-1][2] == last[2] > 0
     assert last[1:] == [5, changes[-1][2]] and last[0] == RULES.now(episode.state)  # the end, not the last change
+
+
+def test_two_planner_seats_plan_around_each_other_not_both_take_the_same_step():
+    """Each planner seat is its own brain; given the same state, the four planner teammates of a
+    recipes game all chose "Step(0, Tomato-Soup)" and three were refused (found watching a study's
+    pilot game)."""
+    from games.domains.recipes.rules import RULES as RECIPES
+    from games.domains.recipes.tests.kitchens import kitchen
+
+    state = RECIPES.initial_state(kitchen(), agents=3)  # Bake and Soup: three steps can start at once
+    seats = [NpcSeat(1, "planner"), NpcSeat(2, "planner")]
+    decision = build_dispatcher("recipes", seats, human_agents=[0]).decide(Turn(RECIPES, state, [1, 2]), {})
+    assert [agent for agent, _ in decision.actions] == [1, 2]
+    for agent, action in decision.actions:  # as the loop applies them, in order
+        transition = RECIPES.act(state, agent, action, 0)
+        assert transition.rejection is None, (agent, action, transition.rejection)
+        state = transition.state
