@@ -21,7 +21,8 @@ def _game_settings(study: Any) -> dict[str, Any]:
     clock = "real_time" if study.clock_mode == ClockMode.REAL_TIME else "lockstep"
     return {
         "clock": clock,
-        "speed": 1.0 / study.seconds_per_time_unit,
+        # blank: each scenario's own pace (games.speeds), as a game made on the site gets
+        "speed": 1.0 / study.seconds_per_time_unit if study.seconds_per_time_unit else None,
         "disconnect_policy": study.disconnect_policy,
     }
 

@@ -78,8 +78,10 @@ class StudyBasicsForm(forms.ModelForm):
             raise forms.ValidationError(f"Parameter names are letters, digits, _ and -: {', '.join(bad)}")
         return ",".join(names)
 
-    def clean_seconds_per_time_unit(self) -> float:
+    def clean_seconds_per_time_unit(self) -> float | None:
         value = self.cleaned_data["seconds_per_time_unit"]
+        if value is None:  # each scenario's own pace
+            return None
         if not 0.05 <= value <= 60:
             raise forms.ValidationError("Choose between 0.05 and 60 seconds per game time unit.")
         return value

@@ -63,7 +63,12 @@ class Study(models.Model):
     )
     clock_mode = models.CharField(max_length=10, choices=ClockMode.choices, default=ClockMode.REAL_TIME)
     seconds_per_time_unit = models.FloatField(
-        default=2.0, help_text="Wall-clock seconds per game time unit in real-time mode (e.g. 2 s per game minute)."
+        null=True,
+        blank=True,
+        default=None,
+        help_text="Real time only: wall-clock seconds per game minute (tasks, trips), recipe second or kitchen "
+        "step, for every scenario of the study. Blank: each scenario's own pace, set so a bundled one lasts "
+        "2-6 real minutes (a kitchen step every 2 s, a recipe second every 1/8-1/40 s, a trip minute every second).",
     )
     # recruitment platforms (Prolific defaults); README has a worked example
     id_param = models.CharField(

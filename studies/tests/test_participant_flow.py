@@ -290,3 +290,27 @@ def test_after_a_solo_game_questions_about_teammates_are_not_asked(client, make_
         assert episode.status == EpisodeStatus.DONE
         stored = set(Response.objects.filter(episode=episode).values_list("item_id", flat=True))
         assert stored == asked
+
+
+@pytest.mark.parametrize("seconds, bundled_pace", [(None, True), (2.0, False)])
+def test_a_study_left_at_the_scenarios_own_pace_plays_each_at_it(researcher, seconds, bundled_pace):
+    """A study's pace was 2 s per game time unit for every domain by default: a kitchen step every
+    2 s, but a recipes second every 2 s too, so Quick lunch (about 25 recipe minutes) took its
+    participants almost an hour. Left blank, each game gets its scenario's own pace."""
+    from games.engine import registry
+    from games.models import Scenario
+    from games.speeds import default_speed
+    from studies import services
+    from studies.models import StudyStatus
+
+    registry.descriptor("recipes").part("bundled")(log=lambda line: None)
+    lunch = Scenario.objects.get(slug="bundled/Omelette_Tomato-Soup", is_current=True)
+    study = services.create_study(title="Recipes", created_by=researcher, seconds_per_time_unit=seconds)
+    services.add_condition(study, name="Alone", npc_kind="none", npc_count=0)
+    services.add_scenario(study, lunch)
+    services.set_status(study, StudyStatus.OPEN)
+    participant = services.give_consent(services.join(study, external_id="P1"))
+    episode = services.start_episode(participant, participant.episodes.get(index=0))
+    own = default_speed("recipes", lunch.definition)
+    assert own >= 8  # recipe seconds per second, as the bundled scenarios are paced
+    assert episode.game.speed == (own if bundled_pace else 0.5)
