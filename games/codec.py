@@ -49,7 +49,8 @@ def message_of(category: str, kind: str, data: dict[str, Any]) -> str:
     if category == "action":
         return f"{data.get('by') or 'agent'}: {data.get('action', '')}"
     if category == "chat":
-        return f"{data.get('from', '')}: {data.get('text', '')}"
+        sender = data.get("from")
+        return f"{sender}: {data.get('text', '')}" if sender else str(data.get("text", ""))
     if category == "clock":
         return f"time moves to {format_time(data.get('until', 0))}"
     return str(data.get("message") or kind.replace("_", " "))

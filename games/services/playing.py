@@ -120,7 +120,10 @@ def post_chat(game_id: int, *, text: str, by: Any = None, agent: int | None = No
         _catch_up(ctx)
         if not ctx.game.is_finished:
             time = clock.game_time(ctx.game, ctx.now)
-            ctx.append(Entry("chat", "chat", time, agent, {"text": text, "from": _name(by) or f"agent {agent}"}))
+            # nobody's message (a study's researcher writing to a participant) names no sender: it
+            # read "agent None: Message from the researcher: ..."
+            sender = _name(by) or (f"agent {agent}" if agent is not None else "")
+            ctx.append(Entry("chat", "chat", time, agent, {"text": text, "from": sender}))
         _save(ctx)
     if ctx.game.is_finished:
         raise GameOver("the game is over; chat is closed")

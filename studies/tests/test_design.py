@@ -196,6 +196,9 @@ def test_condition_validation_names_the_fix(make_study):
 
 
 def test_a_researcher_messages_a_participant_on_their_page_and_in_their_game(client, researcher, make_study):
+    from importlib import import_module
+
+    from django.apps import apps
     from django.test import Client
 
     from games.models import GameEvent
@@ -218,6 +221,15 @@ def test_a_researcher_messages_a_participant_on_their_page_and_in_their_game(cli
     game_id = participant.episodes.get(index=0).game_id
     chat = GameEvent.objects.filter(game_id=game_id, category="chat").values_list("data__text", flat=True)
     assert "Message from the researcher: Please keep going, about 5 minutes left." in list(chat)
+    # the game's messages show it as sent by nobody at the table (it read "agent None: Message ...")
+    game_page = player.get(reverse("games:play", args=[game_id])).content.decode()
+    assert "Message from the researcher: Please keep going" in game_page and "agent None" not in game_page
+    # and a message stored that way before is read the same once migrated
+    entry = GameEvent.objects.get(game_id=game_id, category="chat")
+    GameEvent.objects.filter(pk=entry.pk).update(data={**entry.data, "from": "agent None"})
+    assert "agent None" in player.get(reverse("games:play", args=[game_id])).content.decode()
+    import_module("games.migrations.0009_chat_from_nobody").unname(apps, None)
+    assert "agent None" not in player.get(reverse("games:play", args=[game_id])).content.decode()
     assert Client().post(url, {"text": "spoof"}).status_code in (302, 403)  # only researchers
     assert Participant.objects.get().researcher_message == "Please keep going, about 5 minutes left."
 
