@@ -184,8 +184,15 @@ def action_groups(
     useful = [b for b in here if b.get("useful", True)]
     others = [b for b in here if not b.get("useful", True)]
     groups: list[dict[str, Any]] = []
+    here_title = f"Here at {places.get(you_at or '', you_at or '')}"
+    # Throwing away what an open order still needs is never the next thing to do: at the Storage
+    # it was key 1, so a player pressing 1 to take an ingredient and 1 again threw it away; it goes
+    # after the walks (what nothing needs is still first: throwing it away is what to do with it).
+    spoiling = holding is not None and holding in wanted
+    last = [b for b in useful if spoiling and _throws_away(b["action"])]
+    useful = [b for b in useful if b not in last]
     if useful or others:
-        groups.append({"title": f"Here at {places.get(you_at or '', you_at or '')}", "buttons": useful})
+        groups.append({"title": here_title, "buttons": useful})
     if others:
         groups.append(
             {
@@ -200,13 +207,34 @@ def action_groups(
     rest = [b for b in walk if b["place"] not in near]
     if len(rest) <= FOLD_AT:
         handy, rest = walk, []
+    # with something in hand, the walks to where it goes come first (the serving table for an
+    # ordered dish, a tool whose recipe takes it for anything else)
+    targets = _destinations(data, holding) if holding else set()
+    handy.sort(key=lambda b: b["place"] not in targets)
     if handy:
         groups.append({"title": "Walk to", "buttons": handy})
     if rest:
         groups.append({"title": f"Walk to another place ({len(rest)})", "buttons": rest, "collapsed": True})
+    if last:
+        groups.append({"title": here_title, "buttons": last})
     if wait:
         groups.append({"title": "", "buttons": wait})
     return groups
+
+
+def _destinations(data: Mapping[str, Any], item: str) -> set[str]:
+    """The places ``item`` goes next: the serving table when it is ordered, else every tool whose
+    recipe takes it."""
+    if any(order["dish"] == item for order in data.get("orders", [])):
+        kinds = {"servingtable"}
+    else:
+        kinds = {r["tool"] for r in data.get("recipes", {}).values() if item in r.get("ingredients", [])}
+    return {loc["name"] for loc in data.get("locations", []) if loc["kind"] in kinds}
+
+
+def _throws_away(action: str) -> bool:
+    parts = action.split()
+    return len(parts) > 1 and parts[0] == "put" and parts[1].startswith("storage")
 
 
 def held_hint(data: Mapping[str, Any], places: Mapping[str, str]) -> str:

@@ -240,6 +240,41 @@ def test_every_legal_command_is_in_a_group_and_the_useful_ingredients_come_first
     assert all(b["action"].split()[-1] not in wanted for g in folded for b in g["buttons"])
 
 
+def test_throwing_away_what_an_order_needs_is_never_the_first_button():
+    """Warm-up: a player took a tomato at the Storage with 1, pressed 1 again and threw it away
+    ("Throw away the tomato" was the first button); a tomato nobody wants is still thrown first."""
+    from games.importers.bundled_kitchen import definitions
+
+    state = KITCHEN.initial_state(definitions()["warm-up"], agents=1)
+    while not any(o["dish"] == "tomatoWedges" for o in KITCHEN.observe(state, 0).data["orders"]):
+        state = KITCHEN.advance(state, state.step + 1).state
+    for command in ("goto storage0", "get storage0 tomato"):
+        state = KITCHEN.act(state, 0, command, state.step).state
+        state = KITCHEN.advance(state, state.step + 1).state
+    data = KITCHEN.observe(state, 0).data
+    places = kitchen_view.place_names(data["locations"])
+    legal = KITCHEN.legal_actions(state, 0)
+    assert "put storage0" in legal
+    groups = kitchen_view.action_groups(legal, data, places, "storage0")
+    buttons = [b["action"] for g in groups for b in g["buttons"]]
+    assert sorted(buttons) == sorted(legal)  # every command is still offered
+    assert buttons[0] == "goto chopboard0" and buttons.index("put storage0") > buttons.index("goto chopboard0")
+    keyed = [b for g in presenters.keyed_groups(groups) for b in g["buttons"] if b.get("key") == "1"]
+    assert [b["action"] for b in keyed] == ["goto chopboard0"]
+    # with no order for it, throwing it away is what to do, and comes first
+    data = {**data, "orders": []}
+    groups = kitchen_view.action_groups(legal, data, places, "storage0")
+    assert next(b["action"] for g in groups for b in g["buttons"]) == "put storage0"
+    # an ordered dish in hand: the serving table first
+    state = KITCHEN.act(state, 0, "goto chopboard0", state.step).state
+    state = KITCHEN.advance(state, state.step + 1).state
+    data = KITCHEN.observe(state, 0).data
+    me = next(a for a in data["agents"] if a["id"] == data["you"])
+    data = {**data, "agents": [{**me, "holding": "tomatoWedges"}]}
+    groups = kitchen_view.action_groups(["goto storage0", "goto servingtable0", "noop"], data, places, "chopboard0")
+    assert next(b["action"] for g in groups for b in g["buttons"]) == "goto servingtable0"
+
+
 def test_the_recipe_book_has_every_dish_down_to_storage():
     data = kitchen_data()
     places = kitchen_view.place_names(data["locations"])
