@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Tools the test tiers need beyond Python packages: Debian's chromium for the browser tests.
+# Tools the test tiers need beyond Python packages: Debian's chromium for the browser tests, axe-core
+# (from the npm registry) for the accessibility audit, llama-cpp-python for the real-LLM tier.
 # Installs when running as root (CI, dev containers); otherwise the browser tests skip and say why.
 set -euo pipefail
 if ! command -v chromium >/dev/null 2>&1; then
@@ -9,6 +10,19 @@ if ! command -v chromium >/dev/null 2>&1; then
       || echo "warning: could not install chromium; browser tests will be skipped"
   else
     echo "note: chromium is not installed; browser tests will be skipped (apt-get install chromium)"
+  fi
+fi
+
+# axe-core, the accessibility rules the browser audit runs in each page (arena_site/tests/
+# test_browser_accessibility.py), kept in a cache between runs; without npm that test skips.
+AXE_DIR=${ARENA_AXE_DIR:-$HOME/.cache/arena-axe}
+if [ ! -f "$AXE_DIR/node_modules/axe-core/axe.min.js" ]; then
+  if command -v npm >/dev/null 2>&1; then
+    mkdir -p "$AXE_DIR"
+    npm install --silent --no-audit --no-fund --prefix "$AXE_DIR" axe-core@4.14.1 >/dev/null \
+      || echo "warning: could not install axe-core; the accessibility audit will be skipped"
+  else
+    echo "note: npm is not installed; the accessibility audit will be skipped"
   fi
 fi
 

@@ -107,7 +107,8 @@ def test_the_live_page_receives_the_log_whole_when_a_wait_carries_on_a_run(rice_
     since = _a_third_minute_of_waits(rice_game.pk)
     html = _live(rice_game.pk, since)
     assert (
-        'id="game-log-list" class="game-log" aria-live="polite" aria-label="Game messages" hx-swap-oob="true"' in html
+        'id="game-log-list" class="game-log" aria-live="polite" aria-label="Game messages" tabindex="0" '
+        'hx-swap-oob="true"' in html
     )
     assert "beforeend:#game-log-list" not in html
     assert html.count("You wait 3 minutes (until t=3).") == 1 and "wait one minute" not in html

@@ -159,7 +159,9 @@
       if (event.key === "Escape") event.target.blur();
       return;
     }
-    if (arrowMove(event)) return;
+    // the message list takes focus so that a keyboard scrolls it: its arrow keys are its own
+    const inLog = event.target && event.target.id === "game-log-list";
+    if (!inLog && arrowMove(event)) return;
     const key = event.key.toLowerCase();
     if (key === "?") { toggleHelp(); event.preventDefault(); return; }
     if (key === "c") { focus("#chat-text", event); return; }

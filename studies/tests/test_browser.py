@@ -202,7 +202,7 @@ def test_the_researcher_messages_a_participant_from_the_monitor(live_server, bro
     page.wait_for_selector("text=Sent your message")
     participant.refresh_from_db()
     assert participant.researcher_message == "Your next game starts soon."
-    assert page.get_by_role("button", name=f"End the participation of {participant.code}").is_visible()
+    assert page.get_by_role("button", name=f"End participation of {participant.code}").is_visible()
 
 
 def test_two_participants_meet_in_the_lobby_and_go_to_one_game(live_server, browser, toy_scenario, researcher, shots):
