@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -65,7 +66,12 @@ class Step:
         return self.kind.capitalize()
 
 
-def participant_step(participant: Participant) -> Step:
+def participant_step(
+    participant: Participant, *, pages: Sequence[Any] | None = None, episodes: Sequence[Episode] | None = None
+) -> Step:
+    """Where the participant is. ``pages`` (the study's onboarding pages in order) and ``episodes``
+    (theirs, any order) may come from the caller's own queries: the monitor reads them once for a
+    whole page of participants instead of twice per participant."""
     if participant.status == ParticipantStatus.JOINED:
         return Step("consent")
     if participant.status == ParticipantStatus.DECLINED:
@@ -76,16 +82,21 @@ def participant_step(participant: Participant) -> Step:
         return Step("screened")
     if participant.status == ParticipantStatus.COMPLETED:
         return Step("complete")
-    pages = list(participant.study.onboarding_pages.order_by("index"))
+    if pages is None:
+        pages = list(participant.study.onboarding_pages.order_by("index"))
     if participant.onboarding_done < len(pages):
         return Step("onboarding", participant.onboarding_done + 1, len(pages), page=pages[participant.onboarding_done])
-    total = participant.episodes.count()
-    episode = (
-        participant.episodes.exclude(status=EpisodeStatus.DONE)
-        .select_related("condition", "scenario")
-        .order_by("index")
-        .first()
-    )
+    if episodes is not None:
+        total = len(episodes)
+        episode = min((e for e in episodes if e.status != EpisodeStatus.DONE), key=lambda e: e.index, default=None)
+    else:
+        total = participant.episodes.count()
+        episode = (
+            participant.episodes.exclude(status=EpisodeStatus.DONE)
+            .select_related("condition", "scenario")
+            .order_by("index")
+            .first()
+        )
     if episode is None:
         return Step("complete")
     kinds: dict[str, str] = {EpisodeStatus.SURVEY: "questionnaire", EpisodeStatus.LOBBY: "lobby"}
@@ -93,32 +104,34 @@ def participant_step(participant: Participant) -> Step:
     return Step(kind, episode.index + 1, total, episode=episode)
 
 
-def participants_for_monitor(study: Study) -> list[dict[str, Any]]:
-    """One row per participant with their step, for the live monitor (newest first)."""
+def participants_for_monitor(study: Study, participants: Iterable[Participant] | None = None) -> list[dict[str, Any]]:
+    """One row per participant with their step, for the live monitor (newest first): every one of
+    the study's, or ``participants`` (a page of ``monitor_participants``)."""
     rows = []
     now = timezone.now()
     errors = npc_error_counts(study)
-    participants = study.participants.select_related("assignment").prefetch_related(
-        "episodes__condition", "episodes__game"
-    )
-    for participant in participants.order_by("-joined_at"):
-        step = participant_step(participant)
+    pages = list(study.onboarding_pages.order_by("index"))
+    if participants is None:
+        participants = monitor_participants(study)
+    for participant in participants:
+        episodes = list(participant.episodes.all())
+        step = participant_step(participant, pages=pages, episodes=episodes)
         idle = (
             participant.status == ParticipantStatus.ACTIVE
             and participant.last_seen_at is not None
             and now - participant.last_seen_at > IDLE_AFTER
         )
-        done = sum(1 for e in participant.episodes.all() if e.status == EpisodeStatus.DONE)
+        done = sum(1 for e in episodes if e.status == EpisodeStatus.DONE)
         rows.append(
             {
                 "participant": participant,
                 "step": step,
                 "idle": idle,
                 "done": done,
-                "total": len(participant.episodes.all()),
+                "total": len(episodes),
                 "order": participant_order_names(participant),
                 "npc_errors": errors.get(participant.pk, 0),
-                "seat_note": seat_note(participant.episodes.all(), now),
+                "seat_note": seat_note(episodes, now),
             }
         )
     return rows
@@ -150,6 +163,26 @@ def running_episodes(study: Study) -> QuerySet[Episode]:
         .select_related("participant", "condition", "scenario", "game")
         .order_by("started_at")
     )
+
+
+MONITOR_STATUSES = {
+    "active": (ParticipantStatus.JOINED, ParticipantStatus.ACTIVE),
+    "completed": (ParticipantStatus.COMPLETED,),
+    "dropped": (ParticipantStatus.DROPPED,),
+    "declined": (ParticipantStatus.DECLINED,),
+    "screened": (ParticipantStatus.SCREENED,),
+}
+
+
+def monitor_participants(study: Study, status: str = "") -> QuerySet:
+    """The monitor's participants, newest first, with what their rows read; ``status``: one of
+    ``MONITOR_STATUSES`` (anything else: everyone)."""
+    participants = study.participants.select_related("assignment").prefetch_related(
+        "episodes__condition", "episodes__game"
+    )
+    if status in MONITOR_STATUSES:
+        participants = participants.filter(status__in=MONITOR_STATUSES[status])
+    return participants.order_by("-joined_at", "-pk")
 
 
 def status_counts(study: Study) -> dict[str, int]:
