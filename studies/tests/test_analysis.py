@@ -159,3 +159,20 @@ def test_paired_tests_use_only_participants_with_both_conditions():
         [],
         "needs participants who played both conditions of a pair",
     )
+
+
+def test_holms_adjusted_p_values_are_statsmodels_own():
+    import random
+
+    from statsmodels.stats.multitest import multipletests
+
+    from studies.analysis import holm
+
+    draw = random.Random(7)
+    cases = [[0.01], [0.04, 0.04, 0.2], [0.5, 0.9, 0.001, 0.03], [1.0, 0.0, 0.02]]
+    cases += [[draw.random() ** 3 for _ in range(draw.randint(1, 12))] for _ in range(200)]
+    for pvalues in cases:
+        reject, expected, _, _ = multipletests(pvalues, alpha=0.05, method="holm")
+        ours = holm(pvalues)
+        assert ours == pytest.approx(list(expected), abs=1e-12), pvalues
+        assert [p <= 0.05 for p in ours] == list(reject), pvalues
