@@ -288,7 +288,7 @@ def paired_holm(observations: Iterable[Observation], alpha: float = 0.05) -> tup
     adjusted: list[float | None] = [None] * len(tests)
     rejected = [False] * len(tests)
     if finite:
-        p_holm = holm([raw[k] for k in finite])  # type: ignore[misc]
+        p_holm = holm([p for p in raw if p is not None])  # in the order of ``finite``
         for k, p in zip(finite, p_holm, strict=True):
             adjusted[k], rejected[k] = p, p <= alpha
     return [
