@@ -117,6 +117,9 @@ def recipe_cards(data: Mapping[str, Any], agent: int) -> list[dict[str, Any]]:
                     "run_start": running["start"] if running else None,
                     "run_end": running["end"] if running else None,
                     "deadline": deadline if state not in ("running", "done") and not over else None,
+                    # what is left, as of the state's time (the live page counts it down; a replay
+                    # read "start by 600 s")
+                    "deadline_left": clock(max(0, int(deadline - data["time"]))) if deadline is not None else "",
                     "windows": [
                         f"must start within {clock(c['within'])} of step {c['after']} ending"
                         for c in step["time_constraints"]
@@ -214,7 +217,9 @@ def next_event(data: Mapping[str, Any]) -> dict[str, Any] | None:
     if not options:
         return None
     at, what = min(options)
-    return {"at": at, "clock": clock(at), "what": what}
+    # "in" is written as of the state's own time (a replay's board does not tick; the live page's
+    # script counts it down): it read "in 507", the moment in seconds
+    return {"at": at, "clock": clock(at), "what": what, "in": clock(max(0, int(at - data["time"])))}
 
 
 def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -400,7 +400,9 @@ def test_the_recipes_board_says_what_blocks_each_step_and_labels_actions_in_word
     assert steps[2]["why"] == "waits for step 1 (ends at 5:00)"
     assert steps[0]["why"] == "you are busy until 5:00"
     assert board["cook"] == "busy with Bake step 1 until 5:00"
-    assert board["next_event"] == {"at": 300, "clock": "5:00", "what": "Bake step 1 ends"}
+    assert board["next_event"] == {"at": 300, "clock": "5:00", "what": "Bake step 1 ends", "in": "5:00"}
+    later = RECIPES.advance(state, 120).state  # a replay's board, two minutes on, says what is left
+    assert recipes_view.board(RECIPES.observe(later, 0).data, [])["next_event"]["in"] == "3:00"
     labels = [b["label"] for g in board["groups"] for b in g["buttons"]]
     assert labels == ["Pause Bake step 1 (it ends at 5:00)", "Wait until the next event (5:00: Bake step 1 ends)"]
     # a player busy with a pausable step who presses 1 to start something must not pause it
@@ -1191,3 +1193,25 @@ def test_a_running_trips_replay_does_not_say_when_it_finished():
         "When the trip's latest train or visit ended; the trip goes on.",
     )
     assert running[1] == ended[1]
+
+
+def test_a_recipes_board_writes_whats_left_as_of_its_own_time_for_a_replay():
+    """A replay's board does not tick: it read "in 507" (the next event's moment in seconds) and
+    "start by 600 s"; it says what is left, as the live page's countdowns do."""
+    from django.template.loader import render_to_string
+
+    from games import recipes_view
+    from games.domains.recipes.rules import RULES as RECIPES
+    from games.domains.recipes.tests.kitchens import SOUP, kitchen
+
+    state = RECIPES.initial_state(kitchen(SOUP), options={"max_rejections": 0})
+    state = RECIPES.act(state, 0, "Step(0, Soup)", 0).state  # chop, 4:00
+    state = RECIPES.act(state, 0, "Step(1, Soup)", 240).state  # heat the pot by itself, 5:00
+    state = RECIPES.advance(state, 560).state  # the pot was hot at 9:00; stir within 1:00 of it
+    data = RECIPES.observe(state, 0).data
+    board = recipes_view.board(data, [])
+    (stir,) = [s for s in board["cards"][0]["steps"] if s["index"] == 2]
+    assert stir["deadline"] == 600 and stir["deadline_left"] == "0:40"
+    html = render_to_string("games/boards/recipes.html", {"board": board, "data": data, "viewer": None})
+    assert "start within 0:40" in html and "start by 600" not in html
+    assert "in 0:40" in html and "in 600" not in html  # the next event: the window closing
