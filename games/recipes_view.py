@@ -117,9 +117,7 @@ def recipe_cards(data: Mapping[str, Any], agent: int) -> list[dict[str, Any]]:
                     "run_start": running["start"] if running else None,
                     "run_end": running["end"] if running else None,
                     "deadline": deadline if state not in ("running", "done") and not over else None,
-                    # what is left, as of the state's time (the live page counts it down; a replay
-                    # read "start by 600 s")
-                    "deadline_left": clock(max(0, int(deadline - data["time"]))) if deadline is not None else "",
+                    "deadline_left": _left(deadline, data) if deadline is not None else "",  # was "start by 600 s"
                     "windows": [
                         f"must start within {clock(c['within'])} of step {c['after']} ending"
                         for c in step["time_constraints"]
@@ -155,12 +153,22 @@ def cook_line(data: Mapping[str, Any], agent: int, actions: Sequence[str]) -> st
     if _over(data):
         return "done: the game is over"
     if cook["busy"] and cook["doing"]:
-        doing = cook["doing"]
-        return f"busy with {recipe_title(doing['recipe'])} step {doing['step']} until {clock(cook['busy_until'])}"
+        return _busy_with(cook)
     if not actions:
         end = _next_end(data)
         return f"free: nothing can start before {clock(end['end'])}" if end else "free: nothing can start now"
     return "free: start a step"
+
+
+def _busy_with(cook: Mapping[str, Any]) -> str:
+    doing = cook["doing"]
+    return f"busy with {recipe_title(doing['recipe'])} step {doing['step']} until {clock(cook['busy_until'])}"
+
+
+def _left(moment: float, data: Mapping[str, Any]) -> str:
+    """The time from the state's own to ``moment``, as the clock writes it (what a replay's board,
+    which does not tick, says is left; the live page's script counts it down)."""
+    return clock(max(0, int(moment - data["time"])))
 
 
 def cook_lines(data: Mapping[str, Any], names: Sequence[str]) -> list[tuple[str, str]]:
@@ -173,8 +181,7 @@ def cook_lines(data: Mapping[str, Any], names: Sequence[str]) -> list[tuple[str,
         if _over(data):
             line = "done"
         elif cook["busy"] and cook["doing"]:
-            doing = cook["doing"]
-            line = f"busy with {recipe_title(doing['recipe'])} step {doing['step']} until {clock(cook['busy_until'])}"
+            line = _busy_with(cook)
         else:
             line = "free"
         lines.append((name, line))
@@ -217,9 +224,7 @@ def next_event(data: Mapping[str, Any]) -> dict[str, Any] | None:
     if not options:
         return None
     at, what = min(options)
-    # "in" is written as of the state's own time (a replay's board does not tick; the live page's
-    # script counts it down): it read "in 507", the moment in seconds
-    return {"at": at, "clock": clock(at), "what": what, "in": clock(max(0, int(at - data["time"])))}
+    return {"at": at, "clock": clock(at), "what": what, "in": _left(at, data)}  # "in" read "in 507"
 
 
 def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[str, Any]]:

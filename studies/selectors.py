@@ -86,17 +86,10 @@ def participant_step(
         pages = list(participant.study.onboarding_pages.order_by("index"))
     if participant.onboarding_done < len(pages):
         return Step("onboarding", participant.onboarding_done + 1, len(pages), page=pages[participant.onboarding_done])
-    if episodes is not None:
-        total = len(episodes)
-        episode = min((e for e in episodes if e.status != EpisodeStatus.DONE), key=lambda e: e.index, default=None)
-    else:
-        total = participant.episodes.count()
-        episode = (
-            participant.episodes.exclude(status=EpisodeStatus.DONE)
-            .select_related("condition", "scenario")
-            .order_by("index")
-            .first()
-        )
+    if episodes is None:
+        episodes = list(participant.episodes.select_related("condition", "scenario"))
+    total = len(episodes)
+    episode = min((e for e in episodes if e.status != EpisodeStatus.DONE), key=lambda e: e.index, default=None)
     if episode is None:
         return Step("complete")
     kinds: dict[str, str] = {EpisodeStatus.SURVEY: "questionnaire", EpisodeStatus.LOBBY: "lobby"}
