@@ -295,8 +295,8 @@ def test_after_a_solo_game_questions_about_teammates_are_not_asked(client, make_
 @pytest.mark.parametrize("seconds, bundled_pace", [(None, True), (2.0, False)])
 def test_a_study_left_at_the_scenarios_own_pace_plays_each_at_it(researcher, seconds, bundled_pace):
     """A study's pace was 2 s per game time unit for every domain by default: a kitchen step every
-    2 s, but a recipes second every 2 s too, so Quick lunch (about 25 recipe minutes) took its
-    participants almost an hour. Left blank, each game gets its scenario's own pace."""
+    2 s, but a recipes second every 2 s too, so Quick lunch (about 46 recipe minutes as the
+    planner plays it) took its participants an hour and a half. Left blank, each game gets its scenario's own pace."""
     from games.engine import registry
     from games.models import Scenario
     from games.speeds import default_speed
