@@ -216,6 +216,21 @@ def test_the_monitor_shows_participants_a_page_at_a_time_in_a_bounded_number_of_
     assert "No participant is completed." in client.get(url, {"status": "completed"}).content.decode()
 
 
+def test_the_monitor_lists_the_longest_running_games_and_counts_them_all(client, researcher, make_study, monkeypatch):
+    from studies.views import monitor
+
+    study = make_study(pages=False)
+    for i in range(4):
+        participant = services.give_consent(services.join(study, external_id=f"R{i}"))
+        services.start_episode(participant, participant.episodes.get(index=0))
+    client.force_login(researcher)
+    monkeypatch.setattr(monitor, "RUNNING_SHOWN", 3)
+    page = client.get(reverse("studies:monitor", args=[study.pk])).content.decode()
+    assert '<span class="stat-value">4</span><span class="stat-label">games running</span>' in page
+    running = page[page.index("<h2>Running games</h2>") : page.index('<h2 id="participants">')]
+    assert running.count("Watch live") == 3 and "The 3 running longest are listed, of 4." in running
+
+
 def test_condition_validation_names_the_fix(make_study):
     study = make_study()
     services.set_status(study, "draft")
