@@ -528,3 +528,15 @@ def test_a_watcher_of_a_recipes_game_reads_each_cooks_line_not_a_you_card(client
     assert "<h2>You</h2>" in played and "<h2>Cooks</h2>" not in played
     assert "busy with Tomato Soup step 0 until 5:00" in played
     assert "Tell your teammates what to do" in played
+
+
+def test_a_watcher_of_a_trip_reads_where_the_traveller_is_not_you(client, participant, researcher):
+    registry.descriptor("itinerary").part("bundled")(log=lambda line: None)
+    game = services.create_game("bundled/harbourton-morning", [{"kind": "human", "user": participant}])
+    client.force_login(researcher)
+    watched = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "the traveller is here" in watched and "you are here" not in watched
+    assert "Nothing yet." in watched and "pick one of your actions" not in watched
+    client.force_login(participant)
+    played = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "you are here" in played and "Nothing yet: pick one of your actions." in played
