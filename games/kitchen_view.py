@@ -222,13 +222,23 @@ def action_groups(
     return groups
 
 
+def _ordered(data: Mapping[str, Any], item: str) -> bool:
+    return any(order["dish"] == item for order in data.get("orders", []))
+
+
+def _uses(data: Mapping[str, Any], item: str) -> list[tuple[str, str]]:
+    """What ``item`` goes into: (product, tool kind) for every recipe that takes it."""
+    return [
+        (product, recipe["tool"])
+        for product, recipe in data.get("recipes", {}).items()
+        if item in recipe.get("ingredients", [])
+    ]
+
+
 def _destinations(data: Mapping[str, Any], item: str) -> set[str]:
-    """The places ``item`` goes next: the serving table when it is ordered, else every tool whose
-    recipe takes it."""
-    if any(order["dish"] == item for order in data.get("orders", [])):
-        kinds = {"servingtable"}
-    else:
-        kinds = {r["tool"] for r in data.get("recipes", {}).values() if item in r.get("ingredients", [])}
+    """The places ``item`` goes next (as ``held_hint`` says): the serving table when it is ordered,
+    else every tool whose recipe takes it."""
+    kinds = {"servingtable"} if _ordered(data, item) else {tool for _, tool in _uses(data, item)}
     return {loc["name"] for loc in data.get("locations", []) if loc["kind"] in kinds}
 
 
@@ -244,13 +254,9 @@ def held_hint(data: Mapping[str, Any], places: Mapping[str, str]) -> str:
     item = me.get("holding") if me else None
     if not item or data.get("over"):  # the kitchen has closed: nothing more to do with it
         return ""
-    if any(order["dish"] == item for order in data.get("orders", [])):
+    if _ordered(data, item):
         return f"You hold {item_name(item)}, which is ordered: serve it at the Serving table."
-    uses = [
-        (product, recipe["tool"])
-        for product, recipe in data.get("recipes", {}).items()
-        if item in recipe.get("ingredients", [])
-    ]
+    uses = _uses(data, item)
     wanted = set(wanted_items(data))
     uses.sort(key=lambda use: use[0] not in wanted)
     if not uses:
