@@ -13,14 +13,15 @@ participant on; it must be quick as well).
 ``SEAT_REPLACED``: called after a person's seat went to an NPC mid-game (``services.replace_seat``),
 as ``callback(game_id: int, agent: int)`` (studies let that participant move on).
 
-``BLINDED``: ``predicate(game_id: int) -> bool``, true when the game's players must not learn what
-plays its NPC seats (a study's game: participants read "Teammate 1..n"); researchers still see it.
+``BLINDED``: ``blinded_games(game_ids: list[int]) -> set[int]``, the games among ``game_ids`` whose
+players must not learn what plays their NPC seats (a study's game: participants read "Teammate
+1..n"); researchers still see it. One call answers a whole list (a page of games).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from games.engine.domain import check_exists, resolve
@@ -30,7 +31,7 @@ log = logging.getLogger(__name__)
 NPC_TURN: list[str] = ["games.npc.turns:on_game_changed"]
 GAME_FINISHED: list[str] = ["studies.hooks:on_game_finished"]
 SEAT_REPLACED: list[str] = ["studies.hooks:on_seat_replaced"]
-BLINDED: list[str] = ["studies.hooks:is_blinded"]
+BLINDED: list[str] = ["studies.hooks:blinded_games"]
 
 _resolved: dict[str, Callable[..., Any]] = {}
 
@@ -43,7 +44,7 @@ def _resolve(path: str) -> Callable[..., Any]:
 
 def check() -> None:
     """Find every hook's module now (start-up), so a missing one stops the start, not a game's turn."""
-    for path in (*NPC_TURN, *GAME_FINISHED, *SEAT_REPLACED):
+    for path in (*NPC_TURN, *GAME_FINISHED, *SEAT_REPLACED, *BLINDED):
         check_exists(path)
 
 
@@ -57,17 +58,15 @@ def call(paths: list[str], *args: Any) -> None:
             log.exception("hook %s failed for %s", path, args)
 
 
-def ask(paths: list[str], *args: Any) -> bool:
-    """True if any registered predicate says so (a failing one is logged and counts as yes:
-    when unsure, a blinded study stays blinded)."""
-    for path in paths:
-        callback = _resolve(path)
-        if callback is None:
-            continue
+def blinded(game_ids: Collection[int]) -> set[int]:
+    """The games among ``game_ids`` a registered ``BLINDED`` hook blinds (a failing hook is logged and
+    blinds them all: when unsure, a blinded study stays blinded)."""
+    ids = list(game_ids)
+    found: set[int] = set()
+    for path in BLINDED:
         try:
-            if callback(*args):
-                return True
+            found |= set(_resolve(path)(ids))
         except Exception:
-            log.exception("hook %s failed for %s", path, args)
-            return True
-    return False
+            log.exception("hook %s failed for %s", path, ids)
+            return set(ids)
+    return found

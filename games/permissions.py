@@ -6,6 +6,7 @@ these functions.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from accounts.permissions import can_watch_any_game, is_researcher
@@ -29,7 +30,12 @@ def can_watch(user: Any, game: Game) -> bool:
 
 def is_blinded(user: Any, game: Game) -> bool:
     """A study's game keeps its NPCs' kind, model and dispatcher from everyone but researchers."""
-    return not can_watch_any_game(user) and hooks.ask(hooks.BLINDED, game.pk)
+    return not can_watch_any_game(user) and bool(hooks.blinded([game.pk]))
+
+
+def blinded_among(user: Any, games: Collection[Game]) -> set[int]:
+    """``is_blinded`` for a page of games at once: the ids of those ``user`` plays blind."""
+    return set() if can_watch_any_game(user) else hooks.blinded([game.pk for game in games])
 
 
 def can_act(user: Any, game: Game, agent: int) -> bool:

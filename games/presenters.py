@@ -37,6 +37,10 @@ def board_template(domain: str) -> str:
 
 
 def seat_infos(game: Game) -> list[SeatInfo]:
+    """The game's seats in agent order (from ``prefetch_related("seats__user")`` where the caller
+    fetched them with its page of games, else one query)."""
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        return [seat.info for seat in sorted(game.seats.all(), key=lambda seat: seat.agent)]
     return [seat.info for seat in game.seats.select_related("user").order_by("agent")]
 
 

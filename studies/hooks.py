@@ -35,9 +35,9 @@ def on_seat_replaced(game_id: int, agent: int) -> None:
     )
 
 
-def is_blinded(game_id: int) -> bool:
-    """Hook (games.hooks.BLINDED): a study's games (episodes and practice) are blinded for players."""
-    return (
-        Episode.objects.filter(game_id=game_id).exists()
-        or Participant.objects.filter(tutorial_game_id=game_id).exists()
-    )
+def blinded_games(game_ids: list[int]) -> set[int]:
+    """Hook (games.hooks.BLINDED): a study's games (episodes and practice) are blinded for players;
+    two queries for any number of games."""
+    episodes = Episode.objects.filter(game_id__in=game_ids).values_list("game_id", flat=True)
+    practice = Participant.objects.filter(tutorial_game_id__in=game_ids).values_list("tutorial_game_id", flat=True)
+    return set(episodes) | set(practice)

@@ -207,7 +207,7 @@ def play_turn(game_id: int) -> bool:
     if problem and memory.data[BACKOFF_KEY]["failures"] == 1:
         # say so once per run of failures, not at every retry; a blinded (study) game never tells
         # the participant what the teammate is or runs on
-        blinded = hooks.ask(hooks.BLINDED, game_id)
+        blinded = bool(hooks.blinded([game_id]))
         decision.say = "(I cannot act right now.)" if blinded else f"({problem}; trying again in {retry_in:g} s)"
     NpcMemory.objects.filter(pk=game_id).update(data=memory.data, last_seq=seq, decided_seq=seq, turns=memory.turns + 1)
     apply_decision(game, rules, state, free, decision, after_seq=seq, retry_in=retry_in if problem else None)

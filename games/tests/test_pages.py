@@ -84,6 +84,30 @@ def test_my_games_and_the_list(client, participant, researcher, game):
     assert "Toy chores" in client.get(reverse("games:list")).content.decode()
 
 
+def test_my_games_reads_a_page_of_games_in_a_fixed_number_of_queries(client, participant, toy_scenario):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def play(count: int) -> None:
+        for _ in range(count):
+            services.create_game(
+                "test/toy", [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "random"}]
+            )
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as done:
+            html = client.get(reverse("games:mine")).content.decode()
+        assert "Teammate 1 (random NPC)" in html  # not a study's game: its teammate is named
+        return len(done)
+
+    client.force_login(participant)
+    play(2)
+    few = queries()
+    play(10)
+    # it read each game's seats and asked the studies app whether each is blinded, one game at a time
+    assert queries() == few
+
+
 def test_researcher_creates_a_game_with_an_npc_seat(client, researcher, participant, toy_scenario):
     client.force_login(researcher)
     assert client.get(reverse("games:create")).status_code == 200
