@@ -9,9 +9,7 @@ from django.db import transaction
 
 from games import clock
 from games.codec import Entry
-from games.models import (
-    ClockMode,
-)
+from games.models import ClockMode, SeatKind
 from games.schema import text_problem
 from games.services.errors import GameOver, GamePaused, InvalidInput, UnknownSeat
 from games.services.loop import ActionResult, _catch_up, _load, _name, _save, _seat_kinds
@@ -26,6 +24,16 @@ def _check_agent(agent: Any) -> None:
     # 0.0, -0.0 and False compare equal to 0, so "is it a seat?" would pass them on to the rules.
     if not isinstance(agent, int) or isinstance(agent, bool):
         raise InvalidInput("agent must be the seat's agent number (a whole number)")
+
+
+def _check_seat(ctx: Any, game_id: int, agent: int, by: Any) -> None:
+    """The seat exists and, for a person (``by``), is still theirs: a seat handed to a computer
+    teammate (``services.replace_seat``) takes no more from the socket its player opened before."""
+    kinds = _seat_kinds(ctx)
+    if not 0 <= agent < len(kinds):
+        raise UnknownSeat(f"game {game_id} has no agent {agent}")
+    if by is not None and kinds[agent] == SeatKind.NPC:
+        raise UnknownSeat(f"a computer teammate plays agent {agent} of game {game_id} now; you no longer act for it")
 
 
 def apply_action(game_id: int, *, agent: int, action: str, by: Any = None, now: datetime | None = None) -> ActionResult:
@@ -51,8 +59,7 @@ def apply_action(game_id: int, *, agent: int, action: str, by: Any = None, now: 
             raise GameOver(f"game {game_id} is over ({ctx.game.outcome}); its results are on the game page")
         if ctx.game.paused:
             raise GamePaused("the game is paused; your action was not taken, send it again after it resumes")
-        if not 0 <= agent < len(_seat_kinds(ctx)):
-            raise UnknownSeat(f"game {game_id} has no agent {agent}")
+        _check_seat(ctx, game_id, agent, by)
         _catch_up(ctx, before_action=True)
         rejection = None
         if ctx.rules.outcome(ctx.state).over:
@@ -87,8 +94,7 @@ def pass_turn(game_id: int, *, agent: int, by: Any = None, now: datetime | None 
             raise GameOver(f"game {game_id} is over ({game.outcome})")
         if game.paused:
             raise GamePaused("the game is paused; send wait again after it resumes")
-        if not 0 <= agent < len(_seat_kinds(ctx)):
-            raise UnknownSeat(f"game {game_id} has no agent {agent}")
+        _check_seat(ctx, game_id, agent, by)
         has_wait = "wait" in ctx.rules.legal_actions(ctx.state, agent)
         if not has_wait:
             if game.clock != ClockMode.REAL_TIME and agent not in game.passed_agents:
@@ -116,6 +122,8 @@ def post_chat(game_id: int, *, text: str, by: Any = None, agent: int | None = No
         ctx = _load(game_id, now)
         if ctx.game.is_finished:
             raise GameOver("the game is over; chat is closed")
+        if agent is not None:
+            _check_seat(ctx, game_id, agent, by)
         # what came due is logged before the message, so the log stays in time order
         _catch_up(ctx)
         if not ctx.game.is_finished:

@@ -178,3 +178,29 @@ async def test_watchers_receive_the_players_events(toy_scenario, participant, re
     assert (await watcher.receive_until("error"))["code"] == "forbidden"
     await player.close()
     await watcher.close()
+
+
+async def test_a_seat_handed_to_a_computer_teammate_takes_nothing_more_from_its_players_open_socket(
+    toy_scenario, django_user_model
+):
+    alice = await database_sync_to_async(django_user_model.objects.create_user)("alice")
+    bob = await database_sync_to_async(django_user_model.objects.create_user)("bob")
+    seats = [{"kind": "human", "user": alice}, {"kind": "human", "user": bob}]
+    game, token = await new_game(alice, seats=seats), await token_for(alice)
+    client = Client(game.pk, token)
+    await client.connect()
+    state = await client.state()
+    # she left the study in another tab (or was dropped): a random NPC plays her seat from now on
+    await database_sync_to_async(services.replace_seat)(game.pk, 0, dispatcher="random", reason="left")
+    logged = await database_sync_to_async(GameEvent.objects.filter(game=game).count)()
+    for frame in (
+        {"type": "act", "action": pick(state["legal_actions"])},
+        {"type": "wait"},
+        {"type": "chat", "text": "still here"},
+    ):
+        await client.send(frame)
+        error = await client.receive_until("error")
+        assert error["code"] == "forbidden" and "computer teammate plays agent 0" in error["message"], frame
+    entries = await database_sync_to_async(list)(GameEvent.objects.filter(game=game, seq__gt=logged))
+    assert not [(e.kind, e.data) for e in entries if e.data.get("by") == "alice" or e.data.get("from") == "alice"]
+    await client.close()
