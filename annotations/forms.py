@@ -11,6 +11,7 @@ from django.db.models import Count, Q, QuerySet
 from accounts.roles import GROUP_FOR_ROLE, Role
 from annotations.models import Project
 from annotations.schema import DEFAULT_GUIDELINES, DEFAULT_PROPERTIES, PROPERTIES, PROPERTY_TITLES
+from arena_site.params import whole_number
 from games.catalog.recipes.models import Recipe
 from games.domains.recipes.text import recipe_title
 
@@ -23,13 +24,26 @@ def annotator_users() -> QuerySet[Any]:
     )
 
 
-class RecipeChoice(forms.ModelMultipleChoiceField):
+class IdChoices(forms.ModelMultipleChoiceField):
+    """Rows chosen by their ids; an id that is no whole number (or past SQLite's integers, where
+    Django's ``__in`` lookup overflowed into a server error) is refused like an unknown one."""
+
+    def _check_values(self, value: Any) -> Any:
+        for pk in value:
+            if whole_number(str(pk)) is None:
+                raise forms.ValidationError(
+                    self.error_messages["invalid_pk_value"], code="invalid_pk_value", params={"pk": pk}
+                )
+        return super()._check_values(value)
+
+
+class RecipeChoice(IdChoices):
     def label_from_instance(self, obj: Any) -> str:
         steps = f"{obj.n_steps} step{'' if obj.n_steps == 1 else 's'}"
         return f"{recipe_title(obj.name)} (v{obj.version}, {steps}, {obj.source})"
 
 
-class UserChoice(forms.ModelMultipleChoiceField):
+class UserChoice(IdChoices):
     def label_from_instance(self, obj: Any) -> str:
         return obj.get_username()
 

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.permissions import can_create_games, is_researcher
 from accounts.tokens import user_for_request_header
+from arena_site.params import whole_number
 from games import permissions, schema, selectors, services
 from games.agents import endpoints
 from games.models import Game, Scenario
@@ -100,10 +101,10 @@ def game_events(request: HttpRequest, pk: int) -> JsonResponse:
     game = Game.objects.filter(pk=pk).first()
     if game is None or not permissions.can_watch(user, game):
         return _problem(404, f"there is no game {pk} you may see")
-    since = request.GET.get("since", "0")
-    if not since.isdigit():
+    since = whole_number(request.GET.get("since", "0"))
+    if since is None:
         return _problem(400, "since is the last seq you have (a whole number)")
-    events = selectors.events_since(pk, int(since), limit=EVENTS_PAGE)
+    events = selectors.events_since(pk, since, limit=EVENTS_PAGE)
     blind = permissions.is_blinded(user, game)
     messages = [event_message(e, blind=blind) for e in events]
     return JsonResponse({"game": pk, "events": messages, "more": len(events) == EVENTS_PAGE})

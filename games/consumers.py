@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import close_old_connections, connections
 from django.template.loader import render_to_string
 
+from arena_site.params import whole_number
 from games import broadcast, permissions, scheduler, schema, services, viewer
 from games.codec import wire_text
 from games.models import Game, SeatKind
@@ -82,11 +83,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         scheduler.ensure_embedded()
         broadcast.serve_from(asyncio.get_running_loop())
+        # read before the seat counts as connected: nothing after this line may fail on the query
+        self.sent_seq = whole_number(self._query("since"))  # type: ignore[assignment]
         await self.channel_layer.group_add(broadcast.group_name(self.game_id), self.channel_name)
         for agent in self.human_agents:
             await db(services.seat_connected)(self.game_id, agent)
-        since = self._query("since")
-        self.sent_seq = int(since) if since and since.isdigit() else None  # type: ignore[assignment]
         await self._push(full=True)
 
     async def disconnect(self, code: int) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.cache import cache
 
+from arena_site.params import whole_number
 from games import presenters, selectors, timeline
 from games.engine.episode import play
 from games.models import Game, GameEvent, GameStatus
@@ -24,7 +25,8 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
     labels = presenters.names_for(game, who.agents if who else (), blind=blind)
     entries = list(GameEvent.objects.filter(game=game).order_by("seq"))
     last = entries[-1].seq if entries else 0
-    seq = int(at) if at and at.isdigit() and 0 < int(at) <= last else last
+    wanted = whole_number(at)
+    seq = wanted if wanted is not None and 0 < wanted <= last else last
     state = selectors.rebuild_state(game, upto_seq=seq)
     now = float(rules.now(state))
     limit_data = rules.observe(state, 0).data

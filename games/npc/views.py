@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from accounts.permissions import researcher_required
 from arena_site import background
 from arena_site.htmx import HtmxHttpRequest
+from arena_site.params import whole_number
 from games.agents import prices
 from games.engine import registry
 from games.engine.durations import short_clock
@@ -227,7 +228,7 @@ def benchmark_compare(request: HttpRequest, domain: str) -> HttpResponse:
     if domain not in registry.domains():
         raise Http404("no such domain")
     available = list(BenchmarkRun.objects.filter(domain=domain).exclude(agent="planner").order_by("-created_at")[:100])
-    wanted = {int(pk) for pk in request.GET.getlist("run") if pk.isdigit()}
+    wanted = {pk for pk in map(whole_number, request.GET.getlist("run")) if pk is not None}
     runs = [run for run in available if run.pk in wanted] if wanted else comparison.default_runs(domain)
     humans = request.GET.get("humans", "1") != "0"
     context = comparison.compare(domain, runs, humans=humans)
@@ -254,7 +255,7 @@ def benchmark_compare(request: HttpRequest, domain: str) -> HttpResponse:
 def benchmark_reference(request: HttpRequest, domain: str) -> HttpResponse:
     if domain not in registry.domains():
         raise Http404("no such domain")
-    wanted = {int(pk) for pk in request.POST.getlist("run") if pk.isdigit()}
+    wanted = {pk for pk in map(whole_number, request.POST.getlist("run")) if pk is not None}
     runs = BenchmarkRun.objects.filter(domain=domain, pk__in=wanted)
     try:
         run = comparison.reference_run(domain, runs, created_by=request.user)

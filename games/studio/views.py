@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import researcher_required
+from arena_site.params import whole_number
 from games import services
 from games.engine import registry
 from games.engine.durations import describe_amount
@@ -182,8 +183,8 @@ def save(request: HttpRequest, domain: str) -> HttpResponse:
     name, text, definition, problems = _read(request, domain)
     agents = _agents(request.POST.get("agents"), domain)
     scenario = None
-    if request.POST.get("scenario"):
-        scenario = Scenario.objects.filter(pk=request.POST["scenario"], domain=domain).first()
+    if (scenario_pk := whole_number(request.POST.get("scenario"))) is not None:
+        scenario = Scenario.objects.filter(pk=scenario_pk, domain=domain).first()
     if definition is None:
         return _editor(
             request, domain, name=name, text=text, scenario=scenario, problems=problems, agents=agents, status=400

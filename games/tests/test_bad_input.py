@@ -4,6 +4,7 @@ nothing is written (issue 15 findings 4 and 6)."""
 from __future__ import annotations
 
 import json
+from urllib.parse import quote
 
 import pytest
 from channels.db import database_sync_to_async
@@ -151,3 +152,49 @@ def test_a_frame_of_any_shape_is_checked_or_refused_never_a_crash(message):
     except schema.SchemaError:
         return
     assert checked["type"] in schema.FRAMES
+
+
+# "²" and "١٢" pass str.isdigit(); int() refuses the first and reads the second as 12; a number past
+# 2**63 - 1 overflows SQLite's integers. Each was a server error somewhere (a stop-51 audit).
+ODD_NUMBERS = ["\u00b2", "\u0661\u0662", "99999999999999999999", "-1", "abc"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("fresh_presence")
+async def test_an_odd_since_on_the_socket_is_ignored_and_the_seat_comes_and_goes_as_usual(
+    toy_scenario, django_user_model
+):
+    from games import presence
+
+    game, token = await setup_game(django_user_model)
+    for since in ODD_NUMBERS:
+        client = Client(game.pk, token, query=f"since={quote(since)}")  # as a browser sends it
+        assert await client.connect(), since
+        assert (await client.state())["type"] == "state"  # sent from the start, as without since
+        assert await database_sync_to_async(presence.connected_agents)(game.pk) == {0}
+        await client.close()
+        # it crashed after the seat counted as connected, which then stayed so: no pause, no backfill
+        assert await database_sync_to_async(presence.connected_agents)(game.pk) == set(), since
+
+
+@pytest.mark.django_db
+def test_odd_numbers_in_query_strings_and_forms_are_refused_or_ignored_never_a_server_error(
+    toy_scenario, participant, researcher
+):
+    from annotations.tests.factories import make_recipe
+
+    game = services.create_game("test/toy", [{"kind": "human", "user": participant}], clock="lockstep")
+    player, staff = HttpClient(raise_request_exception=False), HttpClient(raise_request_exception=False)
+    player.force_login(participant)
+    staff.force_login(researcher)
+    make_recipe("Cobbler")
+    for odd in ODD_NUMBERS:
+        assert player.get(f"/games/{game.pk}/replay/?at={odd}").status_code == 200, odd
+        events = player.get(f"/api/games/{game.pk}/events/?since={odd}")
+        assert events.status_code == 400 and "whole number" in events.json()["error"], odd
+        assert staff.get(f"/benchmarks/compare/tasks/?run={odd}").status_code == 200, odd
+        assert staff.post("/benchmarks/compare/tasks/reference/", {"run": odd}).status_code < 500, odd
+        saved = staff.post("/studio/tasks/save/", {"name": "odd", "text": "", "scenario": odd})
+        assert saved.status_code == 400, odd  # the empty text's problems, not a crash on the id
+        project = staff.post("/annotate/projects/new/", {"name": "Odd", "recipes": [odd], "annotators_per_item": "1"})
+        assert project.status_code == 200 and "is not a valid value" in project.content.decode(), odd
