@@ -145,6 +145,9 @@ def duration_text(seconds: int | None) -> str:
     return describe_amount(seconds) if seconds else ""
 
 
+MAX_CONSTRAINT_MINUTES = 999  # as the label format writes N: at most 3 digits
+
+
 class IncompleteInput(ValueError):
     """The user is half-way (a constraint step without minutes yet): nothing to save, say what's next."""
 
@@ -179,8 +182,10 @@ def value_from_post(prop: str, data: QueryDict | Mapping[str, list[str]]) -> str
         return NONE
     if minutes == "":
         raise IncompleteInput(f"now enter within how many minutes after step {step} this step must start")
-    if not minutes.isdigit() or int(minutes) <= 0:
-        raise ValueError("the minutes must be a whole number above 0")
+    if not (minutes.isascii() and minutes.isdigit()) or not 0 < int(minutes) <= MAX_CONSTRAINT_MINUTES:
+        raise ValueError(f"the minutes must be a whole number from 1 to {MAX_CONSTRAINT_MINUTES}")
+    if not (step.isascii() and step.isdigit()):
+        raise ValueError("pick the step from the list")
     return f"{int(step)}:{int(minutes)}"
 
 

@@ -30,8 +30,9 @@ PROPERTY_TITLES = {
 APPLIANCES: tuple[str, ...] = ("microwave", "oven", "stove")
 NONE = "none"
 
-_STEP_LIST = re.compile(r"^\d+(\+\d+)*$")
-_CONSTRAINTS = re.compile(r"^\d+:\d+(\+\d+:\d+)*$")
+# as the exported JSON schema (``json_schema``) writes them: steps and minutes of 1-3 ASCII digits
+_STEP_LIST = re.compile(r"^[0-9]{1,3}(\+[0-9]{1,3})*$")
+_CONSTRAINTS = re.compile(r"^[0-9]{1,3}:[0-9]{1,3}(\+[0-9]{1,3}:[0-9]{1,3})*$")
 _ITEM_ID = re.compile(r"^(?P<recipe>[^/]+)/(?P<step>\d+)$")
 
 DEFAULT_GUIDELINES = """\
@@ -145,7 +146,9 @@ def check_label(prop: str, value: str, step: int | None = None, steps: Iterable[
         return value
     # TIME_CONSTRAINT
     if not _CONSTRAINTS.match(value):
-        raise LabelError(f"time constraint {value!r} is not none or k:N (start within N minutes after step k)")
+        raise LabelError(
+            f"time constraint {value!r} is not none or k:N (start within N minutes after step k; N at most 999)"
+        )
     pairs = [tuple(int(x) for x in part.split(":")) for part in value.split("+")]
     ks = [k for k, _ in pairs]
     if len(set(ks)) != len(ks) or ks != sorted(ks):

@@ -40,6 +40,9 @@ def test_canonical_labels_pass(prop, value):
         ("resource", "fryer", "fryer"),
         ("time_constraint", "2 min", "k:N"),
         ("time_constraint", "3:0", "positive"),
+        ("time_constraint", "1:99999999999999999999", "at most 999"),  # was stored, then a recipe's constraint
+        ("time_constraint", "\u0661:5", "k:N"),  # an Arabic-Indic one: int() reads it, the label format does not
+        ("dependency", "1+4444", "step numbers"),
         ("time_constraint", "6:2", "itself"),
         ("time_constraint", "9:2", "does not have"),
         ("dependency", "4+1", "'1+4'"),

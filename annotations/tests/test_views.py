@@ -64,6 +64,13 @@ def test_a_refused_value_shows_why_and_changes_nothing(client, setup):
     assert "Not saved: choose none or some steps/appliances, not both" in response.content.decode()
     pending = _save(client, item, "time_constraint", k="1")
     assert "now enter within how many minutes" in pending.content.decode()
+    for k, n, said in (
+        ("1", "99999999999999999999", "a whole number from 1 to 999"),  # it was stored as the label
+        ("1", "\u0663", "a whole number from 1 to 999"),
+        ("1\u0663", "5", "pick the step from the list"),  # int() read it as step 13
+    ):
+        refused = _save(client, item, "time_constraint", k=k, n=n)
+        assert "Not saved" in refused.content.decode() and said in refused.content.decode(), (k, n)
     minutes_first = _save(client, item, "time_constraint", k="", n="5")
     assert "now pick the step this one must start within 5 min of" in minutes_first.content.decode()
     assert not Label.objects.exists()
