@@ -111,14 +111,22 @@ def game_events(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 def game_summary(request: HttpRequest, game: Game, *, blind: bool = False) -> dict[str, Any]:
-    """The game as JSON; ``blind`` (a study participant) keeps who or what plays the other seats out."""
+    """The game as JSON; ``blind`` (a study participant) keeps who or what plays the other seats out,
+    and the scenarios' slugs (the researcher's names; the pages do not show them either)."""
     scheme = "wss" if request.is_secure() else "ws"
+    named = (
+        {}
+        if blind
+        else {
+            "scenario": game.scenario.slug,
+            "scenarios": [s.slug for s in selectors.scenario_versions(game)],
+        }
+    )
     return {
         "id": game.pk,
         "domain": game.domain,
         "rules": game.rule_set_id,
-        "scenario": game.scenario.slug,
-        "scenarios": [s.slug for s in selectors.scenario_versions(game)],
+        **named,
         "clock": game.clock,
         "speed": game.speed,
         "status": game.status,

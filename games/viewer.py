@@ -83,8 +83,10 @@ def _update(
 def event_message(entry: GameEvent, *, blind: bool = False) -> dict[str, Any]:
     data = entry.data
     if blind and isinstance(data, dict) and isinstance(data.get("seats"), list):
-        # the "created" entry lists what plays each seat; a blinded viewer reads only who is human
-        data = {**data, "seats": [{"agent": s.get("agent"), "kind": _blind_kind(s)} for s in data["seats"]]}
+        # the "created" entry lists what plays each seat; a blinded viewer reads only who is human,
+        # and not the scenarios' slugs (the researcher's names, which the pages do not show either)
+        data = {key: value for key, value in data.items() if key != "scenarios"}
+        data["seats"] = [{"agent": s.get("agent"), "kind": _blind_kind(s)} for s in entry.data["seats"]]
     if blind and entry.kind == "seat_replaced" and isinstance(data, dict):
         # who left and what took over are the researcher's to know
         data = {key: data[key] for key in ("message", "reason") if key in data}

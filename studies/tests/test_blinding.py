@@ -153,6 +153,12 @@ def test_the_certified_optimum_reaches_a_participant_only_when_the_study_shows_i
     best = f"The best possible: <strong>{instance['optimal_makespan']:g} minutes</strong>"
     assert (best in page) is show
     assert "Continue the study" in page
-    for path in (f"/games/{game.pk}/", "/games/mine/", f"/games/{game.pk}/replay/"):
+    for path in (
+        f"/games/{game.pk}/",
+        "/games/mine/",
+        f"/games/{game.pk}/replay/",
+        f"/api/games/{game.pk}/",  # it sent "scenario" and the created event's "scenarios"
+        f"/api/games/{game.pk}/events/",
+    ):
         # the scenario's name is the researcher's, not the participant's
         assert instance["slug"] not in browser.get(path).content.decode(), path
