@@ -16,6 +16,7 @@ from annotations.importing import HEADER
 from annotations.models import GoldLabel, Item, Project
 from annotations.schema import apply_labels_to_step
 from annotations.selectors import final_labels, gold_of
+from arena_site.spreadsheet import safe_cell
 from games.catalog.recipes.models import Recipe
 from games.engine.durations import amount_text
 
@@ -41,7 +42,7 @@ def csv_lines(project: Project, *, gold: bool = False) -> Iterator[str]:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(HEADER)
     for row in label_rows(project, gold=gold):
-        writer.writerow(row)
+        writer.writerow([safe_cell(cell) if isinstance(cell, str) else cell for cell in row])
         if buffer.tell() > 16384:
             yield buffer.getvalue()
             buffer.seek(0)

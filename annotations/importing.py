@@ -19,6 +19,7 @@ from django.utils import timezone
 from annotations.models import Annotator, Assignment, Item, Label, Project, ProjectRecipe
 from annotations.schema import PROPERTIES, LabelError, check_label, parse_item_id
 from annotations.services import add_recipe, user_named
+from arena_site.spreadsheet import read_cell
 from games.catalog.recipes.models import Recipe
 from games.schema import text_problem
 
@@ -94,7 +95,7 @@ def read_rows(lines: Iterable[str], project: Project | None = None) -> list[Row]
         if bad is not None:
             problems.append(f"line {line}: field {bad} has a NUL byte, invalid text or more than {MAX_CELL} characters")
             continue
-        item_id, annotator, prop, label = (c.strip() for c in cells)
+        item_id, annotator, prop, label = (read_cell(c.strip()) for c in cells)
         try:
             ref = parse_item_id(item_id)
         except LabelError as exc:

@@ -17,6 +17,7 @@ from typing import Any
 
 from simpleeval import InvalidExpression, SimpleEval
 
+from arena_site.spreadsheet import safe_cell
 from games import metrics
 from studies.models import EpisodeStatus, Participant, ParticipantStatus, Study
 
@@ -87,5 +88,5 @@ def bonus_csv(study: Study) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["participant_id", "amount"])
     for participant_id, amount in bonus_rows(study):
-        writer.writerow([participant_id, f"{amount:.2f}"])
+        writer.writerow([safe_cell(participant_id), f"{amount:.2f}"])
     return out.getvalue()

@@ -139,3 +139,13 @@ def test_commands_explain_bad_input(tmp_path):
     bad.write_text("item_id,annotator,property,label\nCobbler/1,amy,concurrency,fast\n")
     with pytest.raises(CommandError, match="line 2: concurrency label 'fast'"):
         call_command("import_annotations", "--project", "X", str(bad))
+
+
+def test_an_annotator_named_like_a_formula_is_quoted_in_the_csv_and_imported_back_by_name():
+    make_recipe("Cobbler")
+    import_labels("Imported", io.StringIO("item_id,annotator,property,label\nCobbler/0,@amy,concurrency,autonomous\n"))
+    exported = "".join(csv_lines(Project.objects.get(name="Imported")))
+    assert exported.splitlines()[1] == "Cobbler/0,'@amy,concurrency,autonomous"  # not a spreadsheet formula
+    import_labels("Copy", io.StringIO(exported))
+    assert "".join(csv_lines(Project.objects.get(name="Copy"))) == exported
+    assert set(Annotator.objects.values_list("name", flat=True)) == {"@amy"}

@@ -29,6 +29,7 @@ from django.db.models import F, Q, Sum
 from django.utils import timezone
 
 from arena_site import background
+from arena_site.spreadsheet import safe_cell
 from games import metrics
 from games.agents import prices
 from games.agents.endpoints import EndpointError
@@ -692,7 +693,7 @@ def csv_text(run: BenchmarkRun) -> str:
     for r, found in zip(results, certified, strict=True):
         item = r.item
         optimum = [] if not optimum_fields else optimality.columns(None if found is None else found[2])
-        writer.writerow(
+        cells = (
             [
                 run.pk,
                 run.domain,
@@ -720,6 +721,7 @@ def csv_text(run: BenchmarkRun) -> str:
             + optimum
             + [r.metrics.get(name, "") for name in metric_names]
         )
+        writer.writerow([safe_cell(cell) if isinstance(cell, str) else cell for cell in cells])
     return out.getvalue()
 
 

@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from arena_site.spreadsheet import FIRST, safe_cell
 from studies.exports.base import Column
 
 
@@ -30,7 +31,9 @@ _RAW_QUOTED = json.dumps(_RAW)
 
 def _cell(value: Any) -> Any:
     kind = type(value)
-    if kind is str or kind is int or kind is float:  # most cells: the fast path
+    if kind is str:  # most cells: the fast path
+        return value if value[:1] not in FIRST else safe_cell(value)
+    if kind is int or kind is float:
         return value
     if kind is RawJSON:
         return str(value)

