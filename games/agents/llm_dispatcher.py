@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 from games.agents import memory as mem
@@ -57,16 +57,38 @@ class PromptOptions:
     constrained: bool = False
 
     @classmethod
-    def from_json(cls, raw: dict[str, Any] | None) -> PromptOptions:
+    def from_json(cls, raw: Mapping[str, Any] | None) -> PromptOptions:
+        """The options a seat, condition or benchmark names (``{"max_tokens": 300}``); a
+        ``PromptOptionError`` says what is wrong (checked when the game or run is made, so no
+        NPC turn fails on them: ``"seed": "abc"`` and ``"max_tokens": "lots"`` did at every turn)."""
         raw = raw or {}
-        return cls(
-            hints=bool(raw.get("hints", True)),
-            demo=bool(raw.get("demo", True)),
-            history_window=int(raw.get("history_window", 6)),
-            max_tokens=int(raw.get("max_tokens", 160)),
-            max_state_chars=int(raw.get("max_state_chars", 4000)),
-            constrained=bool(raw.get("constrained", False)),
-        )
+        if not isinstance(raw, Mapping):
+            raise PromptOptionError('prompt options are an object, e.g. {"max_tokens": 300, "hints": false}')
+        unknown = sorted(set(raw) - {f.name for f in fields(cls)})
+        if unknown:
+            names = ", ".join(f.name for f in fields(cls))
+            raise PromptOptionError(f"unknown prompt option(s) {', '.join(unknown)}; use {names}")
+        values: dict[str, Any] = {}
+        for name, value in raw.items():
+            if name in PROMPT_RANGES:
+                low, high = PROMPT_RANGES[name]
+                if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                    raise PromptOptionError(f"prompt option {name} is a whole number from {low} to {high}")
+            elif not isinstance(value, bool):
+                raise PromptOptionError(f"prompt option {name} is true or false")
+            values[name] = value
+        return cls(**values)
+
+
+class PromptOptionError(ValueError):
+    """A seat's, condition's or benchmark's prompt options that cannot be used."""
+
+
+PROMPT_RANGES: dict[str, tuple[int, int]] = {
+    "history_window": (0, 100),
+    "max_tokens": (1, 8192),  # as endpoints.LIMITS holds a seat's own max_tokens
+    "max_state_chars": (200, 200_000),
+}
 
 
 def held_to_legal_actions() -> dict[str, Any]:

@@ -36,6 +36,7 @@ from games.agents.endpoints import EndpointError
 from games.agents.factory import LLM_AGENTS, make_agent
 from games.agents.headless import run_episode
 from games.agents.llm import LlmClient, LlmConfig, probe, unanswered
+from games.agents.llm_dispatcher import PromptOptionError, PromptOptions
 from games.engine import registry
 from games.models import Scenario
 from games.npc import optimality, stats
@@ -70,6 +71,10 @@ def create_run(
         raise BenchmarkError("the task set is empty; widen --scenarios or load scenarios first")
     if not 1 <= int(repeats) <= MAX_REPEATS:
         raise BenchmarkError(f"repeats must be from 1 to {MAX_REPEATS}")
+    try:
+        PromptOptions.from_json(prompt)
+    except PromptOptionError as error:
+        raise BenchmarkError(str(error)) from None
     config: dict[str, Any] = {
         "prompt": dict(prompt or {}),
         "max_turns": max_turns,

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from games import permissions
 from games.agents import endpoints
+from games.agents.llm_dispatcher import PromptOptionError, PromptOptions
 from games.codec import Entry
 from games.engine import registry
 from games.engine.rules import RuleSet
@@ -249,6 +250,14 @@ def _seat_spec(raw: SeatSpec | Mapping[str, Any], created_by: Any) -> SeatSpec:
                 endpoints.check(nested if isinstance(nested, Mapping) else spec.settings)
             except endpoints.EndpointError as error:
                 raise InvalidInput(f"npc seat settings: {error}") from None
+            try:
+                PromptOptions.from_json(spec.settings.get("prompt"))
+            except PromptOptionError as error:
+                raise InvalidInput(f"npc seat settings: {error}") from None
+        if spec.dispatcher == "random" and "seed" in spec.settings:
+            seed = spec.settings["seed"]
+            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+                raise InvalidInput(f"a random seat's seed is a whole number from 0 to {SEED_MAX}")
         if spec.dispatcher == "replay":
             _check_replay(spec.settings, created_by)
         return SeatSpec(kind=spec.kind, dispatcher=spec.dispatcher, settings=spec.settings)

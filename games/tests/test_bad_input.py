@@ -102,6 +102,14 @@ def post(token: str, body: object) -> tuple[int, dict]:
     return response.status_code, response.json()
 
 
+def npc(dispatcher: str, **settings) -> dict:
+    return {"kind": "npc", "dispatcher": dispatcher, "settings": settings}
+
+
+def human_with_backfill(**settings) -> dict:
+    return {"kind": "human", "settings": {"backfill": {"dispatcher": "random", "settings": settings}}}
+
+
 @pytest.mark.parametrize(
     ("body", "problem"),
     [
@@ -121,6 +129,35 @@ def post(token: str, body: object) -> tuple[int, dict]:
         ('{"scenario": "test/toy", "options": ' + "[" * 5000 + "]" * 5000 + "}", "nests deeper"),
         (b"\x89PNG\r\n\x1a\n\x00\x00", "UTF-8"),
         ("[]", "JSON object"),
+        # NPC settings that made every turn of the game fail, with nobody told (a stop-51 audit)
+        (
+            {"scenario": "test/toy", "seats": [{"kind": "program"}, npc("random", seed="abc")]},
+            "a random seat's seed is a whole number",
+        ),
+        (
+            {"scenario": "test/toy", "seats": [{"kind": "program"}, npc("random", seed=[1])]},
+            "a random seat's seed is a whole number",
+        ),
+        (
+            {"scenario": "test/toy", "seats": [{"kind": "program"}, npc("llm", prompt={"max_tokens": "lots"})]},
+            "prompt option max_tokens is a whole number from 1 to 8192",
+        ),
+        (
+            {"scenario": "test/toy", "seats": [{"kind": "program"}, npc("llm", prompt={"max_tokens": 10**9})]},
+            "prompt option max_tokens is a whole number from 1 to 8192",
+        ),
+        (
+            {"scenario": "test/toy", "seats": [{"kind": "program"}, npc("llm", prompt=["hints"])]},
+            "prompt options are an object",
+        ),
+        (
+            {"scenario": "test/toy", "seats": [{"kind": "program"}, npc("llm", prompt={"hint": False})]},
+            "unknown prompt option(s) hint",
+        ),
+        (
+            {"scenario": "test/toy", "seats": [human_with_backfill(seed="zz")]},
+            "a random seat's seed is a whole number",
+        ),
     ],
 )
 def test_every_bad_body_is_a_400_saying_what_to_fix(toy_scenario, participant, body, problem):

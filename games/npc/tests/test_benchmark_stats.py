@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 from django.core.management import call_command
@@ -103,3 +104,17 @@ def test_an_itinerary_runs_page_explains_its_columns_as_the_itinerary_means_them
     page = client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
     assert '<dt>Efficiency (20)</dt><dd class="hint">Up to 20 points for a cheap or quick trip' in page
     assert "working in parallel" not in page
+
+
+def test_prompt_options_are_checked_when_the_run_is_made_not_at_its_first_turn(tasks_scenarios):
+    from games.npc import benchmarks
+
+    items = [{"scenarios": ["test/chores1"], "agents": 1, "seed": 0}]
+    for prompt, said in (
+        ({"hints": "no"}, "prompt option hints is true or false"),
+        ({"max_tokens": 0}, "prompt option max_tokens is a whole number from 1 to 8192"),
+        ({"history": 3}, "unknown prompt option(s) history"),
+    ):
+        with pytest.raises(benchmarks.BenchmarkError, match=re.escape(said)):
+            benchmarks.create_run("tasks", "random", items, prompt=prompt)
+    assert benchmarks.create_run("tasks", "random", items, prompt={"hints": False, "max_tokens": 300}).pk
