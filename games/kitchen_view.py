@@ -191,6 +191,10 @@ def action_groups(
     spoiling = holding is not None and holding in wanted
     last = [b for b in useful if spoiling and _throws_away(b["action"])]
     useful = [b for b in useful if b not in last]
+    # a tool that holds a whole recipe is started next, not emptied: after "1 Put the tomato into
+    # Chopping board 1", key 1 was "Take the tomato from Chopping board 1", which undid the put
+    # (the rules offer "activate" only for a whole recipe and empty hands)
+    useful.sort(key=lambda b: not b["action"].startswith("activate "))
     if useful or others:
         groups.append({"title": here_title, "buttons": useful})
     if others:

@@ -275,6 +275,25 @@ def test_throwing_away_what_an_order_needs_is_never_the_first_button():
     assert next(b["action"] for g in groups for b in g["buttons"]) == "goto servingtable0"
 
 
+def test_a_tool_holding_a_whole_recipe_offers_start_before_taking_it_back_out():
+    """Warm-up: a player put the tomato on the chopping board with 1, pressed 1 again and took it
+    back out ("Take the tomato from Chopping board 1" was the first button, "Start" the second)."""
+    from games.importers.bundled_kitchen import definitions
+
+    state = KITCHEN.initial_state(definitions()["warm-up"], agents=1)
+    for command in ("goto storage0", "get storage0 tomato", "goto chopboard0", "put chopboard0"):
+        state = KITCHEN.act(state, 0, command, state.step).state
+        state = KITCHEN.advance(state, state.step + 1).state
+    data = KITCHEN.observe(state, 0).data
+    places = kitchen_view.place_names(data["locations"])
+    legal = KITCHEN.legal_actions(state, 0)
+    assert {"activate chopboard0", "get chopboard0"} <= set(legal)
+    groups = kitchen_view.action_groups(legal, data, places, "chopboard0")
+    keyed = [b for g in presenters.keyed_groups(groups) for b in g["buttons"] if b.get("key") == "1"]
+    assert [b["action"] for b in keyed] == ["activate chopboard0"]
+    assert sorted(b["action"] for g in groups for b in g["buttons"]) == sorted(legal)
+
+
 def test_the_recipe_book_has_every_dish_down_to_storage():
     data = kitchen_data()
     places = kitchen_view.place_names(data["locations"])
