@@ -250,7 +250,11 @@ def test_a_finished_game_links_back_to_its_study(make_study):
     participant = services.give_consent(services.join(study, external_id="BACK"))
     episode = services.start_episode(participant, participant.episodes.get(index=0))
     html = render_to_string("studies/_back_to_study.html", {"game": episode.game})
-    assert reverse("studies:step", args=[study.slug]) in html
+    assert reverse("studies:step", args=[study.slug]) in html and "questions about this game" in html
+    # stopped taking part (another tab): the game page's way back promises no questions
+    services.drop_out(participant, reason="withdrew")
+    html = render_to_string("studies/_back_to_study.html", {"game": episode.game})
+    assert reverse("studies:step", args=[study.slug]) in html and "questions" not in html
     solo = game_services.create_game(episode.scenario, [{"kind": "human", "user": participant.user}])
     assert "href" not in render_to_string("studies/_back_to_study.html", {"game": solo})
 
