@@ -310,3 +310,30 @@ def test_the_shortcut_legend_lists_the_keys_of_the_properties_the_project_labels
     ).recipes.get()
     page = client.get(reverse("annotations:label", args=[with_dependencies.pk])).content.decode()
     assert re.findall(r"<dt><kbd>([^<]+)</kbd></dt>", page) == ["j / ↓", "k / ↑", "d", "Esc", "?"]
+
+
+def test_the_project_list_counts_each_projects_work_in_a_fixed_number_of_queries(client, setup, researcher):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    project, unit, amy, _ = setup
+    services.save_label(user=amy, item=unit.items.get(step=0), prop="concurrency", value="autonomous")
+    services.set_gold(user=researcher, item=unit.items.get(step=1), prop="resource", value="none")
+    client.force_login(researcher)
+
+    def listed() -> tuple[str, int]:
+        with CaptureQueriesContext(connection) as done:
+            html = client.get(reverse("annotations:projects")).content.decode()
+        return " ".join(html.split()), len(done)
+
+    html, few = listed()
+    row = html.split(f'href="/annotate/projects/{project.pk}/">Views</a>')[1].split("</tr>")[0]
+    items = unit.items.count()
+    assert re.findall(r'<td class="num">([^<]+)</td>', row) == ["1", "2", f"1 / {3 * items}"]
+    assert '<span class="hint">0 / 2</span>' in row  # assignments submitted of assigned
+    for k in range(5):
+        services.create_project(
+            name=f"More {k}", recipes=[make_recipe(f"Pie{k}")], properties=["concurrency"], annotators=[amy],
+            annotators_per_item=1, created_by=researcher,
+        )  # fmt: skip
+    assert listed()[1] == few  # it made five queries per project

@@ -34,7 +34,8 @@ manager_required = require(_can_manage)
 @manager_required
 def project_list(request: HttpRequest) -> HttpResponse:
     projects = list(Project.objects.all())
-    rows = [{"project": p, "progress": selectors.project_progress(p)} for p in projects]
+    progress = selectors.projects_progress(projects)
+    rows = [{"project": p, "progress": progress[p.pk]} for p in projects]
     return render(request, "annotations/project_list.html", {"rows": rows})
 
 
