@@ -233,3 +233,25 @@ def test_a_run_with_some_answers_is_done(tasks_scenarios, settings):
         run = benchmarks.create_run("tasks", "react", items, llm={"endpoint": "stand-in", "model": "m"})
         run = benchmarks.run_benchmark(run.pk)
     assert run.status == RunStatus.DONE and run.error == ""
+
+
+def test_the_runs_list_counts_each_runs_episodes_in_a_fixed_number_of_queries(tasks_scenarios, client, researcher):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    items = build_items("tasks", patterns=["test/chores1"])
+    done = benchmarks.run_benchmark(benchmarks.create_run("tasks", "planner", items).pk)
+    client.force_login(researcher)
+
+    def listed() -> tuple[str, int]:
+        with CaptureQueriesContext(connection) as made:
+            html = client.get(reverse("games:benchmarks")).content.decode()
+        return html, len(made)
+
+    html, few = listed()
+    assert f'aria-label="Run {done.pk} progress" aria-valuemin="0" aria-valuemax="1" aria-valuenow="1"' in html
+    for _ in range(5):
+        benchmarks.create_run("tasks", "planner", items)
+    html, more = listed()
+    assert more == few  # it counted each run's results with a query of its own
+    assert html.count('aria-valuemax="1" aria-valuenow="0"') == 5
