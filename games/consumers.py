@@ -26,6 +26,7 @@ from django.template.loader import render_to_string
 from arena_site.params import whole_number
 from games import broadcast, permissions, scheduler, schema, services, viewer
 from games.codec import wire_text
+from games.frame_budget import RATE, FrameBudget
 from games.models import Game, SeatKind
 
 log = logging.getLogger(__name__)
@@ -69,6 +70,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     human_agents: list[int]
     sent_seq: int
     html: bool
+    budget: FrameBudget | None = None  # a browser's (session's) socket; programs' are not limited
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -112,6 +114,12 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not hasattr(self, "who"):
+            return
+        if self.budget is not None and not self.budget.take():
+            await self._send_error(
+                f"too many messages: at most {RATE:g} a second; this one was not taken, send it again in a moment",
+                code="too_fast",
+            )
             return
         try:
             message = schema.frame(text_data if text_data is not None else bytes_data)
@@ -260,6 +268,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             blind=permissions.is_blinded(user, game),
         )
         self.human_agents = [s.agent for s in seats if s.kind == SeatKind.HUMAN]
+        self.budget = None if "token_user" in self.scope else FrameBudget()
         return None
 
 
