@@ -97,6 +97,8 @@ def test_reload_resumes_and_a_new_device_needs_the_resume_code(client, make_stud
     other_device = Client()
     asked = other_device.get(entry + "?pid=ABC")
     assert asked.status_code == 200 and 'data-step="resume"' in asked.content.decode()
+    # someone who never started it (another used their id) or lost the code is told whom to ask
+    assert "message the researcher through the site that sent you here" in asked.content.decode()
     assert other_device.get(step_url)["Location"].startswith(entry)  # the pid alone opens nothing
     wrong = other_device.post(entry, {"pid": "ABC", "choice": "resume", "code": "AAAA-AAAA"})
     assert wrong.status_code == 400 and "does not match" in wrong.content.decode()
