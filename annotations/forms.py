@@ -28,13 +28,13 @@ class IdChoices(forms.ModelMultipleChoiceField):
     """Rows chosen by their ids; an id that is no whole number (or past SQLite's integers, where
     Django's ``__in`` lookup overflowed into a server error) is refused like an unknown one."""
 
-    def _check_values(self, value: Any) -> Any:
-        for pk in value:
+    def clean(self, value: Any) -> Any:
+        for pk in value if isinstance(value, list | tuple) else ():
             if whole_number(str(pk)) is None:
                 raise forms.ValidationError(
                     self.error_messages["invalid_pk_value"], code="invalid_pk_value", params={"pk": pk}
                 )
-        return super()._check_values(value)
+        return super().clean(value)
 
 
 class RecipeChoice(IdChoices):

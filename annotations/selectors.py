@@ -159,8 +159,8 @@ def projects_progress(projects: list[Project]) -> dict[int, dict[str, Any]]:
     )
     progress = {}
     for project in projects:
-        counts = assigned.get(project.pk, {})
-        total, submitted = counts.get("total", 0), counts.get("submitted", 0)
+        row = assigned.get(project.pk)
+        total, submitted = (row["total"], row["submitted"]) if row else (0, 0)
         progress[project.pk] = {
             "recipes": recipes.get(project.pk, 0),
             "assignments": total,

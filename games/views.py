@@ -112,8 +112,9 @@ def stop_left_paused(request: HttpRequest) -> HttpResponse:
 def my_games(request: HttpRequest) -> HttpResponse:
     games = selectors.games_for_user(request.user).prefetch_related("seats__user")
     page = Paginator(games, 50).get_page(request.GET.get("page"))
-    blinded = permissions.blinded_among(request.user, page.object_list)
-    for game in page.object_list:
+    games_shown = list(page.object_list)
+    blinded = permissions.blinded_among(request.user, games_shown)
+    for game in games_shown:
         own = [s.agent for s in permissions.seats_of(request.user, game)]
         game.blind = game.pk in blinded
         game.seat_names = presenters.names_for(game, own, blind=game.blind)
