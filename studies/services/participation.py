@@ -141,19 +141,29 @@ def resume_by_session(study: Study, *, external_id: str, entry_params: Mapping[s
     return None
 
 
-def resume(study: Study, *, external_id: str, code: str) -> Participant:
+def resume(study: Study, *, external_id: str, code: str, client: str = "") -> Participant:
     """The participation with this external id, if ``code`` is its resume code (another device).
-    Wrong codes are counted; after ``MAX_RESUME_TRIES`` in an hour the id is locked for that hour."""
+    Wrong codes are counted; after ``MAX_RESUME_TRIES`` in an hour the id is locked for that hour.
+
+    Without an external id (a link that carried none) the code alone finds the participation
+    among those that joined without one: signing out, clearing cookies or another device lost
+    such a participation for good. Those tries are counted per ``client`` (the visitor's address)
+    instead; a code is 40 bits, so guessing one at ten tries an hour is hopeless."""
     external_id = clean_external_id(external_id)
-    participant = study.participants.filter(external_id=external_id).first() if external_id else None
-    if participant is None:
-        raise StudyError("There is no participation with this participant id in this study.")
-    tries_key = f"studies:resume-tries:{participant.pk}"
+    given = _normalise_code(code)
+    if external_id:
+        participant = study.participants.filter(external_id=external_id).first()
+        if participant is None:
+            raise StudyError("There is no participation with this participant id in this study.")
+        tries_key = f"studies:resume-tries:{participant.pk}"
+    else:
+        formatted = f"{given[:4]}-{given[4:]}" if len(given) == 8 else ""
+        participant = study.participants.filter(external_id="", resume_code=formatted).first() if formatted else None
+        tries_key = f"studies:resume-tries:{study.pk}:no-id:{client}"
     tries = cache.get(tries_key, 0)
     if tries >= MAX_RESUME_TRIES:
         raise StudyError("Too many wrong resume codes; please wait an hour or contact the researcher.")
-    given = _normalise_code(code)
-    if not given or not secrets.compare_digest(given, _normalise_code(participant.resume_code)):
+    if participant is None or not given or not secrets.compare_digest(given, _normalise_code(participant.resume_code)):
         cache.set(tries_key, tries + 1, 3600)
         raise StudyError("That resume code does not match. It is shown at the bottom of every study page.")
     cache.delete(tries_key)

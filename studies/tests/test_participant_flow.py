@@ -321,3 +321,46 @@ def test_a_study_left_at_the_scenarios_own_pace_plays_each_at_it(researcher, sec
     own = default_speed("recipes", lunch.definition)
     assert own >= 8  # recipe seconds per second, as the bundled scenarios are paced
     assert episode.game.speed == (own if bundled_pace else 0.5)
+
+
+def test_a_participant_who_joined_without_an_id_comes_back_with_the_resume_code_alone(client, make_study):
+    # signing out (or clearing cookies, or another device) lost such a participation for good
+    study = make_study()
+    entry = reverse("studies:entry", args=[study.slug])
+    step_url = reverse("studies:step", args=[study.slug])
+    client.post(entry, {"choice": "agree", "agree": "1"})
+    client.post(step_url, {"action": "onboarding", "index": "0"})
+    participant = Participant.objects.get()
+    assert participant.external_id == "" and participant.resume_code in client.get(step_url).content.decode()
+
+    other_device = Client()
+    consent = other_device.get(entry).content.decode()
+    assert f'href="{entry}?resume=1"' in consent  # "Started this study before?"
+    asked = other_device.get(entry, {"resume": "1"}).content.decode()
+    assert 'data-step="resume"' in asked and 'name="code"' in asked
+    wrong = other_device.post(entry, {"choice": "resume", "code": "AAAA-AAAA"})
+    assert wrong.status_code == 400 and "does not match" in wrong.content.decode()
+    back = other_device.post(entry, {"choice": "resume", "code": participant.resume_code.lower()})
+    assert back["Location"] == step_url
+    assert "Game 1" in other_device.get(step_url).content.decode()  # where they left off: onboarding done
+    assert Participant.objects.count() == 1
+
+
+def test_guessing_resume_codes_without_an_id_stops_after_ten_tries(make_study):
+    from django.core.cache import cache
+
+    from studies import services
+    from studies.errors import StudyError
+
+    cache.clear()  # the tries are counted in the cache, by study and address
+    study = make_study()
+    participant = services.give_consent(services.join(study, external_id=""))
+    with_id = services.give_consent(services.join(study, external_id="HAS-ID"))
+    with pytest.raises(StudyError, match="does not match"):  # an id's code is no id-less one
+        services.resume(study, external_id="", code=with_id.resume_code, client="10.0.0.1")
+    for _ in range(9):
+        with pytest.raises(StudyError, match="does not match"):
+            services.resume(study, external_id="", code="AAAA-AAAA", client="10.0.0.1")
+    with pytest.raises(StudyError, match="Too many wrong resume codes"):
+        services.resume(study, external_id="", code=participant.resume_code, client="10.0.0.1")
+    assert services.resume(study, external_id="", code=participant.resume_code, client="10.0.0.2") == participant

@@ -85,13 +85,16 @@ def entry(request: HttpRequest, slug: str) -> HttpResponse:
 
     if choice == "resume":
         try:
-            participant = services.resume(study, external_id=pid, code=request.POST.get("code", ""))
+            participant = services.resume(
+                study, external_id=pid, code=request.POST.get("code", ""), client=request.META.get("REMOTE_ADDR", "")
+            )
         except StudyError as error:
             context["error"] = str(error)
             return render(request, "studies/participant/resume.html", context, status=400)
         identity.remember(request, participant)
         return redirect("studies:step", slug=study.slug)
-    if taken:
+    asks_to_resume = request.method == "GET" and bool(request.GET.get("resume")) and not pid and participant is None
+    if taken or asks_to_resume:
         return render(request, "studies/participant/resume.html", context, status=409 if choice else 200)
     if choice in ("agree", "decline"):
         if participant is None and choice == "agree" and not request.POST.get("agree"):
