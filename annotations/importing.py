@@ -13,12 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from annotations.models import Annotator, Assignment, Item, Label, Project, ProjectRecipe
 from annotations.schema import PROPERTIES, LabelError, check_label, parse_item_id
-from annotations.services import add_recipe, user_named
+from annotations.services import add_recipe
 from arena_site.spreadsheet import read_cell
 from games.catalog.recipes.models import Recipe
 from games.schema import text_problem
@@ -66,6 +67,9 @@ def _known_steps(project: Project | None, names: Iterable[str]) -> dict[str, lis
     return known
 
 
+MAX_ANNOTATOR, MAX_RECIPE, MAX_LABEL, MAX_STEP = 150, 200, 200, 9999  # the columns' sizes
+
+
 def read_rows(lines: Iterable[str], project: Project | None = None) -> list[Row]:
     """Parse and check every row; raise ImportFailed listing every bad one."""
     reader = csv.reader(lines)
@@ -104,6 +108,22 @@ def read_rows(lines: Iterable[str], project: Project | None = None) -> list[Row]
         if not annotator:
             problems.append(f"line {line}: the annotator is empty; name who gave the label")
             continue
+        too_long = next(
+            (
+                f"line {line}: field {field} is longer than {most} characters"
+                for field, text, most in (
+                    ("annotator", annotator, MAX_ANNOTATOR),
+                    ("item_id", ref.recipe, MAX_RECIPE),
+                    ("label", label, MAX_LABEL),
+                )
+                if len(text) > most
+            ),
+            None,
+        )
+        if too_long or ref.step > MAX_STEP:
+            # as the database stores them: Postgres refused the row with a server error
+            problems.append(too_long or f"line {line}: field item_id: step {ref.step} is past {MAX_STEP}")
+            continue
         if prop not in PROPERTIES:
             problems.append(f"line {line}: unknown property {prop!r}; use one of {', '.join(PROPERTIES)}")
             continue
@@ -126,11 +146,11 @@ def read_rows(lines: Iterable[str], project: Project | None = None) -> list[Row]
                 f"line {row.line}: {row.annotator} labelled {row.key} {row.prop} {earlier.label!r} on line "
                 f"{earlier.line} and {row.label!r} here; keep one"
             )
-    people = set(
-        Annotator.objects.filter(name__in={r.annotator for r in rows}, user__isnull=False).values_list(
-            "name", flat=True
-        )
-    )
+    names = {r.annotator for r in rows}
+    # a person of the site, whether or not they have labelled yet: imported labels in their name
+    # were theirs, and the project turned up in their queue
+    people = set(Annotator.objects.filter(name__in=names, user__isnull=False).values_list("name", flat=True))
+    people |= set(get_user_model().objects.filter(username__in=names).values_list("username", flat=True))
     for row in rows:
         if row.annotator in people:
             problems.append(
@@ -143,11 +163,10 @@ def read_rows(lines: Iterable[str], project: Project | None = None) -> list[Row]
 
 
 def _annotator(name: str) -> Annotator:
+    """The file's annotator: never a person of the site (``read_rows`` refuses their names)."""
     annotator = Annotator.objects.filter(name=name).first()
     if annotator is None:
-        user = user_named(name)
-        owner = user if user is not None and not Annotator.objects.filter(user=user).exists() else None
-        annotator = Annotator.objects.create(name=name, user=owner, is_model=name.startswith("model:"))
+        annotator = Annotator.objects.create(name=name, is_model=name.startswith("model:"))
     return annotator
 
 

@@ -69,12 +69,25 @@ def test_a_bad_row_is_reported_with_its_line_number_and_nothing_is_imported():
             "line 3: amy labelled Cobbler/1 concurrency 'autonomous' on line 2",
         ),
         ("item_id,annotator,property,label\n", "no rows"),
+        # longer than the columns: Postgres refused them with a server error
+        (f"item_id,annotator,property,label\nCobbler/1,{'a' * 151},concurrency,none\n", "field annotator is longer"),
+        (f"item_id,annotator,property,label\n{'R' * 201}/1,amy,concurrency,none\n", "field item_id is longer"),
+        ("item_id,annotator,property,label\nR/3000000000,amy,concurrency,none\n", "step 3000000000 is past 9999"),
+        ("item_id,annotator,property,label\nR/99999999999999999999,amy,concurrency,none\n", "is past 9999"),
     ],
 )
 def test_import_problems(text, expected):
     with pytest.raises(ImportFailed, match=expected):
         import_labels("P", io.StringIO(text))
     assert not Project.objects.exists()
+
+
+def test_an_import_never_labels_in_the_name_of_a_person_of_the_site(django_user_model):
+    # a user who had not labelled yet got the imported labels as theirs, and the project in their queue
+    django_user_model.objects.create_user("amy")
+    with pytest.raises(ImportFailed, match="field annotator: amy labels on this site"):
+        import_labels("Imported", io.StringIO(GOOD))
+    assert not Label.objects.exists() and not Annotator.objects.exists()
 
 
 def test_export_round_trip_csv_and_jsonl(tmp_path):
