@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -48,9 +49,17 @@ def evaluate(formula: str, names: Mapping[str, float]) -> float:
         value = SimpleEval(names=names, functions=FUNCTIONS).eval(formula)
     except (InvalidExpression, SyntaxError, TypeError, ZeroDivisionError, ValueError) as error:
         raise BonusError(f"The bonus formula cannot be evaluated: {error}") from None
+    except OverflowError:  # 10.0**400: a server error on saving the study
+        raise BonusError("The bonus formula gives a number too large to pay.") from None
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise BonusError("The bonus formula must give a number.")
-    return float(value)
+    try:
+        amount = float(value)
+    except OverflowError:  # a whole number past any float (round(1e308 * 10))
+        raise BonusError("The bonus formula gives a number too large to pay.") from None
+    if not math.isfinite(amount):  # 1e308 * 10 is inf, inf - inf is nan: the bonus export failed on them
+        raise BonusError(f"The bonus formula must give a finite number (it gave {amount:g}).")
+    return amount
 
 
 def check_formula(formula: str) -> None:
@@ -66,6 +75,8 @@ def bonus_for(participant: Participant) -> Decimal:
     total = 0.0
     for episode in participant.episodes.filter(status=EpisodeStatus.DONE).select_related("scenario"):
         total += evaluate(study.bonus_formula, episode_names(episode.scenario.domain, episode.metrics))
+    if not math.isfinite(total):  # finite per episode, 1e308 each, summed past any float
+        raise BonusError(f"The bonus formula's amounts add up to a number too large to pay ({total:g}).")
     amount = max(Decimal("0"), Decimal(str(total)))
     if study.bonus_cap is not None:
         amount = min(amount, study.bonus_cap)

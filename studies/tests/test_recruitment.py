@@ -153,3 +153,34 @@ def test_a_bad_bonus_formula_or_parameter_name_is_refused_with_a_message(make_st
     assert "cannot be evaluated" in str(form.errors["bonus_formula"])
     assert "bad param" in str(form.errors["capture_params"])
     assert StudyBasicsForm({**data, "bonus_formula": "0.1 * score", "capture_params": "A,B"}, instance=study).is_valid()
+
+
+@pytest.mark.parametrize(
+    ("formula", "said"),
+    [
+        ("10.0**400", "too large to pay"),  # an OverflowError: a server error on saving the study
+        ("round(1e308*10)", "too large to pay"),
+        ("1e308*10", "finite number (it gave inf)"),  # saved, then the bonus export failed on it
+        ("1e308*10 - 1e308*10", "finite number (it gave nan)"),
+    ],
+)
+def test_a_bonus_formula_past_any_amount_is_refused_when_the_study_is_saved(make_study, formula, said):
+    study = make_study()
+    data = {**{f: getattr(study, f) for f in StudyBasicsForm._meta.fields}, "bonus_formula": formula}
+    form = StudyBasicsForm(data, instance=study)
+    assert not form.is_valid() and said in str(form.errors["bonus_formula"])
+
+
+def test_amounts_that_add_up_past_any_float_are_a_message_not_a_server_error(make_study, client, researcher):
+    study = make_study(pages=False)
+    study.bonus_formula = "1e308 * (score > 10)"  # fine for one episode, not for two
+    study.save()
+    completed_participant(
+        study,
+        "PA",
+        progress_by_condition={"Alone": 90.0, "Random NPC": 95.0},
+        answer_by_condition={"Alone": 3, "Random NPC": 3},
+    )
+    client.force_login(researcher)
+    response = client.get(reverse("studies:bonuses", args=[study.pk]))
+    assert response.status_code == 400 and "add up to a number too large to pay" in response.content.decode()
