@@ -337,3 +337,11 @@ def test_the_project_list_counts_each_projects_work_in_a_fixed_number_of_queries
             annotators_per_item=1, created_by=researcher,
         )  # fmt: skip
     assert listed()[1] == few  # it made five queries per project
+
+
+def test_a_property_the_project_does_not_label_is_refused_in_plain_text(client, setup):
+    _, unit, amy, _ = setup
+    client.force_login(amy)
+    refused = _save(client, unit.items.get(step=0), "<b>colour</b>", value="red")
+    assert refused.status_code == 400 and refused["Content-Type"].startswith("text/plain")  # never HTML
+    assert not Label.objects.exists()

@@ -111,7 +111,9 @@ def save(request: HttpRequest, pk: int) -> HttpResponse:
     annotator, assignment = _assignment(request, item.recipe)
     prop = request.POST.get("prop", "")
     if prop not in item.project.properties:
-        return HttpResponse(f"This project does not label {prop!r}.", status=400)
+        return HttpResponse(
+            f"This project does not label {prop!r}.", status=400, content_type="text/plain; charset=utf-8"
+        )
     try:
         value = value_from_post(prop, request.POST)
         services.save_label(user=request.user, item=item, prop=prop, value=value)

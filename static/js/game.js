@@ -228,10 +228,10 @@
   function showPicked(focusFirst) {
     document.querySelectorAll(".place.picked, #game-actions .action.picked").forEach(function (el) { el.classList.remove("picked"); });
     if (!pickedPlace) return;
-    document.querySelectorAll('[data-pick-place="' + pickedPlace + '"]').forEach(function (el) { el.classList.add("picked"); });
+    document.querySelectorAll('[data-pick-place="' + CSS.escape(pickedPlace) + '"]').forEach(function (el) { el.classList.add("picked"); });
     // a folded group holding the place's commands opens, so every place's commands are reachable
     document.querySelectorAll('#game-actions details.more-actions').forEach(function (d) {
-      if (d.querySelector('button.action[data-place="' + pickedPlace + '"]')) d.open = true;
+      if (d.querySelector('button.action[data-place="' + CSS.escape(pickedPlace) + '"]')) d.open = true;
     });
     const here = actionButtons().filter(function (b) { return b.dataset.place === pickedPlace; });
     here.forEach(function (b) { b.classList.add("picked"); });
