@@ -145,6 +145,28 @@ def test_another_device_continues_with_the_resume_code(live_server, browser, mak
     assert Participant.objects.count() == 1
 
 
+def test_a_participant_without_an_id_signs_out_and_comes_back_with_the_code(live_server, browser, make_study, shots):
+    # such a participation was lost for good: the code was asked for only with a participant id
+    study = make_study()
+    link = f"{live_server.url}/studies/s/{study.slug}/"
+    page = browser.new_context().new_page()
+    page.goto(link)
+    page.get_by_label("I have read the information").check()
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_selector("[data-step=onboarding]")
+    code = page.text_content("#resume-code-value")
+    page.get_by_role("button", name="Sign out").or_(page.get_by_role("link", name="Sign out")).click()
+    page.goto(link)
+    page.wait_for_selector("[data-step=consent]")
+    page.get_by_role("link", name="Continue with your resume code").click()
+    page.wait_for_selector("[data-step=resume]")
+    page.screenshot(path=shots / "participant-resume-without-id.png", full_page=True)
+    page.keyboard.type(code.lower())  # the code field has the focus
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-step=onboarding]")
+    assert page.text_content("h1") == "Rules" and Participant.objects.count() == 1
+
+
 def test_a_participant_reads_teammate_names_only(live_server, browser, make_study, shots, settings):
     settings.NPC_RETRY_SECONDS = 0
     study = make_study((("Two planner NPCs", "planner", 2),))
