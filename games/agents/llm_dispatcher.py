@@ -60,7 +60,7 @@ class PromptOptions:
     def from_json(cls, raw: Mapping[str, Any] | None) -> PromptOptions:
         """The options a seat, condition or benchmark names (``{"max_tokens": 300}``); a
         ``PromptOptionError`` says what is wrong (checked when the game or run is made, so no
-        NPC turn fails on them: ``"seed": "abc"`` and ``"max_tokens": "lots"`` did at every turn)."""
+        NPC turn fails on them: ``"max_tokens": "lots"`` failed every turn of its game)."""
         raw = raw or {}
         if not isinstance(raw, Mapping):
             raise PromptOptionError('prompt options are an object, e.g. {"max_tokens": 300, "hints": false}')
