@@ -10,10 +10,9 @@ LARGEST = 2**63 - 1
 
 
 def whole_number(text: str | None, *, largest: int = LARGEST) -> int | None:
-    """``text`` as a whole number from 0 to ``largest`` ("12", " 7 "), else None."""
+    """``text`` as a whole number from 0 to ``largest`` (ASCII digits only: "12", not " 12"), else None."""
     if text is None:
         return None
-    text = text.strip()
     if not (text.isascii() and text.isdigit()) or len(text) > len(str(largest)):
         return None
     value = int(text)

@@ -15,7 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from arena_site.params import whole_number
+
 MAX_DEPTH = 16
+DIGITS_MAX = 999_999_999  # a field that takes digits (an html form's "agent": "0") reads up to 9 of them
 MAX_FRAME_BYTES = 8_000
 MAX_BODY_BYTES = 64_000
 SEED_MAX = 2**31 - 1
@@ -129,8 +132,9 @@ class Field:
     def clean(self, name: str, value: Any) -> Any:
         hint = f" ({self.hint})" if self.hint else ""
         if self.kind == "int":
-            if self.digits and isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 10:
-                value = int(value)
+            number = whole_number(value, largest=DIGITS_MAX) if self.digits and isinstance(value, str) else None
+            if number is not None:
+                value = number
             if isinstance(value, bool) or not isinstance(value, int):
                 raise SchemaError(f'"{name}" must be a whole number{hint}, not {_shown(value)}')
             self._range(name, value, hint)
