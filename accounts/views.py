@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -19,6 +22,13 @@ class LogoutView(auth_views.LogoutView):
     pass
 
 
+def locked_out(request: HttpRequest, original_response: HttpResponse | None, credentials: Any = None) -> HttpResponse:
+    """django-axes' answer once one username has failed too often from one address: a 429 page."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    context = {"minutes": minutes, "failure_limit": settings.AXES_FAILURE_LIMIT}
+    return render(request, "accounts/locked_out.html", context, status=429)
+
+
 def home(request: HttpRequest) -> HttpResponse:
     role = primary_role(request.user)
     if role is None:
@@ -27,4 +37,4 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, f"accounts/dashboard_{role.value}.html", {"panels": panels, "role": role})
 
 
-__all__ = ["LoginView", "LogoutView", "Role", "home"]
+__all__ = ["LoginView", "LogoutView", "Role", "home", "locked_out"]

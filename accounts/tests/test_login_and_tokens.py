@@ -23,6 +23,56 @@ def test_login_page_signs_in_and_out(client, researcher):
     assert not client.get(reverse("home")).context["user"].is_authenticated
 
 
+def _sign_in(client, password, address="10.0.0.1"):
+    return client.post(
+        reverse("accounts:login"), {"username": "res", "password": password}, REMOTE_ADDR=address
+    )
+
+
+def test_wrong_passwords_pause_signing_in_to_that_username_from_that_address(client, researcher, settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    for _ in range(2):
+        assert b"do not match" in _sign_in(client, "guess").content
+    locked = _sign_in(client, "guess")
+    assert locked.status_code == 429
+    assert b"Sign-in paused" in locked.content and b"15 minutes" in locked.content
+    # the right password no longer gets in from there, for as long as the pause lasts
+    late = _sign_in(client, "pw-researcher-1")
+    assert late.status_code == 429
+    assert not client.get(reverse("home")).context["user"].is_authenticated
+    # the researcher, from their own address, is not locked out by someone else's guesses
+    assert _sign_in(Client(), "pw-researcher-1", address="10.0.0.2").status_code == 302
+
+
+def test_a_right_password_resets_the_count_of_wrong_ones(client, researcher, settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    for _ in range(2):
+        _sign_in(client, "guess")
+    assert _sign_in(client, "pw-researcher-1").status_code == 302
+    client.post(reverse("accounts:logout"))
+    for _ in range(2):
+        assert _sign_in(client, "guess").status_code == 200
+    assert _sign_in(client, "pw-researcher-1").status_code == 302
+
+
+def test_a_pause_ends_after_its_cool_off_and_the_reset_command_lifts_it_early(client, researcher, settings):
+    from axes.models import AccessAttempt
+    from django.utils import timezone
+
+    settings.AXES_FAILURE_LIMIT = 2
+    for _ in range(2):
+        _sign_in(client, "guess")
+    assert _sign_in(client, "pw-researcher-1").status_code == 429
+    AccessAttempt.objects.update(attempt_time=timezone.now() - settings.AXES_COOLOFF_TIME)
+    assert _sign_in(client, "pw-researcher-1").status_code == 302
+    client.post(reverse("accounts:logout"))
+    for _ in range(2):
+        _sign_in(client, "guess")
+    assert _sign_in(client, "pw-researcher-1").status_code == 429
+    call_command("axes_reset_username", "res")
+    assert _sign_in(client, "pw-researcher-1").status_code == 302
+
+
 def test_token_is_stored_only_as_digest(researcher):
     raw = create_token(researcher, name="bot")
     token = ApiToken.objects.get()
