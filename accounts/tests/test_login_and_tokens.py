@@ -24,9 +24,7 @@ def test_login_page_signs_in_and_out(client, researcher):
 
 
 def _sign_in(client, password, address="10.0.0.1"):
-    return client.post(
-        reverse("accounts:login"), {"username": "res", "password": password}, REMOTE_ADDR=address
-    )
+    return client.post(reverse("accounts:login"), {"username": "res", "password": password}, REMOTE_ADDR=address)
 
 
 def test_wrong_passwords_pause_signing_in_to_that_username_from_that_address(client, researcher, settings):
