@@ -24,6 +24,7 @@ urlpatterns = [
     path("<int:pk>/monitor/", monitor.monitor, name="monitor"),
     path("<int:pk>/participants/<int:participant_pk>/drop/", monitor.drop, name="drop"),
     path("<int:pk>/participants/<int:participant_pk>/message/", monitor.message, name="message"),
+    path("<int:pk>/participants/<int:participant_pk>/release/", monitor.release, name="release"),
     path("<int:pk>/analysis/", analysis.analysis, name="analysis"),
     path("<int:pk>/exports/", exports.exports_page, name="exports"),
     path("<int:pk>/exports/dictionary.<str:fmt>", exports.dictionary, name="dictionary"),

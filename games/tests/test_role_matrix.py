@@ -107,6 +107,7 @@ LEVELS: dict[str, str] = {
     "studies:monitor": "researcher",
     "studies:drop": "researcher",
     "studies:message": "researcher",
+    "studies:release": "researcher",
     "studies:analysis": "researcher",
     "studies:exports": "researcher",
     "studies:dictionary": "researcher",

@@ -413,6 +413,33 @@ def drop_out(participant: Participant, reason: str = "") -> None:
     _leave_lobby(participant)
 
 
+@transaction.atomic
+def release_external_id(participant: Participant) -> str:
+    """Free a participant id for a fresh start: someone else took it first (a shared or leaked
+    link), or its owner lost their resume code. The participation that held it stays, with all it
+    did: one still taking part is dropped out (its games stop; excluded from analysis), one that
+    declined, was screened out or dropped keeps that status; the id is kept in its drop reason
+    and its resume code stops working. Returns the released id. A completed participation
+    keeps its id, so one id never completes a study twice."""
+    participant = Participant.objects.select_for_update().get(pk=participant.pk)
+    released = participant.external_id
+    if not released:
+        raise StudyError(f"{participant.code} has no participant id to release.")
+    if participant.status == ParticipantStatus.COMPLETED:
+        raise StudyError(f"{participant.code} completed the study; its id stays so it cannot take part twice.")
+    if participant.status in (ParticipantStatus.JOINED, ParticipantStatus.ACTIVE):
+        drop_out(participant, reason="")
+        participant.refresh_from_db()
+    participant.drop_reason = f"id {released} released by the researcher" + (
+        f"; {participant.drop_reason}" if participant.drop_reason else ""
+    )
+    participant.drop_reason = participant.drop_reason[:200]
+    participant.external_id = ""
+    participant.resume_code = ""
+    participant.save(update_fields=["drop_reason", "external_id", "resume_code"])
+    return released
+
+
 MAX_MESSAGE = 500
 
 

@@ -152,6 +152,52 @@ def test_withdrawing_marks_the_participant_dropped_and_stops_their_game(client, 
     assert "participation has ended" in client.get(entry, follow=True).content.decode()
 
 
+def test_the_researcher_releases_a_participant_id_someone_else_took_first(make_study, researcher):
+    """Whoever opens a panel id's link first holds it; its owner then only sees the resume page.
+    The monitor's "Release id" frees it: the squatter's participation ends and keeps its data
+    (excluded from analysis), and the owner's link starts a participation of their own."""
+    study = make_study()
+    entry = reverse("studies:entry", args=[study.slug])
+    step_url = reverse("studies:step", args=[study.slug])
+    squatter, owner, staff = Client(), Client(), Client()
+    squatter.post(entry, {"pid": "PANEL7", "choice": "agree", "agree": "1"})
+    squatter.post(step_url, {"action": "onboarding", "index": "0"})
+    squatter.post(step_url, {"action": "start", "index": "0"})
+    taken = Participant.objects.get(external_id="PANEL7")
+    old_code = taken.resume_code
+    assert 'data-step="resume"' in owner.get(entry + "?pid=PANEL7").content.decode()
+
+    staff.force_login(researcher)
+    monitor = staff.get(reverse("studies:monitor", args=[study.pk])).content.decode()
+    release_url = reverse("studies:release", args=[study.pk, taken.pk])
+    assert release_url in monitor and "Release PANEL7" in monitor
+    done = staff.post(release_url, follow=True).content.decode()
+    assert "Released PANEL7: its link now starts a new participation" in done
+
+    taken.refresh_from_db()
+    assert taken.status == ParticipantStatus.DROPPED and taken.external_id == ""
+    assert "id PANEL7 released by the researcher" in taken.drop_reason
+    assert taken.episodes.get(index=0).game.is_finished  # kept, and stopped
+    assert "participation has ended" in squatter.get(step_url).content.decode()
+    assert owner.post(entry, {"pid": "PANEL7", "choice": "resume", "code": old_code}).status_code == 400
+
+    assert "Before you start" in owner.get(entry + "?pid=PANEL7").content.decode()
+    owner.post(entry, {"pid": "PANEL7", "choice": "agree", "agree": "1"})
+    mine = Participant.objects.get(external_id="PANEL7")
+    assert mine.pk != taken.pk and mine.status == ParticipantStatus.ACTIVE
+    assert owner.get(step_url).status_code == 200
+
+    # a completed participation keeps its id: one id never completes a study twice
+    Participant.objects.filter(pk=mine.pk).update(status=ParticipantStatus.COMPLETED)
+    refused = staff.post(reverse("studies:release", args=[study.pk, mine.pk]), follow=True).content.decode()
+    assert "completed the study; its id stays" in refused
+    assert Participant.objects.get(pk=mine.pk).external_id == "PANEL7"
+    # only researchers release ids, and only with a POST
+    assert squatter.post(reverse("studies:release", args=[study.pk, mine.pk])).status_code == 403
+    assert staff.get(reverse("studies:release", args=[study.pk, mine.pk])).status_code == 405
+    assert Participant.objects.get(pk=mine.pk).external_id == "PANEL7"
+
+
 def test_every_participant_form_is_csrf_protected(make_study):
     study = make_study()
     client = Client(enforce_csrf_checks=True)

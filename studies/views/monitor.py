@@ -72,3 +72,21 @@ def drop(request: HttpRequest, pk: int, participant_pk: int) -> HttpResponse:
     else:
         messages.success(request, f"{participant.code} is marked as dropped out and excluded from analysis.")
     return redirect("studies:monitor", pk=pk)
+
+
+@researcher_required
+@require_POST
+def release(request: HttpRequest, pk: int, participant_pk: int) -> HttpResponse:
+    """Free a participant id someone else took first, or whose owner lost their resume code."""
+    participant = get_object_or_404(Participant, pk=participant_pk, study_id=pk)
+    try:
+        released = services.release_external_id(participant)
+    except StudyError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            f"Released {released}: its link now starts a new participation. "
+            f"{participant.code} keeps what it did, excluded from analysis.",
+        )
+    return redirect("studies:monitor", pk=pk)
