@@ -24,7 +24,7 @@ NAV: dict[Role, list[tuple[str, str]]] = {
         ("Studies", "studies:list"),
         ("Admin", "admin:index"),
     ],
-    Role.ANNOTATOR: [("Dashboard", "home"), ("My queue", "annotations:queue")],
+    Role.ANNOTATOR: [("Dashboard", "home"), ("My queue", "annotations:queue"), ("My games", "games:mine")],
     Role.PARTICIPANT: [("Dashboard", "home"), ("My games", "games:mine")],
 }
 

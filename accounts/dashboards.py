@@ -26,8 +26,9 @@ PROVIDERS: dict[Role, list[str]] = {
         "studies.dashboard:researcher_panel",
         "accounts.dashboards:tokens_panel",
     ],
-    Role.ANNOTATOR: ["annotations.dashboard:annotator_panel"],
-    Role.PARTICIPANT: ["games.dashboard:participant_panel", "studies.dashboard:participant_panel"],
+    # annotators play too when a researcher seats them in a game ("Human (a signed-in player)")
+    Role.ANNOTATOR: ["games.dashboard:player_panel", "annotations.dashboard:annotator_panel"],
+    Role.PARTICIPANT: ["games.dashboard:player_panel", "studies.dashboard:participant_panel"],
 }
 
 

@@ -27,13 +27,15 @@ def researcher_panel(user: Any) -> dict[str, Any]:
     }
 
 
-def participant_panel(user: Any) -> dict[str, Any] | None:
+def player_panel(user: Any) -> dict[str, Any] | None:
+    """A person's own games: the one still running first (a researcher may have seated them in it,
+    so this is how they find it), else their finished ones."""
     games = selectors.games_for_user(user)
     current = games.filter(status=GameStatus.RUNNING).first()
     if current is not None:
         return {
             "title": "Your game is waiting",
-            "body": f"{current.scenario.title} (game {current.pk}) is still running; pick up where you left off.",
+            "body": f"{current.scenario.title} (game {current.pk}) is running; join in, or pick up where you left off.",
             "link": reverse("games:play", args=[current.pk]),
             "link_label": "Continue playing",
         }

@@ -185,6 +185,24 @@ def test_dashboards_point_to_the_running_game(client, participant, researcher, g
     assert "See the paused games" in html
 
 
+def test_an_annotator_seated_in_a_game_finds_it_on_their_dashboard_and_in_the_menu(client, annotator, researcher):
+    """A researcher may seat any signed-in person ("Human (a signed-in player)"); an annotator's
+    dashboard and menu had their labelling queue only, so the game could be reached by its URL alone."""
+    from games.domains.tasks.tests.helpers import RICE
+    from games.scenarios import save_scenario
+
+    save_scenario(domain="tasks", slug="test/rice", title="Rice", source="test", definition=RICE)
+    client.force_login(annotator)
+    assert "Your game is waiting" not in client.get(reverse("home")).content.decode()
+    seats = [{"kind": "human", "user": researcher}, {"kind": "human", "user": annotator}]
+    game = services.create_game("test/rice", seats, clock="lockstep", created_by=researcher)
+    html = client.get(reverse("home")).content.decode()
+    assert "Your game is waiting" in html and reverse("games:play", args=[game.pk]) in html
+    assert f'href="{reverse("games:mine")}"' in html  # the menu's "My games"
+    assert "Rice" in client.get(reverse("games:mine")).content.decode()
+    assert client.get(reverse("games:play", args=[game.pk])).status_code == 200
+
+
 def test_the_researchers_dashboard_leads_to_benchmarks_and_the_studio(client, researcher):
     # the dashboard had games, annotation and studies only: a run under way was three clicks away
     from games.npc import benchmarks
