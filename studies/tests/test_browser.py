@@ -227,6 +227,43 @@ def test_the_researcher_messages_a_participant_from_the_monitor(live_server, bro
     assert page.get_by_role("button", name=f"End participation of {participant.code}").is_visible()
 
 
+def test_the_researcher_releases_a_taken_participant_id_from_the_monitor(live_server, browser, make_study, shots):
+    study = make_study()
+    link = f"{live_server.url}/studies/s/{study.slug}/?pid=OWNER9"
+    squatter = browser.new_page()  # each page its own browser session
+    squatter.goto(link)
+    squatter.get_by_label("I have read the information").check()
+    squatter.get_by_role("button", name="Continue").click()
+    squatter.wait_for_selector("h1:text('Rules')")
+    owner = browser.new_page()
+    owner.goto(link)
+    assert owner.text_content("h1") == "Continue your participation"
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "res")
+    page.fill("#id_password", "pw-researcher-1")
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(f"{live_server.url}/studies/{study.pk}/monitor/")
+    page.get_by_text("Release id", exact=True).focus()
+    page.keyboard.press("Enter")  # opens the box
+    page.screenshot(path=shots / "monitor-release.png", full_page=True)
+    page.keyboard.press("Tab")  # to its button
+    page.keyboard.press("Enter")
+    page.wait_for_selector("text=Released OWNER9: its link now starts a new participation")
+    assert "id OWNER9 released by the researcher" in page.text_content("table")
+
+    squatter.reload()
+    assert "participation has ended" in squatter.text_content("main")
+    owner.reload()
+    assert owner.text_content("h1") == "Before you start"
+    owner.get_by_label("I have read the information").check()
+    owner.get_by_role("button", name="Continue").click()
+    owner.wait_for_selector("h1:text('Rules')")
+    assert Participant.objects.filter(external_id="OWNER9", status=ParticipantStatus.ACTIVE).count() == 1
+    assert Participant.objects.filter(status=ParticipantStatus.DROPPED, external_id="").count() == 1
+
+
 def test_two_participants_meet_in_the_lobby_and_go_to_one_game(live_server, browser, toy_scenario, researcher, shots):
     from studies import services
     from studies.models import PageKind, StudyStatus
