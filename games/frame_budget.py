@@ -18,16 +18,21 @@ RATE = 10.0  # frames per second, on average
 BURST = 30.0  # frames at once
 
 
+def clock() -> float:
+    """Seconds on a monotonic clock (a function of its own, so a test can hold time still)."""
+    return time.monotonic()
+
+
 @dataclass
 class FrameBudget:
     rate: float = RATE
     burst: float = BURST
     left: float = BURST
-    stamp: float = field(default_factory=time.monotonic)
+    stamp: float = field(default_factory=lambda: clock())
 
     def take(self, now: float | None = None) -> bool:
         """One frame: True if the budget has it (and spends it), False if the socket is too fast."""
-        now = time.monotonic() if now is None else now
+        now = clock() if now is None else now
         self.left = min(self.burst, self.left + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.left < 1:
