@@ -225,6 +225,7 @@ KITCHEN_FIELDS = (
 
 
 def parse_kitchen(name: str, text: str) -> dict[str, Any]:
+    from games.domains.kitchen.rules import OPTIONS as KITCHEN_OPTIONS
     from games.domains.kitchen.state import MAX_AGENTS, build_level
     from games.domains.kitchen.world import LevelError, parse_recipes, recipe_closure, unmakeable
 
@@ -279,18 +280,19 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
             "agents": raw.get("agents", 2),
             "max_steps": raw.get("max_steps", 60),
         }
-        for count, least, most in (("agents", 1, MAX_AGENTS), ("max_steps", 1, None)):
-            value = definition[count]
-            if isinstance(value, bool) or not isinstance(value, int) or value < least or (most and value > most):
-                span = f"from {least} to {most}" if most else f"of at least {least}"
-                problem = Problem(line_of(lines, (count,)), count, f"must be a whole number {span}, not {value!r}")
-                raise AuthoringError([problem])
-        for tuning in ("alpha", "beta"):  # the level's own order pace and dish lifetimes, as bundled levels
+        value = definition["agents"]
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_AGENTS:
+            message = f"must be a whole number from 1 to {MAX_AGENTS}, not {value!r}"
+            raise AuthoringError([Problem(line_of(lines, ("agents",)), "agents", message)])
+        # the level's own length, order pace and dish lifetimes, within what a game's options may set
+        # (a preview of 5,000,000 steps held a server thread for minutes; alpha 1e999 crashed it)
+        for tuning in ("max_steps", "alpha", "beta"):
             if tuning in raw:
-                value = raw[tuning]
-                if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-                    raise AuthoringError([Problem(line_of(lines, (tuning,)), tuning, "must be a number above 0")])
-                definition[tuning] = float(value)
+                try:
+                    definition[tuning] = KITCHEN_OPTIONS[tuning](tuning, raw[tuning])
+                except ValueError as error:
+                    message = str(error).removeprefix(f"option {tuning} ")
+                    raise AuthoringError([Problem(line_of(lines, (tuning,)), tuning, message)]) from None
         build_level(definition, seed=0, options=None)
     except (LevelError, ValueError, TypeError) as error:
         if isinstance(error, AuthoringError):

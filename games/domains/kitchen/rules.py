@@ -44,7 +44,15 @@ from typing import Any
 from games.domains.kitchen import text as kitchen_text
 from games.domains.kitchen.commands import CommandError
 from games.domains.kitchen.execution import COMMITTED, command_of, execute_step, legal_commands, new_order
-from games.domains.kitchen.state import MAX_AGENTS, AgentState, KitchenState, ToolState, level_of
+from games.domains.kitchen.state import (
+    MAX_AGENTS,
+    MAX_PACE,
+    MAX_STEPS,
+    AgentState,
+    KitchenState,
+    ToolState,
+    level_of,
+)
 from games.domains.kitchen.world import ALWAYS_PICKABLE, SERVING_TABLE, TOOL_KINDS, LevelError
 from games.engine.options import above_zero, checked, whole
 from games.engine.types import JSON, Event, Feedback, Observation, Outcome, Transition, rejected
@@ -54,7 +62,7 @@ _evolve_state = evolver(KitchenState)
 
 
 # What a game's options may set, and what each must be (games.engine.options).
-OPTIONS = {"alpha": above_zero(100), "beta": above_zero(100), "max_steps": whole(1, 10_000)}
+OPTIONS = {"alpha": above_zero(MAX_PACE), "beta": above_zero(MAX_PACE), "max_steps": whole(1, MAX_STEPS)}
 
 
 class KitchenRules:

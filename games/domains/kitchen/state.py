@@ -31,6 +31,8 @@ from games.engine.compiled import CompiledScenarios
 from games.engine.values import quick_init
 
 MAX_AGENTS = 8
+MAX_PACE = 100.0  # alpha and beta: above 0, at most this
+MAX_STEPS = 10_000  # an episode's length
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,11 +161,11 @@ def build_level(scenario: Mapping[str, Any], *, seed: int, options: Mapping[str,
     # A level may carry its own defaults (a gentler warm-up); a game's options override them.
     alpha = float(options.get("alpha", scenario.get("alpha", 1.0)))
     beta = float(options.get("beta", scenario.get("beta", DEFAULT_BETA)))
-    if alpha <= 0 or beta <= 0:
-        raise LevelError("alpha and beta must be positive")
-    max_steps = int(options.get("max_steps", scenario.get("max_steps", DEFAULT_MAX_STEPS)))
-    if max_steps < 1:
-        raise LevelError("max_steps must be at least 1")
+    if not (0 < alpha <= MAX_PACE and 0 < beta <= MAX_PACE):  # NaN and infinity too
+        raise LevelError(f"alpha and beta must be above 0 and at most {MAX_PACE:g}")
+    max_steps = options.get("max_steps", scenario.get("max_steps", DEFAULT_MAX_STEPS))
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or not 1 <= max_steps <= MAX_STEPS:
+        raise LevelError(f"max_steps must be a whole number from 1 to {MAX_STEPS}")
     derived = derived_parameters(dishes, recipes, alpha, beta)
     return Level(
         name=str(scenario.get("name") or scenario.get("title") or "kitchen"),
