@@ -201,7 +201,8 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"daphne": {"level": "WARNING"}},
+    # django-axes: failed sign-ins are warnings; its notes on every successful one are left out
+    "loggers": {"daphne": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
 
 # Static files: WhiteNoise serves them under Daphne; in development straight from the finders.
