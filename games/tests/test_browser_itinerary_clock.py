@@ -144,10 +144,14 @@ def test_a_trip_of_several_days_is_played_by_its_buttons(tmp_path, shots):
                 "e => { const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects().length; }"
             )
             assert lines == 1, lines  # "C201-0501" read "C201-" over "0501"
-            spare = page.locator(".board-itinerary table").evaluate(
-                "t => { const c = t.closest('.card'), s = getComputedStyle(c);"
-                " return c.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - t.scrollWidth; }"
-            )
+            # measured in one go on the page (a board redraw between finding the table and measuring
+            # it left a detached card without styles: NaN); it waits for a drawn board
+            spare = page.wait_for_function(
+                "() => { const t = document.querySelector('.board-itinerary table'), c = t && t.closest('.card');"
+                " if (!c || !c.isConnected) return null; const s = getComputedStyle(c);"
+                " const inside = c.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);"
+                " return {spare: inside - t.scrollWidth}; }"
+            ).json_value()["spare"]  # an object: a spare of 0 is an answer, not a falsy wait
             assert spare >= 0, spare  # the departures fit their card (the price column ran past its edge)
             tomorrow = buttons.filter(has_text="C201-0502")
             if tomorrow.count():  # offered a day ahead: it says so
