@@ -10,6 +10,7 @@ definition order. It waits only when nothing can start. Instant (no solver) and 
 from __future__ import annotations
 
 from functools import lru_cache
+from graphlib import TopologicalSorter
 from typing import Any
 
 from games.domains.tasks.definition import Compiled
@@ -20,20 +21,18 @@ from games.domains.tasks.text import WAIT
 
 @lru_cache(maxsize=256)
 def _tails(scenario: Compiled) -> tuple[int, ...]:
-    """For each action: its minutes plus the longest chain of minutes of the actions that need it."""
+    """For each action: its minutes plus the longest chain of minutes of the actions that need it.
+    One pass over the actions, those that need an action before it (a recursive depth per action
+    took exponential time: 34 actions each after the two before it held the studio for 27 s)."""
     children: list[list[int]] = [[] for _ in scenario.actions]
     for action in scenario.actions:
         for parent in action.requires:
             children[parent].append(action.index)
+    order = TopologicalSorter({a.index: a.requires for a in scenario.actions}).static_order()
     tails = [0] * len(scenario.actions)
-    for action in sorted(scenario.actions, key=lambda a: -_depth(scenario, a.index)):
-        tails[action.index] = action.minutes + max((tails[c] for c in children[action.index]), default=0)
+    for index in reversed(list(order)):  # every action after all that require it
+        tails[index] = scenario.actions[index].minutes + max((tails[c] for c in children[index]), default=0)
     return tuple(tails)
-
-
-def _depth(scenario: Compiled, index: int) -> int:
-    requires = scenario.actions[index].requires
-    return 1 + max((_depth(scenario, r) for r in requires), default=0)
 
 
 def npc_policy(rules: Any, state: TasksState, agent: int) -> str | None:

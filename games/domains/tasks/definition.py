@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from graphlib import CycleError, TopologicalSorter
 from typing import Any
 
 from games.domains.tasks.vocabulary import state_sentences
@@ -205,21 +206,12 @@ def validate(definition: Any) -> None:
 
 
 def _check_acyclic(where: str, requires: dict[str, list[str]]) -> None:
-    state: dict[str, int] = {}  # 1 = on the path, 2 = finished
-
-    def visit(node: str, path: list[str]) -> None:
-        if state.get(node) == 2:
-            return
-        if state.get(node) == 1:
-            cycle = " -> ".join([*path[path.index(node) :], node])
-            raise DefinitionError(f"{where}: the prerequisites go round in a circle: {cycle}")
-        state[node] = 1
-        for parent in requires[node]:
-            visit(parent, [*path, node])
-        state[node] = 2
-
-    for node in requires:
-        visit(node, [])
+    # graphlib walks without recursion: a chain of 1,200 prerequisites overflowed Python's stack
+    try:
+        TopologicalSorter(requires).prepare()
+    except CycleError as error:
+        cycle = " -> ".join(reversed(error.args[1]))  # each action, then the one it requires
+        raise DefinitionError(f"{where}: the prerequisites go round in a circle: {cycle}") from None
 
 
 def compose(definitions: Sequence[Mapping[str, Any]], *, title: str | None = None) -> dict[str, Any]:
