@@ -160,6 +160,25 @@ def test_a_kitchen_levels_length_and_pace_are_bounded_as_a_games_options_are(cli
     assert saved.status_code == 400 and not Scenario.objects.filter(slug="studio/unbounded").exists()
 
 
+@pytest.mark.parametrize(
+    ("new", "said"),
+    [
+        ('"time": 1e999', "inf is not a duration"),
+        ('"time": NaN', "nan is not a duration"),
+        ('"time": "100000000 hour"', "is longer than a day; a step or a time constraint lasts at most 24 hours"),
+        ('"time": 1e30', "is longer than a day"),
+    ],
+)
+def test_a_recipe_steps_time_is_a_finite_duration_of_at_most_a_day(client_r, new, said):
+    # 1e999 (JSON's infinity) crashed the check with a server error, NaN said "cannot convert float
+    # NaN to integer", 1e30 crashed the solver, and "100000000 hour" held the preview for 20 s
+    text = starter("recipes").replace('"time": "6 min"', new)
+    html = _check(client_r, "recipes", text).content.decode()
+    assert said in html and "step 1" in html and "studio-preview" not in html
+    saved = client_r.post("/studio/recipes/save/", {"name": "endless", "text": text})
+    assert saved.status_code == 400 and not Scenario.objects.filter(slug="studio/endless").exists()
+
+
 def test_a_briefs_wishes_must_be_objects(client_r):
     brief = json.loads(starter("itinerary"))
     brief["spots"] = ["Old Town Walls"]
