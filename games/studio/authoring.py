@@ -17,6 +17,7 @@ itinerary, one brief as in games/content/itinerary/briefs.json, over our own tra
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -311,6 +312,9 @@ _KINDS = {1: "inter-city", 2: "day-plan", 3: "combined"}
 
 # What a brief may say (docs/scenarios.md): a misspelt field or setting is refused, not read as
 # left out ("check_opening_hour": true played without opening hours)
+# The longest stay a brief may ask for: a city's days, a sight's minutes (a visit of 10**10 minutes
+# held the check for 31 s while the simulator counted its days one by one)
+MOST_WANTED = {"cities": 366, "spots": 24 * 60}
 BRIEF_FIELDS = ("name", "title", "kind", "question", "settings", "cities", "spots")
 BRIEF_SETTINGS = (
     "begin_time",
@@ -344,7 +348,8 @@ def parse_itinerary(name: str, text: str) -> dict[str, Any]:
         raise fail((), "a brief is a JSON object with kind, question, settings and cities or spots")
     if unknown := _unknown(raw, BRIEF_FIELDS):
         raise fail((unknown[0],), unknown[1])
-    if raw.get("kind") not in _KINDS:
+    kind = raw.get("kind")
+    if isinstance(kind, bool) or not isinstance(kind, int) or kind not in _KINDS:  # [1] was a server error
         raise fail(("kind",), "must be 1 (inter-city), 2 (day plan) or 3 (combined)")
     question = raw.get("question")
     if not isinstance(question, str) or not re.search(r"as little (money|time) as possible", question, re.I):
@@ -362,7 +367,7 @@ def parse_itinerary(name: str, text: str) -> dict[str, Any]:
             raise fail(("settings", key), "must be a time like 2024-05-02 07:00")
     if settings["begin_time"] >= settings["end_time"]:
         raise fail(("settings", "end_time"), "must be after begin_time")
-    if settings.get("origin_city") not in cities:
+    if not isinstance(settings.get("origin_city"), str) or settings["origin_city"] not in cities:
         raise fail(("settings", "origin_city"), f"unknown city; our world has {', '.join(sorted(cities))}")
     if (problem := _brief_settings_problem(settings, tables.places)) is not None:
         raise fail(("settings", problem[0]), problem[1])
@@ -371,9 +376,11 @@ def parse_itinerary(name: str, text: str) -> dict[str, Any]:
         if wanted is not None and not isinstance(wanted, dict):
             example = '{"Millbrook": 1}' if key == "cities" else '{"Old Town Walls": 45}'
             raise fail((key,), f"must be an object of {unit} per name, like {example}")
+        most = MOST_WANTED[key]
         for place, amount in (wanted or {}).items():
-            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
-                raise fail((key, place), f"must be a whole number of {unit}, 1 or more, not {json.dumps(amount)}")
+            if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= most:
+                message = f"must be a whole number of {unit} from 1 to {most}, not {json.dumps(amount)}"
+                raise fail((key, place), message)
     for city in raw.get("cities") or {}:
         if city not in cities:
             raise fail(("cities", city), f"unknown city {city!r}; our world has {', '.join(sorted(cities))}")
@@ -410,7 +417,9 @@ def _brief_settings_problem(
         )
     for key in ("budget", "time_min", "time_max", "money_min", "money_max"):
         value = settings.get(key)
-        if key in settings and (isinstance(value, bool) or not isinstance(value, int | float) or value < 0):
+        if key in settings and (
+            isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < math.inf  # NaN too
+        ):
             unit = "seconds" if key.startswith("time") else "money"
             return key, f"must be a number of {unit}, 0 or more, not {json.dumps(value)}"
     for low, high in (("time_min", "time_max"), ("money_min", "money_max")):

@@ -115,6 +115,14 @@ WHOLE_STEPS = "must be a whole number from 1 to 10000"
         ('"time_max": 32400', '"time_max": 600', "settings.time_max", "must be more than time_min (16200)"),
         ('"Old Town Walls": 45', '"Old Town Walls": -45', "spots.Old Town Walls", "must be a whole number of minutes"),
         ('"Old Town Walls": 45', '"Old Town Walls": "45"', "spots.Old Town Walls", "must be a whole number of minutes"),
+        # stop 52: NaN passed every comparison and was saved (a server error on Postgres), a list
+        # as the kind or the origin city was a server error, and a visit of 10**10 minutes held the
+        # check for 31 s
+        ('"time_min": 16200', '"time_min": NaN', "settings.time_min", "a number of seconds, 0 or more, not NaN"),
+        ('"time_max": 32400', '"time_max": Infinity', "settings.time_max", "0 or more, not Infinity"),
+        ('"kind": 2', '"kind": [2]', "kind", "must be 1 (inter-city), 2 (day plan) or 3 (combined)"),
+        ('"origin_city": "Harbourton"', '"origin_city": ["Harbourton"]', "settings.origin_city", "unknown city"),
+        ('"Old Town Walls": 45', '"Old Town Walls": 10000000000', "spots.Old Town Walls", "from 1 to 1440, not"),
         (
             '"origin_place": "Harbourton Railway Hotel"',
             '"origin_place": "Harbourton Railway Hotl"',
