@@ -65,11 +65,38 @@ def check_text(name: str, text: str) -> None:
 
 def _json(text: str) -> Any:
     try:
-        return json.loads(text)
+        raw = json.loads(text)
     except json.JSONDecodeError as error:
         raise AuthoringError(
             [Problem(error.lineno, "", f"not valid JSON: {error.msg} (column {error.colno})")]
         ) from None
+    except (RecursionError, ValueError) as error:  # nested thousands deep; an integer of 4,300+ digits
+        raise AuthoringError([Problem(1, "", f"not a JSON we can read: {error}")]) from None
+    if (path := _not_finite(raw)) is not None:
+        # Python's JSON reads NaN, Infinity and 1e999, which no check below expects (NaN passes every
+        # comparison) and a database's JSON cannot store: refused here, for every field at once
+        field = ".".join(map(str, path))
+        value = json.dumps(_at(raw, path))
+        line = line_of(json_lines(text), path) or 1
+        raise AuthoringError([Problem(line, field, f"must be a finite number, not {value}")])
+    return raw
+
+
+def _not_finite(value: Any, path: Path = ()) -> Path | None:
+    """The path of the first NaN or infinite number in a parsed JSON value, else None."""
+    if isinstance(value, float):
+        return None if math.isfinite(value) else path
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        if (found := _not_finite(item, (*path, key))) is not None:
+            return found
+    return None
+
+
+def _at(value: Any, path: Path) -> Any:
+    for key in path:
+        value = value[key]
+    return value
 
 
 # -- tasks -----------------------------------------------------------------------------------------

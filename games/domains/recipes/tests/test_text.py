@@ -26,6 +26,23 @@ def test_amounts_in_min_sec_and_hour():
         parse_amount("ten minutes")
 
 
+@pytest.mark.parametrize(
+    ("bad", "said"),
+    [
+        (float("inf"), "not a duration"),
+        (float("nan"), "not a duration"),
+        (10**30, "longer than a day"),
+        ("25 hour", "longer than a day"),
+        ("9" * 400 + " hour", "longer than a day"),  # infinite once read as a number
+    ],
+)
+def test_an_amount_is_a_finite_duration_of_at_most_a_day(bad, said):
+    # infinity crashed round(), and 10**30 seconds the solver
+    assert parse_amount("24 hour") == 86_400
+    with pytest.raises(TimeFormatError, match=said):
+        parse_amount(bad)
+
+
 def test_step_with_all_forms():
     assert parse_actions("Step(3, Cobbler, 00:01:00, 00:05:00)") == [StepAction(3, "Cobbler", 60, 300)]
     assert parse_actions('step(3, "Daikon-Radish", "01:00", "10:00")') == [StepAction(3, "Daikon-Radish", 60, 600)]
