@@ -41,6 +41,8 @@ def read_task(name: str, text: str) -> dict[str, Any]:
         raise DefinitionError(f"{name}: add at least one [[actions]] table")
     converted = []
     for number, action in enumerate(actions):
+        if not isinstance(action, dict):  # `actions = [1, 2]` was a server error
+            raise DefinitionError(f"{name}: actions[{number}] must be a table ([[actions]] with do and minutes)")
         extra = set(action) - _ACTION_KEYS
         if extra:
             raise DefinitionError(

@@ -209,6 +209,13 @@ def test_nan_and_infinity_are_refused_in_every_json_format_where_they_stand(clie
     assert saved.status_code == 400 and not Scenario.objects.filter(slug="studio/not-finite").exists()
 
 
+def test_a_tasks_actions_must_be_tables(client_r):
+    # `actions = [1, 2]` was a server error ('int' object is not iterable)
+    text = 'title = "Cups"\ngoal = "clean cups"\nappliances = []\nactions = [1, 2]\n'
+    html = _check(client_r, "tasks", text).content.decode()
+    assert "actions[0] must be a table ([[actions]] with do and minutes)" in html and "studio-preview" not in html
+
+
 def test_a_briefs_wishes_must_be_objects(client_r):
     brief = json.loads(starter("itinerary"))
     brief["spots"] = ["Old Town Walls"]
