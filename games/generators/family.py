@@ -52,6 +52,9 @@ def family_of(slug: str) -> str | None:
     return family if source == SOURCE and family and index.isdigit() else None
 
 
+SEED_MAX = 2**31 - 1  # as a game's seed
+
+
 def build(domain: str, seed: int, knobs: Mapping[str, Any], index: int) -> dict[str, Any]:
     """The definition of instance ``index`` of a family (no solving)."""
     # Knobs are not part of the seed: instance ``index`` of two families that differ in one knob
@@ -74,6 +77,8 @@ def generate(
     values = resolve(generator.KNOBS, knobs or {})
     if not 1 <= count <= 200:
         raise KnobError(f"count: must be from 1 to 200, got {count}")
+    if not 0 <= seed <= SEED_MAX:  # a 300-digit seed made a slug longer than a scenario's (200)
+        raise KnobError(f"seed: must be a whole number from 0 to {SEED_MAX}, got {seed}")
     family = family_name(domain, seed, values)
     instances = []
     for index in range(count):

@@ -37,6 +37,11 @@ def test_generate_prints_one_object_per_instance_with_its_certificate():
 def test_bad_knobs_are_one_clear_error():
     with pytest.raises(CommandError, match="depth: must be from 1 to 10"):
         _run("tasks", "--depth", "40")
+    # a 300-digit seed made a family's slugs longer than a scenario's slug may be
+    with pytest.raises(CommandError, match="seed: must be a whole number from 0 to 2147483647"):
+        _run("tasks", "--seed", "9" * 300)
+    with pytest.raises(CommandError, match="seed: must be a whole number from 0 to"):
+        _run("tasks", "--seed", "-1")
 
 
 @pytest.mark.django_db
