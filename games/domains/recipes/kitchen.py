@@ -153,6 +153,22 @@ def _int(raw: Any, where: str, *, minimum: int = 0) -> int:
     return int(raw)
 
 
+def _step_key(raw: Any, where: str) -> int:
+    """A time constraint's key: the number of the step it follows ("2"; JSON keys are texts)."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str) and raw.isascii() and raw.isdigit():
+        return int(raw)
+    raise DefinitionError(f"{where}: a time constraint is keyed by a step number, not {raw!r}")
+
+
+def _switch(raw: Any, where: str) -> bool:
+    """true or false (or the published data's 1 and 0); a text such as "no" would read as true."""
+    if raw not in (True, False) or isinstance(raw, str):
+        raise DefinitionError(f"{where} must be true or false, not {raw!r}")
+    return bool(raw)
+
+
 def load_kitchen(definition: Mapping[str, Any]) -> Kitchen:
     """Validate and freeze a scenario definition (raises DefinitionError naming the bad field)."""
     if not isinstance(definition, Mapping):
@@ -203,7 +219,12 @@ def load_kitchen(definition: Mapping[str, Any]) -> Kitchen:
         for key in sorted(raw_plans):
             plan = raw_plans[key]
             if isinstance(plan, list):
-                plans.append((str(key), tuple((int(a), str(b), int(c), int(d)) for a, b, c, d in plan)))
+                try:
+                    plans.append((str(key), tuple((int(a), str(b), int(c), int(d)) for a, b, c, d in plan)))
+                except (TypeError, ValueError, OverflowError):  # [["x"]] or an infinite time was a server error
+                    raise DefinitionError(
+                        f"reference_plans {key}: each entry is [step, recipe, duration, start] in whole seconds"
+                    ) from None
     return Kitchen(recipes=tuple(recipes), appliances=appliances, reference_plans=tuple(plans))
 
 
@@ -245,12 +266,12 @@ def _load_step(recipe: int, name: str, position: int, raw: Any, appliances: set[
         prerequisites=tuple(sorted({_int(p, f"{where}: prerequisite") for p in prerequisites})),
         time_constraints=tuple(
             sorted(
-                (_int(int(k), f"{where}: time constraint step"), _int(v, f"{where}: time constraint"))
+                (_int(_step_key(k, where), f"{where}: time constraint step"), _int(v, f"{where}: time constraint"))
                 for k, v in constraints.items()
             )
         ),
-        interruptible=bool(raw.get("interruptible", False)),
-        autonomous=bool(raw.get("autonomous", False)),
+        interruptible=_switch(raw.get("interruptible", False), f"{where}: interruptible"),
+        autonomous=_switch(raw.get("autonomous", False), f"{where}: autonomous"),
         uses=tuple(uses),
     )
 

@@ -209,6 +209,36 @@ def test_nan_and_infinity_are_refused_in_every_json_format_where_they_stand(clie
     assert saved.status_code == 400 and not Scenario.objects.filter(slug="studio/not-finite").exists()
 
 
+WHOLE_RECIPES = {
+    "recipes": [
+        {
+            "name": "Toast",
+            "steps": [
+                {"index": 0, "text": "slice bread", "duration": 60},
+                {"index": 1, "text": "toast it", "duration": 120, "prerequisites": [0]},
+            ],
+        }
+    ]
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        # a server error each (only the format's own errors were caught), or read as true
+        (lambda d: d["recipes"][0]["steps"][1].update(time_constraints={"abc": 60}), "keyed by a step number"),
+        (lambda d: d.update(reference_plans={"no_constraint": [["x"]]}), "each entry is [step, recipe, duration"),
+        (lambda d: d["recipes"][0]["steps"][0].update(interruptible="no"), "interruptible must be true or false"),
+    ],
+)
+def test_a_whole_recipes_definition_is_checked_field_by_field(client_r, change, said):
+    definition = json.loads(json.dumps(WHOLE_RECIPES))
+    assert "studio-preview" in _check(client_r, "recipes", json.dumps(definition)).content.decode()
+    change(definition)
+    html = _check(client_r, "recipes", json.dumps(definition, indent=2)).content.decode()
+    assert said in html and "studio-preview" not in html
+
+
 def test_a_tasks_actions_must_be_tables(client_r):
     # `actions = [1, 2]` was a server error ('int' object is not iterable)
     text = 'title = "Cups"\ngoal = "clean cups"\nappliances = []\nactions = [1, 2]\n'
