@@ -21,6 +21,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
@@ -390,7 +391,12 @@ def parse_itinerary(name: str, text: str) -> dict[str, Any]:
     cities = {city for _, city, *_ in tables.places}
     spots = {place for place, _, kind, *_ in tables.places if kind == "spot"}
     for key in ("begin_time", "end_time"):
-        if not re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", str(settings.get(key, ""))):
+        given = str(settings.get(key, ""))
+        try:  # "2024-05-99 07:00" had the shape and named no field once the simulator read it
+            datetime.strptime(given, "%Y-%m-%d %H:%M")
+        except ValueError:
+            raise fail(("settings", key), "must be a time like 2024-05-02 07:00") from None
+        if not re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", given):
             raise fail(("settings", key), "must be a time like 2024-05-02 07:00")
     if settings["begin_time"] >= settings["end_time"]:
         raise fail(("settings", "end_time"), "must be after begin_time")

@@ -121,6 +121,7 @@ WHOLE_STEPS = "must be a whole number from 1 to 10000"
         ('"time_min": 16200', '"time_min": NaN', "settings.time_min", "must be a finite number, not NaN"),
         ('"time_max": 32400', '"time_max": Infinity', "settings.time_max", "must be a finite number, not Infinity"),
         ('"kind": 2', '"kind": [2]', "kind", "must be 1 (inter-city), 2 (day plan) or 3 (combined)"),
+        ('"end_time": "2024-05-03 00:00"', '"end_time": "2024-05-99 07:00"', "settings.end_time", "a time like"),
         ('"origin_city": "Harbourton"', '"origin_city": ["Harbourton"]', "settings.origin_city", "unknown city"),
         ('"Old Town Walls": 45', '"Old Town Walls": 10000000000', "spots.Old Town Walls", "from 1 to 1440, not"),
         (
