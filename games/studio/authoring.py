@@ -450,9 +450,7 @@ def _brief_settings_problem(
         )
     for key in ("budget", "time_min", "time_max", "money_min", "money_max"):
         value = settings.get(key)
-        if key in settings and (
-            isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < math.inf  # NaN too
-        ):
+        if key in settings and (isinstance(value, bool) or not isinstance(value, int | float) or value < 0):
             unit = "seconds" if key.startswith("time") else "money"
             return key, f"must be a number of {unit}, 0 or more, not {json.dumps(value)}"
     for low, high in (("time_min", "time_max"), ("money_min", "money_max")):

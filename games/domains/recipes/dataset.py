@@ -8,11 +8,10 @@ A recipe's steps carry ``time`` ("N min", "N sec" or "N hour"), ``prequisites`` 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.domains.recipes.kitchen import DEFAULT_APPLIANCES, DefinitionError, load_kitchen
+from games.domains.recipes.kitchen import DEFAULT_APPLIANCES, DefinitionError, load_kitchen, switch
 from games.domains.recipes.timefmt import TimeFormatError, parse_amount
 from games.engine.fields import unknown_field
 
@@ -118,14 +117,6 @@ def _known_fields(raw: Mapping[str, Any], known: tuple[str, ...], label: str) ->
         raise DefinitionError(f"{label}: unknown field '{unknown[0]}'; {unknown[1]}")
 
 
-def _switch(step: Mapping[str, Any], key: str, label: str) -> bool:
-    """A step's true/false field; a text ("yes", "false") would be read as true, so it is refused."""
-    value = step.get(key, False)
-    if not isinstance(value, bool):
-        raise DefinitionError(f"{label}: {key} must be true or false, not {json.dumps(value)}")
-    return value
-
-
 def convert_authored(raw: Mapping[str, Any], where: str = "recipe") -> dict[str, Any]:
     """One of our authored recipes (games/content/recipes/<Name>.json, docs/scenarios.md) -> a
     definition recipe. Steps are numbered by position; times are "N min" / "N sec" / "N hour"."""
@@ -155,8 +146,8 @@ def convert_authored(raw: Mapping[str, Any], where: str = "recipe") -> dict[str,
                 "duration": duration,
                 "prerequisites": _steps(step.get("prerequisites") or [], label, "prerequisites"),
                 "time_constraints": constraints,
-                "interruptible": _switch(step, "interruptible", label),
-                "autonomous": _switch(step, "autonomous", label),
+                "interruptible": switch(step.get("interruptible", False), f"{label}: interruptible"),
+                "autonomous": switch(step.get("autonomous", False), f"{label}: autonomous"),
                 "physical": _physical(step.get("physical") or {}, label),
             }
         )

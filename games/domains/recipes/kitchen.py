@@ -17,6 +17,7 @@ step 2 finished). ``appliances`` and ``reference_plans`` are optional.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -162,11 +163,12 @@ def _step_key(raw: Any, where: str) -> int:
     raise DefinitionError(f"{where}: a time constraint is keyed by a step number, not {raw!r}")
 
 
-def _switch(raw: Any, where: str) -> bool:
-    """true or false (or the published data's 1 and 0); a text such as "no" would read as true."""
-    if raw not in (True, False) or isinstance(raw, str):
-        raise DefinitionError(f"{where} must be true or false, not {raw!r}")
-    return bool(raw)
+def switch(raw: Any, where: str, *, numbers: bool = False) -> bool:
+    """true or false, and with ``numbers`` 1 and 0 (as the published data writes them); a text such
+    as "no" would read as true, so it is refused."""
+    if isinstance(raw, bool) or (numbers and not isinstance(raw, str) and raw in (0, 1)):
+        return bool(raw)
+    raise DefinitionError(f"{where} must be true or false, not {json.dumps(raw)}")
 
 
 def load_kitchen(definition: Mapping[str, Any]) -> Kitchen:
@@ -270,8 +272,8 @@ def _load_step(recipe: int, name: str, position: int, raw: Any, appliances: set[
                 for k, v in constraints.items()
             )
         ),
-        interruptible=_switch(raw.get("interruptible", False), f"{where}: interruptible"),
-        autonomous=_switch(raw.get("autonomous", False), f"{where}: autonomous"),
+        interruptible=switch(raw.get("interruptible", False), f"{where}: interruptible", numbers=True),
+        autonomous=switch(raw.get("autonomous", False), f"{where}: autonomous", numbers=True),
         uses=tuple(uses),
     )
 
