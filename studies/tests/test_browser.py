@@ -25,6 +25,16 @@ def shots() -> Path:
     return path
 
 
+def researchers_page(browser, live_server):
+    """A page signed in as the researcher (the ``researcher`` fixture's account)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "res")
+    page.fill("#id_password", "pw-researcher-1")
+    page.get_by_role("button", name="Sign in").click()
+    return page
+
+
 def test_a_participant_takes_part_with_the_keyboard(live_server, browser, make_study, shots):
     study = make_study()
     page = browser.new_page(viewport={"width": 1100, "height": 900})
@@ -72,11 +82,7 @@ def test_a_researcher_adds_a_condition_and_reads_the_analysis(live_server, brows
             progress_by_condition={"Alone": 40.0 + 5 * k, "Random NPC": 60.0 + 3 * k},
             answer_by_condition={"Alone": 2 + k % 2, "Random NPC": 4 + k % 2},
         )
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "res")
-    page.fill("#id_password", "pw-researcher-1")
-    page.get_by_role("button", name="Sign in").click()
+    page = researchers_page(browser, live_server)
     page.goto(f"{live_server.url}/studies/")
     page.get_by_label("Title").fill("Browser-made study")
     page.get_by_role("button", name="Create study").click()
@@ -211,11 +217,7 @@ def test_the_researcher_messages_a_participant_from_the_monitor(live_server, bro
 
     study = make_study()
     participant = services.give_consent(services.join(study, external_id="MON1"))
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "res")
-    page.fill("#id_password", "pw-researcher-1")
-    page.get_by_role("button", name="Sign in").click()
+    page = researchers_page(browser, live_server)
     page.goto(f"{live_server.url}/studies/{study.pk}/monitor/")
     page.get_by_text("Message", exact=True).click()
     page.get_by_label(f"Message to {participant.code}").fill("Your next game starts soon.")
@@ -239,11 +241,7 @@ def test_the_researcher_releases_a_taken_participant_id_from_the_monitor(live_se
     owner.goto(link)
     assert owner.text_content("h1") == "Continue your participation"
 
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "res")
-    page.fill("#id_password", "pw-researcher-1")
-    page.get_by_role("button", name="Sign in").click()
+    page = researchers_page(browser, live_server)
     page.goto(f"{live_server.url}/studies/{study.pk}/monitor/")
     page.get_by_text("Release id", exact=True).focus()
     page.keyboard.press("Enter")  # opens the box
