@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from games import selectors
 from games.agents.llm_dispatcher import held_to_legal_actions
 from games.engine import registry
+from games.engine.options import SEED_MAX
 from games.models import ClockMode, DisconnectPolicy
 
 SEAT_CHOICES = [
@@ -44,7 +45,7 @@ class GameForm(forms.Form):
         ),
     )
     disconnect_policy = forms.ChoiceField(choices=DisconnectPolicy.choices, initial=DisconnectPolicy.PAUSE)
-    seed = forms.IntegerField(initial=0, min_value=0, max_value=2**31 - 1)
+    seed = forms.IntegerField(initial=0, min_value=0, max_value=SEED_MAX)
     llm_constrained = forms.BooleanField(
         required=False,
         initial=True,

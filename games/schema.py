@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena_site.params import whole_number
+from games.engine.options import SEED_MAX
 
 MAX_DEPTH = 16
 DIGITS_MAX = 999_999_999  # a field that takes digits (an html form's "agent": "0") reads up to 9 of them
 MAX_FRAME_BYTES = 8_000
 MAX_BODY_BYTES = 64_000
-SEED_MAX = 2**31 - 1
 AGENT_MAX = 16
 SEQ_MAX = 2**53
 

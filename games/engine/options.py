@@ -12,6 +12,8 @@ from games.engine.fields import unknown_field
 
 Check = Callable[[str, Any], Any]
 
+SEED_MAX = 2**31 - 1  # a game's seed (and a generated family's) is a whole number from 0 to this
+
 
 def switch(name: str, value: Any) -> bool:
     """true or false (JSON's); a text such as "no" would read as true."""

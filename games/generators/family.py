@@ -21,6 +21,7 @@ from types import ModuleType
 from typing import Any
 
 from games.engine import registry
+from games.engine.options import SEED_MAX
 from games.generators.knobs import KnobError, resolve
 
 SOURCE = "generated"
@@ -50,9 +51,6 @@ def family_of(slug: str) -> str | None:
     source, _, name = slug.partition("/")
     family, _, index = name.rpartition("-")
     return family if source == SOURCE and family and index.isdigit() else None
-
-
-SEED_MAX = 2**31 - 1  # as a game's seed
 
 
 def build(domain: str, seed: int, knobs: Mapping[str, Any], index: int) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from games.agents import endpoints
 from games.agents.llm_dispatcher import PromptOptionError, PromptOptions
 from games.codec import Entry
 from games.engine import registry
+from games.engine.options import SEED_MAX
 from games.engine.rules import RuleSet
 from games.models import (
     ClockMode,
@@ -33,9 +34,6 @@ from games.services.seats import WAITING
 from games.speeds import default_speed
 
 MAX_SEATS = 5
-
-
-SEED_MAX = 2**31 - 1
 
 
 NPC_DISPATCHERS = ("llm", "planner", "random", "replay")
