@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
+from graphlib import CycleError, TopologicalSorter
 from typing import Any
 
 DEFAULT_APPLIANCES: dict[str, dict[str, Any]] = {"oven": {"temperature": None}, "microwave": {}, "stove": {}}
@@ -279,17 +280,10 @@ def _load_step(recipe: int, name: str, position: int, raw: Any, appliances: set[
 
 
 def _check_acyclic(name: str, steps: list[StepSpec]) -> None:
-    state: dict[int, int] = {}
-
-    def visit(index: int, path: list[int]) -> None:
-        if state.get(index) == 2:
-            return
-        if state.get(index) == 1:
-            raise DefinitionError(f"{name}: steps {path} depend on each other in a circle; remove one prerequisite")
-        state[index] = 1
-        for prerequisite in steps[index].prerequisites:
-            visit(prerequisite, [*path, prerequisite])
-        state[index] = 2
-
-    for step in steps:
-        visit(step.index, [step.index])
+    # graphlib, as the tasks' check: no recursion, so a long chain of steps cannot overflow the stack
+    try:
+        TopologicalSorter({step.index: step.prerequisites for step in steps}).prepare()
+    except CycleError as error:
+        path = list(reversed(error.args[1]))  # each step, then the one it waits for
+        message = f"{name}: steps {path} depend on each other in a circle; remove one prerequisite"
+        raise DefinitionError(message) from None

@@ -1,5 +1,7 @@
 """The three faults of the Recipe2Plan reference implementation, fixed (SPEC section 3)."""
 
+import pytest
+
 from games.domains.recipes.rules import RULES
 from games.domains.recipes.tests.kitchens import kitchen
 
@@ -39,3 +41,19 @@ def test_rerunning_a_finished_step_for_zero_seconds_does_not_reset_its_time_cons
     assert state.finished_at(1, 1) == 540
     transition = RULES.act(state, 0, "Step(2, Soup, 00:02:00, 00:10:30)", 590)
     assert transition.rejection.kind == "time_constraint"
+
+
+def test_steps_in_a_circle_are_named_and_a_long_chain_loads_without_recursion():
+    # the check walked prerequisites recursively: a chain of a few thousand steps overflowed the stack
+    from games.domains.recipes.kitchen import DefinitionError, load_kitchen
+
+    def recipe(n, first_needs):
+        steps = [{"index": i, "duration": 60, "prerequisites": [i - 1] if i else first_needs} for i in range(n)]
+        return {"recipes": [{"name": "Chain", "steps": steps}]}
+
+    # each step waits for the next: walked from step 0, the whole chain is one path
+    backwards = [{"index": i, "duration": 60, "prerequisites": [i + 1] if i < 2999 else []} for i in range(3000)]
+    assert len(load_kitchen({"recipes": [{"name": "Chain", "steps": backwards}]}).recipes[0].steps) == 3000
+    assert len(load_kitchen(recipe(3000, [])).recipes[0].steps) == 3000
+    with pytest.raises(DefinitionError, match=r"Chain: steps \[0, 2, 1, 0\] depend on each other in a circle"):
+        load_kitchen(recipe(3, [2]))
