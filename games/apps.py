@@ -1,6 +1,12 @@
 from django.apps import AppConfig
 
 
+def _cut_off_generator_runs() -> list[int]:
+    from games.studio.runs import cut_off_runs
+
+    return cut_off_runs()
+
+
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
@@ -13,3 +19,7 @@ class GamesConfig(AppConfig):
 
         registry.check_all()
         hooks.check()
+
+        from arena_site import background
+
+        background.on_restart("games.generate", _cut_off_generator_runs, "generator run")

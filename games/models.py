@@ -243,3 +243,51 @@ class GameSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"snapshot of game {self.game_id} at #{self.seq}"
+
+
+class GeneratorRunStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Finished"
+    STOPPED = "stopped", "Stopped"
+    FAILED = "failed", "Failed"
+
+
+# a run that has not ended: its page keeps polling, and a restarted server runs it again
+ACTIVE_GENERATOR_RUN = (GeneratorRunStatus.QUEUED, GeneratorRunStatus.RUNNING)
+
+
+class GeneratorRun(models.Model):
+    """A run of the scenario generator started from the studio's page (``games.studio.runs``): the
+    instances are solved in the background, one by one, and each is kept here as it is finished,
+    so the page shows them as they come and a restart loses nothing (a run cut off starts again;
+    the same seed and knobs give the same instances)."""
+
+    domain = models.CharField(max_length=20, choices=domain_choices)
+    count = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField()
+    knobs = models.JSONField(default=dict, blank=True, help_text="The knobs as given (unset ones take their default).")
+    max_seconds = models.FloatField(help_text="The solver's budget per instance, as work (games.planners.budget).")
+    save_family = models.BooleanField(default=False, help_text="Save the instances as a scenario family when done.")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    status = models.CharField(max_length=10, choices=GeneratorRunStatus.choices, default=GeneratorRunStatus.QUEUED)
+    # one object per finished instance, as ``manage.py generate --json`` prints it
+    instances = models.JSONField(default=list, blank=True)
+    saved = models.BooleanField(default=False)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"generator run {self.pk} ({self.domain}, seed {self.seed}, {self.status})"
+
+    @property
+    def active(self) -> bool:
+        return self.status in ACTIVE_GENERATOR_RUN
+
+    @property
+    def done(self) -> int:
+        return len(self.instances)

@@ -16,6 +16,7 @@ TASKS = [
     "npc.benchmark_item",
     "studies.run_export",
     "annotations.preannotate",
+    "games.generate",
 ]
 
 

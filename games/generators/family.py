@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from importlib import import_module
 from types import ModuleType
 from typing import Any
@@ -61,6 +61,35 @@ def build(domain: str, seed: int, knobs: Mapping[str, Any], index: int) -> dict[
     return module(domain).build(rng, dict(knobs), index)
 
 
+def checked(domain: str, *, count: int, seed: int, knobs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The knobs' values (defaults filled in) for a family of ``count`` instances of ``domain``;
+    raises KnobError for an unknown domain, bad knobs, a bad count or a bad seed."""
+    generator = module(domain)
+    values = resolve(generator.KNOBS, knobs or {})
+    if not 1 <= count <= 200:
+        raise KnobError(f"count: must be from 1 to 200, got {count}")
+    if not 0 <= seed <= SEED_MAX:  # a 300-digit seed made a slug longer than a scenario's (200)
+        raise KnobError(f"seed: must be a whole number from 0 to {SEED_MAX}, got {seed}")
+    return values
+
+
+def instances(
+    domain: str, *, count: int, seed: int, knobs: Mapping[str, Any], max_seconds: float = 10.0, start: int = 0
+) -> Iterator[dict[str, Any]]:
+    """Instances ``start`` to ``count - 1`` of a family, each solved as it is asked for (a page's
+    background run shows them as they come and resumes where a stopped server left off). ``knobs``
+    as ``checked`` returns them."""
+    generator = module(domain)
+    family = family_name(domain, seed, knobs)
+    for index in range(start, count):
+        definition = build(domain, seed, knobs, index)
+        found = generator.evaluate(definition, dict(knobs), max_seconds)
+        instance = {"slug": f"{SOURCE}/{family}-{index + 1:03d}", "family": family, "seed": seed, "knobs": dict(knobs)}
+        instance["definition"] = definition
+        instance.update(found)
+        yield instance
+
+
 def generate(
     domain: str,
     *,
@@ -71,28 +100,17 @@ def generate(
     log: Callable[[str], None] | None = None,
 ) -> list[dict[str, Any]]:
     """``count`` instances with their optimum; raises KnobError for bad knobs or a bad count."""
-    generator = module(domain)
-    values = resolve(generator.KNOBS, knobs or {})
-    if not 1 <= count <= 200:
-        raise KnobError(f"count: must be from 1 to 200, got {count}")
-    if not 0 <= seed <= SEED_MAX:  # a 300-digit seed made a slug longer than a scenario's (200)
-        raise KnobError(f"seed: must be a whole number from 0 to {SEED_MAX}, got {seed}")
-    family = family_name(domain, seed, values)
-    instances = []
-    for index in range(count):
-        definition = build(domain, seed, values, index)
-        found = generator.evaluate(definition, values, max_seconds)
-        instance = {"slug": f"{SOURCE}/{family}-{index + 1:03d}", "family": family, "seed": seed, "knobs": values}
-        instance["definition"] = definition
-        instance.update(found)
+    values = checked(domain, count=count, seed=seed, knobs=knobs)
+    found = []
+    for instance in instances(domain, count=count, seed=seed, knobs=values, max_seconds=max_seconds):
         if log:
             log(
-                f"{instance['slug']}: optimum {found['optimal_makespan']} "
-                f"({'proven' if found['optimal'] else 'not proven'}, bound {found['lower_bound']}), "
-                f"heuristic {found['greedy_makespan']}, {found['solve_seconds']:.2f} s"
+                f"{instance['slug']}: optimum {instance['optimal_makespan']} "
+                f"({'proven' if instance['optimal'] else 'not proven'}, bound {instance['lower_bound']}), "
+                f"heuristic {instance['greedy_makespan']}, {instance['solve_seconds']:.2f} s"
             )
-        instances.append(instance)
-    return instances
+        found.append(instance)
+    return found
 
 
 def describe(instance: Mapping[str, Any]) -> str:

@@ -16,20 +16,20 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts.permissions import researcher_required
+from arena_site.htmx import HtmxHttpRequest
 from arena_site.params import whole_number
 from games import services
 from games.engine import registry
 from games.engine.durations import describe_amount
 from games.generators import family
-from games.generators.family import generate
 from games.generators.family import module as generator_module
 from games.generators.knobs import KnobError
-from games.models import Scenario
-from games.scenarios import prepared, save_generated, save_scenario
-from games.studio import formats
+from games.models import GeneratorRun, Scenario
+from games.scenarios import prepared, save_scenario
+from games.studio import formats, runs
 from games.studio.authoring import AuthoringError, Problem, check_name
 from games.studio.formats import export, parse, starter
 
@@ -102,15 +102,11 @@ def _editor(request: HttpRequest, domain: str, **context: Any) -> HttpResponse:
     return render(request, "studio/editor.html", context, status=context.pop("status", 200))
 
 
-@require_http_methods(["GET", "POST"])
+@require_GET
 @researcher_required
 def new(request: HttpRequest, domain: str) -> HttpResponse:
-    """The editor on the domain's example, or (POST, from the generator page) on a given text and
-    name: nothing is saved until the researcher saves."""
+    """The editor on the domain's example: nothing is saved until the researcher saves."""
     domain = _domain(domain)
-    if request.method == "POST":
-        text = request.POST.get("text", "")[:MAX_TEXT]
-        return _editor(request, domain, name=request.POST.get("name", "").strip()[:80], text=text, scenario=None)
     return _editor(request, domain, name="", text=starter(domain), scenario=None)
 
 
@@ -238,25 +234,47 @@ def download(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+def _generator_context(
+    request: HttpRequest,
+    domain: str,
+    values: dict[str, Any],
+    count: str,
+    seed: str,
+    *,
+    shown: GeneratorRun | None = None,
+) -> dict[str, Any]:
+    """The generator's form (filled in with ``values`` as sent, or as ``shown``, the run on the
+    page, was sent) and the researcher's other recent runs."""
+    knobs = generator_module(domain).KNOBS
+    recent = runs.visible_to(request.user).defer("instances", "knobs")
+    if shown is not None:
+        recent = recent.exclude(pk=shown.pk)
+    return {
+        "domains": [(d, registry.descriptor(d).title) for d in family.domains()],
+        "domain": domain,
+        "knobs": [(k, values.get(k.name, "")) for k in knobs],
+        "filled": bool(values) or shown is not None,
+        "count": count,
+        "seed": seed,
+        "max_count": PAGE_COUNT,
+        "page_seconds": f"{PAGE_SECONDS:g}",
+        "objective": generator_module(domain).OBJECTIVE,
+        "shown": hasattr(generator_module(domain), "show"),
+        "recent": recent[:5],
+    }
+
+
 @researcher_required
 def generator(request: HttpRequest) -> HttpResponse:
+    """The generator's form; a valid one starts a background run (``games.studio.runs``) and
+    opens its page, which shows the instances as they are solved."""
     offered = family.domains()
     domain = request.POST.get("domain") or request.GET.get("domain") or offered[0]
     if domain not in offered:
         domain = offered[0]
     knobs = generator_module(domain).KNOBS
-    values = {k.name: request.POST.get(k.name, "") for k in knobs}
-    context: dict[str, Any] = {
-        "domains": [(d, registry.descriptor(d).title) for d in offered],
-        "domain": domain,
-        "knobs": [(k, values.get(k.name, "")) for k in knobs],
-        "count": request.POST.get("count", "3"),
-        "seed": request.POST.get("seed", "0"),
-        "max_count": PAGE_COUNT,
-        "page_seconds": f"{PAGE_SECONDS:g}",
-        "objective": generator_module(domain).OBJECTIVE,
-        "shown": hasattr(generator_module(domain), "show"),
-    }
+    values = {k.name: request.POST.get(k.name, "") for k in knobs} if request.method == "POST" else {}
+    context = _generator_context(request, domain, values, request.POST.get("count", "3"), request.POST.get("seed", "0"))
     if request.method == "POST":
         try:
             count, seed = int(context["count"]), int(context["seed"])
@@ -273,32 +291,108 @@ def generator(request: HttpRequest) -> HttpResponse:
         try:
             if not 1 <= count <= PAGE_COUNT:
                 raise KnobError(f"count: from 1 to {PAGE_COUNT} on this page (manage.py generate has no cap)")
-            instances = generate(domain, count=count, seed=seed, knobs=given, max_seconds=PAGE_SECONDS)
+            run = runs.start(
+                domain,
+                count=count,
+                seed=seed,
+                knobs=given,
+                max_seconds=PAGE_SECONDS,
+                save=request.POST.get("action") == "save",
+                user=request.user,
+            )
         except KnobError as error:
             context["error"] = str(error)
             return render(request, "studio/generate.html", context, status=400)
-        saved: dict[str, int] = {}
-        if request.POST.get("action") == "save":
-            save_generated(domain, instances)
-            slugs = [instance["slug"] for instance in instances]
-            saved = dict(Scenario.objects.current().filter(slug__in=slugs).values_list("slug", "pk"))
-            messages.success(
-                request,
-                f"Saved {len(instances)} instances as generated/{instances[0]['family']}-*; "
-                "benchmarks and studies select them with that pattern. Open one to see its optimal plan or play it.",
-            )
-            context["saved_list"] = reverse("games:scenarios") + f"?domain={domain}&q={instances[0]['family']}"
-        context["rows"] = [_row(domain, instance, saved.get(instance["slug"])) for instance in instances]
-        context["instances"] = instances
-        context["command"] = _command(domain, count, seed, given)
+        return redirect("studio:generate_run", pk=run.pk)
     return render(request, "studio/generate.html", context)
 
 
-def _row(domain: str, instance: dict[str, Any], saved_pk: int | None) -> dict[str, Any]:
-    """One instance of the generator's table: a saved one opens in the studio by its scenario; an
-    unsaved one carries its text, which the studio opens without saving (``new`` by POST)."""
+def _run_context(run: GeneratorRun, *, since: int = 0) -> dict[str, Any]:
+    """A run's page; ``since``: the rows from that one on (a poll adds the ones it has not shown;
+    a saved run's rows all come again, as they now open the saved scenarios)."""
+    saved: dict[str, int] = {}
+    if run.saved:
+        since = 0
+        slugs = [instance["slug"] for instance in run.instances]
+        saved = dict(Scenario.objects.current().filter(slug__in=slugs).values_list("slug", "pk"))
+    instances = run.instances
+    rows = [
+        _row(run, index, instance, saved.get(instance["slug"]))
+        for index, instance in enumerate(instances)
+        if index >= since
+    ]
+    family_name = instances[0]["family"] if instances else ""
+    return {
+        "run": run,
+        "instances": instances,
+        "rows": rows,
+        "family": family_name,
+        "percent": round(100 * len(instances) / run.count),
+        "solving": min(len(instances) + 1, run.count),
+        "command": _command(run.domain, run.count, run.seed, run.knobs, run.max_seconds),
+        "saved_list": reverse("games:scenarios") + f"?domain={run.domain}&q={family_name}" if run.saved else "",
+        "objective": generator_module(run.domain).OBJECTIVE,
+        "shown": hasattr(generator_module(run.domain), "show"),
+    }
+
+
+@researcher_required
+def generator_run(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """A generator run: its progress and instances as they are solved (HTMX polls the part below
+    the form while the run is under way), with the form filled in as it was sent."""
+    run = get_object_or_404(runs.visible_to(request.user), pk=pk)
+    if request.htmx:
+        # the part that polls, the rows solved since it last asked and, once the run has ended, its buttons
+        context = _run_context(run, since=whole_number(request.GET.get("shown")) or 0)
+        return render(request, "studio/_generator_poll.html", context)
+    values = {name: ("1" if value is True else "" if value is False else value) for name, value in run.knobs.items()}
+    context = _generator_context(request, run.domain, values, str(run.count), str(run.seed), shown=run)
+    context.update(_run_context(run))
+    return render(request, "studio/generate.html", context)
+
+
+@require_POST
+@researcher_required
+def generator_run_stop(request: HttpRequest, pk: int) -> HttpResponse:
+    run = get_object_or_404(runs.visible_to(request.user), pk=pk)
+    if runs.stop(run):
+        messages.info(request, f"Stopped: the {len(run.instances)} instances solved so far are kept below.")
+    return redirect("studio:generate_run", pk=run.pk)
+
+
+@require_POST
+@researcher_required
+def generator_run_save(request: HttpRequest, pk: int) -> HttpResponse:
+    """Save a run's finished instances as a scenario family (what a run started with "Generate and
+    save" does by itself when it ends)."""
+    run = get_object_or_404(runs.visible_to(request.user), pk=pk)
+    if run.active:
+        messages.error(request, "The run is still under way: save it once it has finished, or stop it first.")
+    elif not run.instances:
+        messages.error(request, "This run has no finished instances to save.")
+    else:
+        runs.save_family(run)
+    return redirect("studio:generate_run", pk=run.pk)
+
+
+@researcher_required
+def generator_run_open(request: HttpRequest, pk: int, index: int) -> HttpResponse:
+    """An unsaved instance in the editor, checked and previewed from its text; nothing is saved
+    until the researcher saves it there."""
+    run = get_object_or_404(runs.visible_to(request.user), pk=pk)
+    if not 0 <= index < len(run.instances):
+        raise Http404("no such instance in this run")
+    instance = run.instances[index]
     name = instance["slug"].split("/", 1)[-1]
-    show = getattr(generator_module(domain), "show", None)
+    _, text = export(run.domain, instance["definition"], name)
+    return _editor(request, _domain(run.domain), name=name, text=text, scenario=None)
+
+
+def _row(run: GeneratorRun, index: int, instance: dict[str, Any], saved_pk: int | None) -> dict[str, Any]:
+    """One instance of the generator's table: a saved one opens in the studio by its scenario, an
+    unsaved one from the run (the studio checks its text without saving it)."""
+    name = instance["slug"].split("/", 1)[-1]
+    show = getattr(generator_module(run.domain), "show", None)
     row: dict[str, Any] = {"instance": instance, "name": name, "stats": stats_text(instance.get("stats", {}))}
     for key in ("optimal_makespan", "lower_bound", "greedy_makespan"):  # as the game page writes them
         value = instance.get(key)
@@ -306,7 +400,7 @@ def _row(domain: str, instance: dict[str, Any], saved_pk: int | None) -> dict[st
     if saved_pk is not None:
         row["open_url"] = reverse("studio:edit", args=[saved_pk])
     else:
-        row["text"] = export(domain, instance["definition"], name)[1]  # what saving derives is not written out
+        row["open_url"] = reverse("studio:generate_open", args=[run.pk, index])
     return row
 
 
@@ -331,7 +425,7 @@ def stats_text(stats: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def _command(domain: str, count: int, seed: int, knobs: dict[str, Any]) -> str:
+def _command(domain: str, count: int, seed: int, knobs: dict[str, Any], max_seconds: float) -> str:
     """The same run on the command line, with this page's solver budget, so it prints the same
     instances, optimum and proof included (the budget is deterministic work, not seconds)."""
     parts = [
@@ -339,7 +433,7 @@ def _command(domain: str, count: int, seed: int, knobs: dict[str, Any]) -> str:
         domain,
         f"--count {count}",
         f"--seed {seed}",
-        f"--max-seconds {PAGE_SECONDS:g}",
+        f"--max-seconds {max_seconds:g}",
     ]
     for name, value in knobs.items():
         flag = "--" + name.replace("_", "-")

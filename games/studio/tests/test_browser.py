@@ -154,8 +154,12 @@ def test_a_researcher_generates_a_family_sees_what_is_proven_and_saves_it(tmp_pa
         page.fill("#gen-seed", "2")
         page.fill("#knob-steps", "30")
         page.click(f"button:has-text('{button}')")
+        # The run's page: a progress bar while the instances are solved in the background, the
+        # rows added as they come, then the run's end.
+        expect(page.get_by_role("progressbar", name="Instances solved")).to_be_visible()
         table = page.locator(".studio-instances")
         expect(table).to_contain_text("generated/recipes-s2-", timeout=60_000)
+        expect(page.locator("#run-progress .badge")).to_have_text("Finished", timeout=60_000)
         return table.locator("tbody tr")
 
     with in_the_studio(tmp_path) as (_stack, page, errors):
@@ -167,7 +171,7 @@ def test_a_researcher_generates_a_family_sees_what_is_proven_and_saves_it(tmp_pa
         expect(command).to_contain_text("--seed 2 --max-seconds 3 --steps 30 --json")
         page.screenshot(path=str(shots / "studio-generated.png"), full_page=True)
         # Before saving, an instance opens in the editor from its own text, with its plan.
-        rows.nth(1).get_by_role("button", name="Open").focus()
+        rows.nth(1).get_by_role("link", name="Open").focus()
         with page.expect_navigation():
             page.keyboard.press("Enter")
         expect(page.locator("#studio-name")).to_have_value(re.compile(r"recipes-s2-.*-002"))

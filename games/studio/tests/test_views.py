@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from games.models import Game, Scenario
+from games.models import Game, GeneratorRun, Scenario
 from games.studio.formats import starter
 
 pytestmark = pytest.mark.django_db
@@ -19,6 +19,20 @@ pytestmark = pytest.mark.django_db
 def client_r(client, researcher):
     client.force_login(researcher)
     return client
+
+
+@pytest.fixture
+def generate(client_r, django_capture_on_commit_callbacks, settings):
+    """Send the generator page's form: its run is solved at once, in the caller, and the run's page
+    is returned; a refused form's page as it is."""
+    settings.BACKGROUND_INLINE = True
+
+    def send(data):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client_r.post("/studio/generate/", data)
+        return client_r.get(response["Location"]) if response.status_code == 302 else response
+
+    return send
 
 
 def _check(client, domain, text, name="my-scenario", **extra):
@@ -349,17 +363,17 @@ def test_only_researchers_use_the_studio(client, participant):
     client.force_login(participant)
     assert client.get("/studio/").status_code == 403
     assert client.get("/studio/tasks/new/").status_code == 403
-    assert client.post("/studio/tasks/new/", {"name": "x", "text": starter("tasks")}).status_code == 403
+    assert client.post("/studio/tasks/new/", {"name": "x", "text": starter("tasks")}).status_code == 405
     assert _check(client, "tasks", starter("tasks")).status_code == 403
     assert client.post("/studio/tasks/save/", {"name": "x", "text": starter("tasks")}).status_code == 403
     assert client.get("/studio/generate/").status_code == 403
     assert not Scenario.objects.exists()
 
 
-def test_the_generator_page_shows_instances_with_their_optimum_and_saves_a_family(client_r):
+def test_the_generator_page_shows_instances_with_their_optimum_and_saves_a_family(client_r, generate):
     from games.engine.durations import describe_amount
 
-    page = client_r.post("/studio/generate/", {"domain": "tasks", "count": "2", "seed": "3", "actions": "8"})
+    page = generate({"domain": "tasks", "count": "2", "seed": "3", "actions": "8"})
     html = page.content.decode()
     assert page.status_code == 200 and "generated/tasks-s3-" in html and "proven" not in html.split("<table")[0]
     assert "python manage.py generate tasks --count 2 --seed 3 --max-seconds 3 --actions 8 --json" in html
@@ -372,14 +386,16 @@ def test_the_generator_page_shows_instances_with_their_optimum_and_saves_a_famil
     assert "total minutes" not in html and f"total {describe_amount(60 * stats['total_minutes'])}" in html
     assert f">{stats['parallelism']:.2f}</td>" in html
     assert not Scenario.objects.exists()
-    client_r.post("/studio/generate/", {"domain": "tasks", "count": "2", "seed": "3", "actions": "8", "action": "save"})
+    generate({"domain": "tasks", "count": "2", "seed": "3", "actions": "8", "action": "save"})
     assert Scenario.objects.filter(source="generated").count() == 2
-    bad = client_r.post("/studio/generate/", {"domain": "tasks", "count": "2", "seed": "3", "actions": "900"})
+    runs = GeneratorRun.objects.count()
+    bad = generate({"domain": "tasks", "count": "2", "seed": "3", "actions": "900"})
     assert bad.status_code == 400 and "actions: must be from 5 to 100" in bad.content.decode()
+    assert GeneratorRun.objects.count() == runs  # a refused form starts nothing
 
 
 def test_the_pages_command_line_prints_what_the_page_showed_even_where_the_budget_ends_the_search(
-    client_r, monkeypatch
+    generate, monkeypatch
 ):
     # 30-step recipe pairs, seed 2: the first is proven with the command's default budget but not
     # with the page's, so the command line must carry the page's budget to reproduce it.
@@ -389,7 +405,7 @@ def test_the_pages_command_line_prints_what_the_page_showed_even_where_the_budge
     from games.planners import budget
 
     monkeypatch.setattr(budget, "GUARD", 100.0)
-    page = client_r.post("/studio/generate/", {"domain": "recipes", "count": "1", "seed": "2", "steps": "30"})
+    page = generate({"domain": "recipes", "count": "1", "seed": "2", "steps": "30"})
     shown = page.context["instances"]
     assert not shown[0]["optimal"], "the page's budget should end this search before the proof"
     command = re.search(r"python manage.py generate (.*?)</code>", page.content.decode()).group(1)
@@ -403,8 +419,8 @@ def test_the_pages_command_line_prints_what_the_page_showed_even_where_the_budge
     assert json.loads(json.dumps(shown)) == printed
 
 
-def test_a_generated_instance_opens_in_the_editor_as_json(client_r):
-    client_r.post("/studio/generate/", {"domain": "tasks", "count": "1", "seed": "1", "action": "save"})
+def test_a_generated_instance_opens_in_the_editor_as_json(client_r, generate):
+    generate({"domain": "tasks", "count": "1", "seed": "1", "action": "save"})
     scenario = Scenario.objects.get(source="generated")
     editor = client_r.get(f"/studio/edit/{scenario.pk}/").content.decode()
     assert "tasks-v1" in editor
@@ -412,21 +428,21 @@ def test_a_generated_instance_opens_in_the_editor_as_json(client_r):
     assert "proven optimal" in _check(client_r, "tasks", text, name=scenario.slug.split("/")[1]).content.decode()
 
 
-def test_an_instance_opens_in_the_editor_with_its_optimum_before_and_after_it_is_saved(client_r):
-    page = client_r.post("/studio/generate/", {"domain": "tasks", "count": "1", "seed": "1", "actions": "8"})
+def test_an_instance_opens_in_the_editor_with_its_optimum_before_and_after_it_is_saved(client_r, generate):
+    page = generate({"domain": "tasks", "count": "1", "seed": "1", "actions": "8"})
     (instance,), (row,) = page.context["instances"], page.context["rows"]
-    assert "open_url" not in row and 'action="/studio/tasks/new/"' in page.content.decode()
-    # Unsaved: its text goes to the editor, which checks and previews it without saving anything.
-    editor = client_r.post("/studio/tasks/new/", {"name": row["name"], "text": row["text"]})
+    run = page.context["run"]
+    assert row["open_url"] == f"/studio/generate/runs/{run.pk}/open/0/"
+    # Unsaved: it opens from the run in the editor, which checks and previews it without saving anything.
+    editor = client_r.get(row["open_url"])
     check = editor.context["check"]
     assert editor.status_code == 200 and check["problems"] == []
     assert check["preview"]["makespan"] == instance["optimal_makespan"] and check["preview"]["optimal"]
     assert f'value="{row["name"]}"' in editor.content.decode()
+    assert client_r.get(f"/studio/generate/runs/{run.pk}/open/1/").status_code == 404
     assert not Scenario.objects.exists()
     # Saved: each instance links to its scenario in the studio.
-    saved = client_r.post(
-        "/studio/generate/", {"domain": "tasks", "count": "1", "seed": "1", "actions": "8", "action": "save"}
-    )
+    saved = generate({"domain": "tasks", "count": "1", "seed": "1", "actions": "8", "action": "save"})
     scenario = Scenario.objects.get(source="generated")
     assert saved.context["rows"][0]["open_url"] == f"/studio/edit/{scenario.pk}/"
     assert f'href="/studio/edit/{scenario.pk}/"' in saved.content.decode()
@@ -564,3 +580,135 @@ def test_a_recipe_steps_switches_are_true_or_false(client_r):
     text = starter("recipes").replace('"interruptible": true', '"interruptible": "false"')
     html = _check(client_r, "recipes", text).content.decode()
     assert "interruptible must be true or false, not &quot;false&quot;" in html and "studio-preview" not in html
+
+
+def _queued(client_r, data, django_capture_on_commit_callbacks):
+    """Send the generator's form without running the run (a worker would pick it up later)."""
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        response = client_r.post("/studio/generate/", data)
+    assert response.status_code == 302 and len(queued) == 1
+    return GeneratorRun.objects.get(pk=int(response["Location"].rstrip("/").rsplit("/", 1)[1]))
+
+
+def test_a_generator_run_shows_its_progress_and_adds_the_instances_as_they_are_solved(
+    client_r, django_capture_on_commit_callbacks
+):
+    from games.studio import runs
+
+    run = _queued(
+        client_r, {"domain": "tasks", "count": "2", "seed": "3", "actions": "8"}, django_capture_on_commit_callbacks
+    )
+    assert (run.status, run.instances, run.requested_by.username) == ("queued", [], "res")
+    page = client_r.get(f"/studio/generate/runs/{run.pk}/").content.decode()
+    # Under way: a progress bar that polls, a Stop button, the form as it was sent, no rows yet.
+    assert 'aria-valuenow="0"' in page and "0 of 2 solved; solving instance 1" in page
+    assert f'hx-get="/studio/generate/runs/{run.pk}/?shown=0" hx-trigger="every 1s"' in page
+    assert ">Stop</button>" in page and 'id="knob-actions" name="actions" value="8"' in page
+    assert '<tbody id="run-rows">\n</tbody>' in page or "<tr><td><code>" not in page
+    poll = client_r.get(f"/studio/generate/runs/{run.pk}/", {"shown": "0"}, headers={"HX-Request": "true"})
+    assert "hx-trigger" in poll.content.decode() and "run-rows" not in poll.content.decode()
+    runs.run(run.pk)
+    # Solved: the next poll adds both rows below those shown, stops polling and offers to save.
+    poll = client_r.get(
+        f"/studio/generate/runs/{run.pk}/", {"shown": "0"}, headers={"HX-Request": "true"}
+    ).content.decode()
+    assert "hx-trigger" not in poll and 'hx-target="#run-rows" hx-swap="beforeend"' in poll
+    assert poll.count("<tr>") == 2 and "Save as a family</button>" in poll and ">Stop<" not in poll
+    later = client_r.get(
+        f"/studio/generate/runs/{run.pk}/", {"shown": "1"}, headers={"HX-Request": "true"}
+    ).content.decode()
+    assert later.count("<tr>") == 1 and "-002</code>" in later  # only the row not shown yet
+    # Saving it makes the family and every row opens its scenario.
+    client_r.post(f"/studio/generate/runs/{run.pk}/save/")
+    assert Scenario.objects.filter(source="generated").count() == 2
+    page = client_r.get(f"/studio/generate/runs/{run.pk}/").content.decode()
+    assert "Saved 2 instances as generated/" in page and "Save as a family</button>" not in page
+    assert page.count('href="/studio/edit/') == 2
+
+
+def test_a_stopped_generator_run_keeps_the_instances_solved_before_it(
+    client_r, django_capture_on_commit_callbacks, monkeypatch
+):
+    from games.generators import tasks as tasks_generator
+    from games.studio import runs
+
+    run = _queued(
+        client_r, {"domain": "tasks", "count": "3", "seed": "3", "actions": "6"}, django_capture_on_commit_callbacks
+    )
+    solve = tasks_generator.evaluate
+    calls = []
+
+    def evaluate(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:  # the researcher presses Stop while the second instance is being solved
+            assert client_r.post(f"/studio/generate/runs/{run.pk}/stop/").status_code == 302
+        return solve(*args, **kwargs)
+
+    monkeypatch.setattr(tasks_generator, "evaluate", evaluate)
+    runs.run(run.pk)
+    run.refresh_from_db()
+    assert (run.status, len(run.instances), len(calls)) == ("stopped", 1, 2)
+    page = client_r.get(f"/studio/generate/runs/{run.pk}/").content.decode()
+    assert "Stopped after 1 of 3" in page and page.count("<tr><td><code>") == 1 and "Save as a family" in page
+    runs.run(run.pk)  # a stopped run is not taken up again (a restart, a second worker)
+    assert len(calls) == 2
+
+
+def test_a_generator_run_cut_off_by_a_restart_resumes_where_it_was(
+    client_r, django_capture_on_commit_callbacks, monkeypatch
+):
+    from games.generators import family
+    from games.generators import tasks as tasks_generator
+    from games.studio import runs
+
+    data = {"domain": "tasks", "count": "3", "seed": "5", "actions": "6"}
+    run = _queued(client_r, data, django_capture_on_commit_callbacks)
+    whole = family.generate("tasks", count=3, seed=5, knobs={"actions": "6"}, max_seconds=3)
+    # The server stopped while solving the second instance: the first was kept.
+    GeneratorRun.objects.filter(pk=run.pk).update(status="running", instances=whole[:1])
+    assert run.pk in runs.cut_off_runs()
+    solve, calls = tasks_generator.evaluate, []
+    monkeypatch.setattr(tasks_generator, "evaluate", lambda *a, **k: calls.append(1) or solve(*a, **k))
+    runs.run(run.pk)
+    run.refresh_from_db()
+    assert run.status == "done" and len(calls) == 2 and run.pk not in runs.cut_off_runs()
+    for instance in (*run.instances, *whole):
+        instance.pop("solve_seconds")
+    assert run.instances == json.loads(json.dumps(whole))
+
+
+def test_a_failed_generator_run_says_why(client_r, django_capture_on_commit_callbacks, monkeypatch):
+    from games.generators import tasks as tasks_generator
+    from games.studio import runs
+
+    run = _queued(client_r, {"domain": "tasks", "count": "2", "seed": "3"}, django_capture_on_commit_callbacks)
+
+    def broken(*args, **kwargs):
+        raise ValueError("the solver is out of order")
+
+    monkeypatch.setattr(tasks_generator, "evaluate", broken)
+    runs.run(run.pk)
+    page = client_r.get(f"/studio/generate/runs/{run.pk}/").content.decode()
+    assert "The run failed after 0 of 2" in page and "ValueError: the solver is out of order" in page
+    assert "hx-trigger" not in page
+
+
+def test_a_generator_run_is_its_researchers_own(client_r, django_user_model, django_capture_on_commit_callbacks):
+    from accounts.roles import Role, grant
+
+    run = _queued(client_r, {"domain": "tasks", "count": "1", "seed": "3"}, django_capture_on_commit_callbacks)
+    other = django_user_model.objects.create_user("res2", password="pw-researcher-2")
+    grant(other, Role.RESEARCHER)
+    client_r.force_login(other)
+    for url in ("", "open/0/"):
+        assert client_r.get(f"/studio/generate/runs/{run.pk}/{url}").status_code == 404
+    for url in ("stop/", "save/"):
+        assert client_r.post(f"/studio/generate/runs/{run.pk}/{url}").status_code == 404
+    assert client_r.get(f"/studio/generate/runs/{run.pk}/stop/").status_code == 405
+    page = client_r.get("/studio/generate/").content.decode()
+    assert f"/studio/generate/runs/{run.pk}/" not in page  # not among their recent runs
+    run.refresh_from_db()
+    assert run.status == "queued"
+    other.is_superuser = True
+    other.save()
+    assert client_r.get(f"/studio/generate/runs/{run.pk}/").status_code == 200
