@@ -23,11 +23,24 @@ log = logging.getLogger(__name__)
 TASK = "games.generate"
 
 
+class Busy(Exception):
+    """The researcher already has a run under way (one at a time each: in the embedded default a
+    run is a thread of the web server, and two would share its cores with the games being played)."""
+
+    def __init__(self, run: GeneratorRun) -> None:
+        super().__init__(f"your run {run.pk} is still under way: wait for it or stop it first")
+        self.run = run
+
+
 def start(
     domain: str, *, count: int, seed: int, knobs: dict[str, Any], max_seconds: float, save: bool, user: Any
 ) -> GeneratorRun:
-    """Queue a run; raises KnobError (nothing stored) for an unknown domain, bad knobs, count or seed."""
+    """Queue a run; raises KnobError (nothing stored) for an unknown domain, bad knobs, count or
+    seed, and Busy while the researcher has another run under way."""
     family.checked(domain, count=count, seed=seed, knobs=knobs)
+    under_way = GeneratorRun.objects.filter(requested_by=user, status__in=ACTIVE_GENERATOR_RUN).first()
+    if under_way is not None:
+        raise Busy(under_way)
     run = GeneratorRun.objects.create(
         domain=domain, count=count, seed=seed, knobs=knobs, max_seconds=max_seconds, save_family=save, requested_by=user
     )

@@ -303,6 +303,10 @@ def generator(request: HttpRequest) -> HttpResponse:
         except KnobError as error:
             context["error"] = str(error)
             return render(request, "studio/generate.html", context, status=400)
+        except runs.Busy as busy:
+            context["error"] = f"{busy}."
+            context["busy"] = busy.run
+            return render(request, "studio/generate.html", context, status=409)
         return redirect("studio:generate_run", pk=run.pk)
     return render(request, "studio/generate.html", context)
 

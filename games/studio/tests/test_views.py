@@ -712,3 +712,16 @@ def test_a_generator_run_is_its_researchers_own(client_r, django_user_model, dja
     other.is_superuser = True
     other.save()
     assert client_r.get(f"/studio/generate/runs/{run.pk}/").status_code == 200
+
+
+def test_a_researcher_runs_one_generator_run_at_a_time(client_r, django_capture_on_commit_callbacks):
+    from games.studio import runs
+
+    data = {"domain": "tasks", "count": "1", "seed": "3"}
+    run = _queued(client_r, data, django_capture_on_commit_callbacks)
+    busy = client_r.post("/studio/generate/", data)
+    assert busy.status_code == 409 and GeneratorRun.objects.count() == 1
+    assert f"your run {run.pk} is still under way" in busy.content.decode()
+    assert f'href="/studio/generate/runs/{run.pk}/"' in busy.content.decode()
+    runs.stop(run)
+    assert _queued(client_r, data, django_capture_on_commit_callbacks).pk != run.pk
