@@ -133,6 +133,10 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False  # no banner at start (commands print one clear line); failures are still logged
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+# Behind TRUSTED_PROXIES proxies that append to X-Forwarded-For, the client's address is read from
+# that header (arena_site.client_address); without it every sign-in would come from the proxy.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0, least=0)
+AXES_CLIENT_IP_CALLABLE = "arena_site.client_address.client_address"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -42,6 +42,45 @@ def test_wrong_passwords_pause_signing_in_to_that_username_from_that_address(cli
     assert _sign_in(Client(), "pw-researcher-1", address="10.0.0.2").status_code == 302
 
 
+def test_behind_a_trusted_proxy_the_pause_is_per_client_address_the_proxy_saw(client, researcher, settings):
+    settings.AXES_FAILURE_LIMIT = 2
+    proxy = "10.9.9.9"  # every request reaches the server from the proxy
+
+    def through_proxy(http, password, forwarded):
+        return http.post(
+            reverse("accounts:login"),
+            {"username": "res", "password": password},
+            REMOTE_ADDR=proxy,
+            HTTP_X_FORWARDED_FOR=forwarded,
+        )
+
+    # Without TRUSTED_PROXIES the header is the client's own word and is ignored: one address.
+    for forwarded in ("198.51.100.1", "198.51.100.2"):
+        through_proxy(client, "guess", forwarded)
+    assert through_proxy(Client(), "pw-researcher-1", "203.0.113.7").status_code == 429
+    call_command("axes_reset_username", "res")
+    # With one trusted proxy, the address it appended counts; what the client wrote before it does not.
+    settings.TRUSTED_PROXIES = 1
+    for spoofed in ("1.1.1.1", "2.2.2.2"):
+        through_proxy(client, "guess", f"{spoofed}, 198.51.100.1")
+    assert through_proxy(Client(), "pw-researcher-1", "6.6.6.6, 198.51.100.1").status_code == 429
+    assert through_proxy(Client(), "pw-researcher-1", "203.0.113.7").status_code == 302
+
+
+def test_the_client_address_falls_back_to_the_connection_when_the_header_is_short_or_malformed(rf, settings):
+    from arena_site.client_address import client_address
+
+    settings.TRUSTED_PROXIES = 2
+    assert client_address(rf.get("/", REMOTE_ADDR="10.0.0.5", HTTP_X_FORWARDED_FOR="10.1.1.1")) == "10.0.0.5"
+    assert client_address(rf.get("/", REMOTE_ADDR="10.0.0.5", HTTP_X_FORWARDED_FOR="not-an-ip, 10.1.1.1")) == "10.0.0.5"
+    two = rf.get("/", REMOTE_ADDR="10.0.0.5", HTTP_X_FORWARDED_FOR="6.6.6.6, 192.0.2.4, 10.1.1.1")
+    assert client_address(two) == "192.0.2.4"
+    assert (
+        client_address(rf.get("/", REMOTE_ADDR="10.0.0.5", HTTP_X_FORWARDED_FOR="2001:db8::1, 10.1.1.1"))
+        == "2001:db8::1"
+    )
+
+
 def test_a_right_password_resets_the_count_of_wrong_ones(client, researcher, settings):
     settings.AXES_FAILURE_LIMIT = 3
     for _ in range(2):

@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 
+from arena_site.client_address import client_address
 from studies import flow, selectors, services
 from studies.errors import StudyError
 from studies.measures import LIKERT_LABELS
@@ -86,7 +87,7 @@ def entry(request: HttpRequest, slug: str) -> HttpResponse:
     if choice == "resume":
         try:
             participant = services.resume(
-                study, external_id=pid, code=request.POST.get("code", ""), client=request.META.get("REMOTE_ADDR", "")
+                study, external_id=pid, code=request.POST.get("code", ""), client=client_address(request)
             )
         except StudyError as error:
             context["error"] = str(error)
