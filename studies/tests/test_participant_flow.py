@@ -83,6 +83,17 @@ def test_a_participant_goes_from_the_link_to_the_completion_code(client, make_st
     assert participant.status == ParticipantStatus.COMPLETED
 
 
+@pytest.mark.parametrize("index", [None, "", "-1", "x", "²"])
+def test_a_step_form_without_a_readable_step_says_to_reload_and_changes_nothing(client, make_study, index):
+    study = make_study()
+    step_url = reverse("studies:step", args=[study.slug])
+    client.post(reverse("studies:entry", args=[study.slug]), {"pid": "P1", "choice": "agree", "agree": "1"})
+    sent = {"action": "onboarding"} if index is None else {"action": "onboarding", "index": index}
+    page = client.post(step_url, sent, follow=True).content.decode()
+    assert "did not say which step it is for; reload the page" in page
+    assert Participant.objects.get(external_id="P1").onboarding_done == 0
+
+
 def test_reload_resumes_and_a_new_device_needs_the_resume_code(client, make_study):
     study = make_study()
     entry = reverse("studies:entry", args=[study.slug])

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from arena_site.client_address import client_address
+from arena_site.params import whole_number
 from studies import flow, selectors, services
 from studies.errors import StudyError
 from studies.measures import LIKERT_LABELS
@@ -132,12 +133,15 @@ def entry(request: HttpRequest, slug: str) -> HttpResponse:
 def _act(request: HttpRequest, participant: Participant) -> HttpResponse | None:
     """Apply the POSTed action to the participant's current step; None means redirect to the step."""
     action = request.POST.get("action", "")
-    index = _int(request.POST.get("index"))
+    index = whole_number(request.POST.get("index"))
     study = participant.study
+    if action in ("onboarding", "tutorial", "start", "questionnaire") and index is None:
+        raise StudyError("This form did not say which step it is for; reload the page and try again.")
+    index = index or 0  # (only "withdraw" has no step)
     if action == "onboarding":
         services.advance_onboarding(participant, index)
     elif action == "tutorial":
-        game = services.start_tutorial(participant, index, replacing=_int(request.POST.get("replacing")))
+        game = services.start_tutorial(participant, index, replacing=whole_number(request.POST.get("replacing")))
         url = flow.game_url(game, next_url=reverse("studies:step", args=[study.slug]))
         return redirect(url) if url else None
     elif action == "start":
@@ -162,13 +166,6 @@ def _act(request: HttpRequest, participant: Participant) -> HttpResponse | None:
     return None
 
 
-def _int(raw: Any) -> int:
-    try:
-        return int(raw)
-    except (TypeError, ValueError):
-        return -1
-
-
 def _step_context(participant: Participant, step: selectors.Step, answers: Any = None) -> dict[str, Any]:
     study = participant.study
     context: dict[str, Any] = {"study": study, "participant": participant, "step": step}
@@ -176,7 +173,7 @@ def _step_context(participant: Participant, step: selectors.Step, answers: Any =
         given = answers or {}
         # Answers already chosen stay ticked when the form comes back with an error.
         items = services.items_for(step.episode) if step.episode else study.items.order_by("index")
-        context["rows"] = [(item, _int(given.get(f"item-{item.pk}"))) for item in items]
+        context["rows"] = [(item, whole_number(given.get(f"item-{item.pk}"))) for item in items]
         context["scale"] = list(enumerate(LIKERT_LABELS, start=1))
     if step.episode is not None and step.episode.game_id:
         context["game_url"] = flow.game_url(step.episode.game, next_url=reverse("studies:step", args=[study.slug]))
