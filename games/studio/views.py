@@ -241,19 +241,19 @@ def _generator_context(
     count: str,
     seed: str,
     *,
-    shown: GeneratorRun | None = None,
+    run: GeneratorRun | None = None,
 ) -> dict[str, Any]:
-    """The generator's form (filled in with ``values`` as sent, or as ``shown``, the run on the
+    """The generator's form (filled in with ``values`` as sent, or as ``run``, the run on the
     page, was sent) and the researcher's other recent runs."""
     knobs = generator_module(domain).KNOBS
     recent = runs.visible_to(request.user).defer("instances", "knobs")
-    if shown is not None:
-        recent = recent.exclude(pk=shown.pk)
+    if run is not None:
+        recent = recent.exclude(pk=run.pk)
     return {
         "domains": [(d, registry.descriptor(d).title) for d in family.domains()],
         "domain": domain,
         "knobs": [(k, values.get(k.name, "")) for k in knobs],
-        "filled": bool(values) or shown is not None,
+        "filled": bool(values) or run is not None,
         "count": count,
         "seed": seed,
         "max_count": PAGE_COUNT,
@@ -350,7 +350,7 @@ def generator_run(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         context = _run_context(run, since=whole_number(request.GET.get("shown")) or 0)
         return render(request, "studio/_generator_poll.html", context)
     values = {name: ("1" if value is True else "" if value is False else value) for name, value in run.knobs.items()}
-    context = _generator_context(request, run.domain, values, str(run.count), str(run.seed), shown=run)
+    context = _generator_context(request, run.domain, values, str(run.count), str(run.seed), run=run)
     context.update(_run_context(run))
     return render(request, "studio/generate.html", context)
 
