@@ -10,6 +10,11 @@ the window's chain needs is done, and while a window is open nothing that would 
 step is started. The same guard keeps a preheated oven from being reset before its bake.
 
 Whole steps only (no chunks); the result replays feasibly through the rules by construction.
+
+The search stops after ``node_limit`` nodes or ``work_limit`` step checks (``check_start`` calls,
+one per listed step not yet started at each node, so a node of a ten-recipe kitchen costs a
+thousand): counted, not timed, so that a search ends the same way on every machine (generated
+instances are byte-for-byte the same everywhere).
 """
 
 from __future__ import annotations
@@ -27,6 +32,14 @@ from games.domains.recipes.text import StepAction
 
 Ref = tuple[int, int]  # (recipe number, step index)
 
+NODE_LIMIT = 20_000
+# The most step checks a search makes: about 2 s here (4-7 us a check). Within NODE_LIMIT alone,
+# five recipes of 100 steps took 5.4 million checks (21 s) and ten 9.9 million (39 s), finding
+# nothing. The most any plan found needed: 408,500 checks, among 600 searches of generated
+# recipes at the generator's widest knobs (3 recipes of 30 steps; 17 of them found nothing, with
+# 160,000-870,000 checks); 3,172 for the 65 published pairs and the bundled scenarios.
+WORK_LIMIT = 500_000
+
 
 @dataclass
 class HeuristicResult:
@@ -35,6 +48,7 @@ class HeuristicResult:
     nodes: int
     solve_seconds: float
     notes: list[str] = field(default_factory=list)
+    checks: int = 0  # the step checks the search made
 
     @property
     def feasible(self) -> bool:
@@ -49,13 +63,24 @@ def priority_list(kitchen: Kitchen) -> list[Ref]:
     seen: set[Ref] = set()
 
     def place(spec: StepSpec) -> None:
+        """List ``spec`` after its unlisted prerequisites, depth first (a walk with its own stack:
+        a chain of 1,200 steps overflowed Python's when it recursed)."""
         ref = (spec.recipe, spec.index)
         if ref in seen:
             return
         seen.add(ref)
-        for prerequisite in spec.prerequisites:
-            place(kitchen.step(spec.recipe, prerequisite))
-        listed.append(ref)
+        walk = [(ref, iter(spec.prerequisites))]
+        while walk:
+            current, prerequisites = walk[-1]
+            for prerequisite in prerequisites:
+                before = (current[0], prerequisite)
+                if before not in seen:
+                    seen.add(before)
+                    walk.append((before, iter(kitchen.step(*before).prerequisites)))
+                    break
+            else:
+                walk.pop()
+                listed.append(current)
 
     for spec in [*autonomous, *continuous]:
         place(spec)
@@ -154,19 +179,32 @@ class _Guards:
 
 
 def plan_state(
-    definition: Mapping[str, Any], *, time_constraints: bool = True, node_limit: int = 20_000
-) -> tuple[RecipesState | None, int]:
+    definition: Mapping[str, Any],
+    *,
+    time_constraints: bool = True,
+    node_limit: int = NODE_LIMIT,
+    work_limit: int = WORK_LIMIT,
+) -> tuple[RecipesState | None, int, int]:
     state = initial_state(
         definition, options={"time_constraints": time_constraints, "max_rejections": 0, "max_repeats": 0}
     )
-    return search(state, node_limit=node_limit)
+    return search(state, node_limit=node_limit, work_limit=work_limit)
 
 
 def search(
-    state: RecipesState, *, agent: int = 0, guards: bool | None = None, slack: int = 0, node_limit: int = 20_000
-) -> tuple[RecipesState | None, int]:
+    state: RecipesState,
+    *,
+    agent: int = 0,
+    guards: bool | None = None,
+    slack: int = 0,
+    node_limit: int = NODE_LIMIT,
+    work_limit: int = WORK_LIMIT,
+) -> tuple[RecipesState | None, int, int]:
     """The heuristic's depth-first search from any state (a game under way included): the first
-    finished state it reaches, with every step ``agent`` starts added as chunks, and the nodes used.
+    finished state it reaches, with every step ``agent`` starts added as chunks, the nodes used and
+    the step checks made. It gives up (None) after ``node_limit`` nodes, or once it has made
+    ``work_limit`` step checks (a node under way is finished: a search stops within one node's
+    checks past the limit).
 
     ``guards`` (default: the state's time-constraint option) turns the constraint delay rules on;
     a search without them still never spoils a recipe, it only finds fewer ways round a window.
@@ -175,14 +213,16 @@ def search(
     listed = priority_list(state.kitchen)
     rules = _Guards(state.kitchen, state.options.time_constraints if guards is None else guards, slack)
     names = [recipe.name for recipe in state.kitchen.recipes]
-    nodes = 0
+    nodes = checks = 0
 
     def children(current: RecipesState) -> list[RecipesState]:
+        nonlocal checks
         options: list[RecipesState] = []
         for ref in listed:
             left = current.remaining(*ref)
             if left <= 0:
                 continue
+            checks += 1
             verdict = check_start(current, agent, StepAction(ref[1], names[ref[0]], left, current.time))
             if verdict.feedback is not None:
                 continue
@@ -203,20 +243,22 @@ def search(
         current = stack[-1].pop(0)
         nodes += 1
         if nodes > node_limit:
-            return None, nodes
+            return None, nodes, checks
         if current.status == FAILED:
             continue
         if current.all_complete() or current.status == SUCCESS:
-            return current, nodes
+            return current, nodes, checks
         if all(current.remaining(*ref) <= 0 for ref in listed):
             # everything started: let it run out
             end = max(c.end for c in current.chunks)
             finished, _ = advance(current, end)
             if finished.status == SUCCESS:
-                return finished, nodes
+                return finished, nodes, checks
             continue
+        if checks >= work_limit:
+            return None, nodes, checks
         stack.append(children(current))
-    return None, nodes
+    return None, nodes, checks
 
 
 def state_plan(state: RecipesState) -> list[PlanItem]:
@@ -227,15 +269,28 @@ def state_plan(state: RecipesState) -> list[PlanItem]:
     return order(state, items)
 
 
-def plan(definition: Mapping[str, Any], *, time_constraints: bool = True, node_limit: int = 20_000) -> HeuristicResult:
+def plan(
+    definition: Mapping[str, Any],
+    *,
+    time_constraints: bool = True,
+    node_limit: int = NODE_LIMIT,
+    work_limit: int = WORK_LIMIT,
+) -> HeuristicResult:
     began = time.perf_counter()
-    final, nodes = plan_state(definition, time_constraints=time_constraints, node_limit=node_limit)
+    final, nodes, checks = plan_state(
+        definition, time_constraints=time_constraints, node_limit=node_limit, work_limit=work_limit
+    )
     elapsed = time.perf_counter() - began
     if final is None:
-        note = f"no feasible plan found within {node_limit} search nodes" if nodes > node_limit else "no feasible plan"
-        return HeuristicResult(None, None, nodes, elapsed, [note])
+        if nodes > node_limit:
+            note = f"no feasible plan found within {node_limit} search nodes"
+        elif checks >= work_limit:
+            note = f"no feasible plan found within {work_limit} step checks"
+        else:
+            note = "no feasible plan"
+        return HeuristicResult(None, None, nodes, elapsed, [note], checks)
     items = state_plan(final)
-    return HeuristicResult(items, max(c.end for c in final.chunks), nodes, elapsed)
+    return HeuristicResult(items, max(c.end for c in final.chunks), nodes, elapsed, checks=checks)
 
 
 def plan_items(definition: Mapping[str, Any], *, time_constraints: bool = True) -> Sequence[PlanItem] | None:

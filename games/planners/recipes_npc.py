@@ -29,7 +29,7 @@ def planned_starts(state: RecipesState, agent: int, slack: int = 0) -> list[Chun
     when no plan completes every recipe from here."""
     attempts = [(None, slack), (None, 0), (False, 0)] if slack else [(None, 0), (False, 0)]
     for guards, margin in attempts:
-        final, _ = search(state, agent=agent, guards=guards, slack=margin)
+        final, _, _ = search(state, agent=agent, guards=guards, slack=margin)
         if final is not None:
             known = set(state.chunks)
             return [chunk for chunk in final.chunks if chunk not in known]

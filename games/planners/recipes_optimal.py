@@ -43,6 +43,7 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from graphlib import TopologicalSorter
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -320,33 +321,27 @@ def _slots(model: cp_model.CpModel, step: _Step, unit: int, first: int, last: in
 
 
 def _heads_tails(kitchen: Kitchen, unit: int) -> tuple[dict[Ref, int], dict[Ref, int]]:
-    """Per step, the longest chain of durations before its start and after its end (in units)."""
+    """Per step, the longest chain of durations before its start and after its end (in units).
+
+    Computed over the steps in dependency order, without recursion (a chain of 600 steps each
+    waiting for the one before overflowed Python's stack when it recursed)."""
     every = kitchen.all_steps()
     after: dict[Ref, list[StepSpec]] = {(s.recipe, s.index): [] for s in every}
     for spec in every:
         for p in spec.prerequisites:
             after[(spec.recipe, p)].append(spec)
+    graph = {(s.recipe, s.index): [(s.recipe, p) for p in s.prerequisites] for s in every}
+    order = [kitchen.step(*ref) for ref in TopologicalSorter(graph).static_order()]  # prerequisites first
     heads: dict[Ref, int] = {}
     tails: dict[Ref, int] = {}
-
-    def head(spec: StepSpec) -> int:
+    for spec in order:
+        before = (kitchen.step(spec.recipe, p) for p in spec.prerequisites)
+        heads[(spec.recipe, spec.index)] = max(
+            (heads[(k.recipe, k.index)] + k.duration // unit for k in before), default=0
+        )
+    for spec in reversed(order):
         ref = (spec.recipe, spec.index)
-        if ref not in heads:
-            heads[ref] = max(
-                (head(k) + k.duration // unit for k in (kitchen.step(spec.recipe, p) for p in spec.prerequisites)),
-                default=0,
-            )
-        return heads[ref]
-
-    def tail(spec: StepSpec) -> int:
-        ref = (spec.recipe, spec.index)
-        if ref not in tails:
-            tails[ref] = max((k.duration // unit + tail(k) for k in after[ref]), default=0)
-        return tails[ref]
-
-    for spec in every:
-        head(spec)
-        tail(spec)
+        tails[ref] = max((k.duration // unit + tails[(k.recipe, k.index)] for k in after[ref]), default=0)
     return heads, tails
 
 
@@ -531,44 +526,22 @@ def _bounds(
     for ref, found in ancestors.items():
         for ancestor in found:
             descendants[ancestor].add(ref)
-    tails: dict[Ref, int] = {}
-
-    def tail(ref: Ref) -> int:
-        if ref not in tails:
-            tails[ref] = max(
-                (
-                    steps[d].spec.duration // unit + tail(d)
-                    for d in descendants[ref]
-                    if ref in {(d[0], p) for p in steps[d].spec.prerequisites}
-                ),
-                default=0,
-            )
-        return tails[ref]
-
     # One machine with heads and tails (valid even with chunks): for any set R of continuous steps,
     # the cook starts R's work no earlier than the smallest head in R, does all of it, and the
     # last one's successors still follow: makespan >= min head(R) + work(R) + min tail(R).
-    heads: dict[Ref, int] = {}
-
-    def head(ref: Ref) -> int:
-        if ref not in heads:
-            spec = steps[ref].spec
-            heads[ref] = max(
-                (head((ref[0], p)) + steps[(ref[0], p)].spec.duration // unit for p in spec.prerequisites), default=0
-            )
-        return heads[ref]
+    heads, tails = _heads_tails(kitchen, unit)
 
     def one_machine(machine: list[Ref], length: Callable[[list[Ref]], int]) -> int:
         best = 0
-        for low_head in sorted({head(ref) for ref in machine}):
-            for low_tail in sorted({tail(ref) for ref in machine}):
-                chosen = [ref for ref in machine if head(ref) >= low_head and tail(ref) >= low_tail]
+        for low_head in sorted({heads[ref] for ref in machine}):
+            for low_tail in sorted({tails[ref] for ref in machine}):
+                chosen = [ref for ref in machine if heads[ref] >= low_head and tails[ref] >= low_tail]
                 if chosen:
                     best = max(best, low_head + length(chosen) + low_tail)
         return best
 
     continuous = [ref for ref, step in steps.items() if not step.spec.autonomous]
-    floor = max(head(ref) + steps[ref].spec.duration // unit + tail(ref) for ref in steps)  # the longest chain
+    floor = max(heads[ref] + steps[ref].spec.duration // unit + tails[ref] for ref in steps)  # the longest chain
     floor = max(floor, one_machine(continuous, work))
     # The same on each appliance, over the steps that never share it (a preheat that could share an
     # identical one of another recipe is left out).
@@ -585,7 +558,7 @@ def _bounds(
     model.add(makespan >= floor)
     for ref, step in steps.items():
         model.add(step.start >= work(ancestors[ref]))
-        model.add(makespan >= step.end + max(work(descendants[ref]), tail(ref)))
+        model.add(makespan >= step.end + max(work(descendants[ref]), tails[ref]))
     # Two recipes: the cook's work after a step of one and after a step of another all comes after
     # the earlier of the two ends (CP-SAT's edge finding sees a chunk of unknown size as one unit).
     anchors = [ref for ref in steps if work(descendants[ref])]

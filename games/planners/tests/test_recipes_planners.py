@@ -51,6 +51,38 @@ def test_heuristic_does_not_reset_a_preheated_oven():
     assert ok, run.error
 
 
+def test_heuristic_stops_after_its_work_limit_counted_not_timed():
+    # every node checks each step not yet started: 5 recipes of 100 steps made 5.4 million checks
+    # (21 s) within the node limit. The checks are counted, so the search stops the same way on
+    # every machine (generated instances are byte-for-byte the same everywhere)
+    definition = kitchen(BAKE, SOUP, MUFFINS)
+    found = recipes_heuristic.plan(definition, time_constraints=True)
+    assert found.feasible and 0 < found.checks < recipes_heuristic.WORK_LIMIT
+    limit = found.checks // 2
+    cut = recipes_heuristic.plan(definition, time_constraints=True, work_limit=limit)
+    assert cut.plan is None and cut.notes == [f"no feasible plan found within {limit} step checks"]
+    assert limit <= cut.checks < found.checks and cut.nodes < found.nodes
+    again = recipes_heuristic.plan(definition, time_constraints=True, work_limit=limit)
+    assert (again.checks, again.nodes) == (cut.checks, cut.nodes)
+    state = recipes_heuristic.initial_state(definition)
+    assert recipes_heuristic.search(state, work_limit=limit)[0] is None
+    assert recipes_heuristic.search(state, work_limit=found.checks)[0] is not None
+
+
+def test_a_long_chain_of_steps_is_listed_and_bounded_without_recursion():
+    # a recipe of 1,200 steps each after the one before: the priority list and CP-SAT's heads and
+    # tails recursed once a step, past Python's recursion limit (a chain of 600 overflowed the latter)
+    from games.domains.recipes.kitchen import load_kitchen
+    from games.domains.recipes.tests.kitchens import step
+
+    steps = [step(i, 60, needs=(i - 1,) if i else ()) for i in range(1199)]
+    chain = load_kitchen(kitchen({"name": "Chain", "steps": [*steps, step(1199, 1800, auto=True, needs=(1198,))]}))
+    assert recipes_heuristic.priority_list(chain) == [(0, i) for i in range(1200)]
+    heads, tails = recipes_optimal._heads_tails(chain, 60)
+    assert (heads[(0, 0)], heads[(0, 1199)]) == (0, 1199)  # in minutes
+    assert (tails[(0, 0)], tails[(0, 1198)], tails[(0, 1199)]) == (1198 + 30, 30, 0)
+
+
 @pytest.mark.parametrize("constraints", [True, False])
 def test_optimal_beats_or_ties_the_heuristic_and_proves_it(constraints):
     definition = kitchen(BAKE, SOUP, MUFFINS, ROAST)
