@@ -21,7 +21,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -102,6 +102,10 @@ def _at(value: Any, path: Path) -> Any:
 
 # -- tasks -----------------------------------------------------------------------------------------
 _TOML_FIELDS = {"name": "do", "requires": "after"}
+# The most actions a studio definition holds, all its tasks together (docs/scenarios.md): the
+# generator makes at most 100 and a published TimeArena task about ten; 1,000-3,000 were accepted
+# and held the check and its preview for seconds.
+MOST_ACTIONS = 200
 
 
 def parse_tasks(name: str, text: str) -> dict[str, Any]:
@@ -113,6 +117,8 @@ def parse_tasks(name: str, text: str) -> dict[str, Any]:
         lines = json_lines(text)
         try:
             validate(definition)
+            if (too_many := _too_many_actions(definition)) is not None:
+                raise AuthoringError([Problem(line_of(lines, too_many[0]), too_many[1], too_many[2])])
             compile_definition(definition)
         except DefinitionError as error:
             message = str(error)
@@ -128,6 +134,9 @@ def parse_tasks(name: str, text: str) -> dict[str, Any]:
         return definition
     try:
         definition = read_task(name, text)
+        if (too_many := _too_many_actions(definition)) is not None:
+            line = toml_action_line(text, MOST_ACTIONS)  # the first action too many
+            raise AuthoringError([Problem(line, "actions", too_many[2])])
         compile_definition(definition)
     except DefinitionError as error:
         message = str(error).removeprefix(f"{name}: ")
@@ -152,6 +161,20 @@ def parse_tasks(name: str, text: str) -> dict[str, Any]:
     return definition
 
 
+def _too_many_actions(definition: Mapping[str, Any]) -> tuple[Path, str, str] | None:
+    """(path, field, what is wrong) when a valid definition has more than MOST_ACTIONS actions:
+    one task's, else all its tasks' together; None otherwise."""
+    tasks = definition["tasks"]
+    for number, task in enumerate(tasks):
+        if len(task["actions"]) > MOST_ACTIONS:
+            path: Path = ("tasks", number, "actions", MOST_ACTIONS)
+            return path, f"task '{task['name']}'.actions", f"at most {MOST_ACTIONS} actions, not {len(task['actions'])}"
+    total = sum(len(task["actions"]) for task in tasks)
+    if total > MOST_ACTIONS:
+        return ("tasks",), "tasks", f"at most {MOST_ACTIONS} actions in all, not {total}"
+    return None
+
+
 def _toml_do_line(text: str, action: str) -> int | None:
     for number, line in enumerate(text.splitlines(), 1):
         if re.match(rf'\s*do\s*=\s*"{re.escape(action)}"', line):
@@ -170,6 +193,15 @@ def _tail(message: str) -> str:
 
 
 # -- recipes ---------------------------------------------------------------------------------------
+# The most recipes a studio definition cooks at once and steps a recipe has (docs/scenarios.md): the
+# published pairs have 2 recipes of at most 22 steps, the generator at most 3 of 30. The preview
+# plans with the heuristic (stopped by recipes_heuristic.WORK_LIMIT) and then CP-SAT, whose models
+# grow with the steps: 5 recipes of 50 steps preview in about 6 s, 10 of 50 took 14 s, 10 of 100
+# over a minute.
+MOST_RECIPES = 5
+MOST_RECIPE_STEPS = 50
+
+
 def parse_recipes(name: str, text: str) -> dict[str, Any]:
     from games.domains.recipes.dataset import convert_authored, instance_definition
     from games.domains.recipes.kitchen import DefinitionError, load_kitchen
@@ -177,6 +209,9 @@ def parse_recipes(name: str, text: str) -> dict[str, Any]:
     raw = _json(text)
     lines = json_lines(text)
     single = isinstance(raw, dict) and "recipes" not in raw
+    if (too_big := _too_big_recipes(raw, single)) is not None:  # before any step is read
+        where, said = too_big
+        raise AuthoringError([Problem(line_of(lines, where) or 1, ".".join(map(str, where)) or "recipes", said)])
     try:
         if isinstance(raw, dict) and "recipes" in raw:
             load_kitchen(raw)
@@ -204,6 +239,23 @@ def parse_recipes(name: str, text: str) -> dict[str, Any]:
             path = (*path, missing.group(1))
         field = ".".join(str(p) for p in path) if path else ""
         raise AuthoringError([Problem(line_of(lines, path), field, message)]) from None
+
+
+def _too_big_recipes(raw: Any, single: bool) -> tuple[Path, str] | None:
+    """(path, what is wrong) when a recipes text holds more than MOST_RECIPES recipes or a recipe
+    more than MOST_RECIPE_STEPS steps, else None (other shapes are the readers' to refuse)."""
+    whole = isinstance(raw, dict) and "recipes" in raw
+    recipes = raw["recipes"] if whole else [raw] if single else raw
+    if not isinstance(recipes, list):
+        return None
+    if len(recipes) > MOST_RECIPES:
+        return ("recipes",) if whole else (), f"at most {MOST_RECIPES} recipes at once, not {len(recipes)}"
+    for number, recipe in enumerate(recipes):
+        steps = recipe.get("steps") if isinstance(recipe, dict) else None
+        if isinstance(steps, list) and len(steps) > MOST_RECIPE_STEPS:
+            where: Path = ("recipes", number) if whole else () if single else (number,)
+            return (*where, "steps"), f"at most {MOST_RECIPE_STEPS} steps a recipe, not {len(steps)}"
+    return None
 
 
 def _did_you_mean(word: str, known: Iterable[str]) -> str:
@@ -340,9 +392,12 @@ _KINDS = {1: "inter-city", 2: "day-plan", 3: "combined"}
 
 # What a brief may say (docs/scenarios.md): a misspelt field or setting is refused, not read as
 # left out ("check_opening_hour": true played without opening hours)
+# The longest trip a brief's window (begin_time to end_time) may span, in days: the published
+# briefs span at most 19 days; an end in year 9999 was accepted, a window of eight millennia
+LONGEST_TRIP_DAYS = 366
 # The longest stay a brief may ask for: a city's days, a sight's minutes (a visit of 10**10 minutes
 # held the check for 31 s while the simulator counted its days one by one)
-MOST_WANTED = {"cities": 366, "spots": 24 * 60}
+MOST_WANTED = {"cities": LONGEST_TRIP_DAYS, "spots": 24 * 60}
 BRIEF_FIELDS = ("name", "title", "kind", "question", "settings", "cities", "spots")
 BRIEF_SETTINGS = (
     "begin_time",
@@ -390,16 +445,22 @@ def parse_itinerary(name: str, text: str) -> dict[str, Any]:
     tables = read_world(FOLDER / "world.json")
     cities = {city for _, city, *_ in tables.places}
     spots = {place for place, _, kind, *_ in tables.places if kind == "spot"}
+    times: dict[str, datetime] = {}
     for key in ("begin_time", "end_time"):
         given = str(settings.get(key, ""))
         try:  # "2024-05-99 07:00" had the shape and named no field once the simulator read it
-            datetime.strptime(given, "%Y-%m-%d %H:%M")
+            times[key] = datetime.strptime(given, "%Y-%m-%d %H:%M")
         except ValueError:
             raise fail(("settings", key), "must be a time like 2024-05-02 07:00") from None
         if not re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", given):
             raise fail(("settings", key), "must be a time like 2024-05-02 07:00")
     if settings["begin_time"] >= settings["end_time"]:
         raise fail(("settings", "end_time"), "must be after begin_time")
+    if times["end_time"] - times["begin_time"] > timedelta(days=LONGEST_TRIP_DAYS):
+        latest = times["begin_time"] + timedelta(days=LONGEST_TRIP_DAYS)  # before end_time: no overflow
+        latest_text = f"{latest.year:04d}-{latest:%m-%d %H:%M}"
+        message = f"must be at most {LONGEST_TRIP_DAYS} days after begin_time: {latest_text} at the latest"
+        raise fail(("settings", "end_time"), message)
     if not isinstance(settings.get("origin_city"), str) or settings["origin_city"] not in cities:
         raise fail(("settings", "origin_city"), f"unknown city; our world has {', '.join(sorted(cities))}")
     if (problem := _brief_settings_problem(settings, tables.places)) is not None:

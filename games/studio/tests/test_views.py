@@ -136,6 +136,13 @@ WHOLE_STEPS = "must be a whole number from 1 to 10000"
         ('"time_max": 32400', '"time_max": Infinity', "settings.time_max", "must be a finite number, not Infinity"),
         ('"kind": 2', '"kind": [2]', "kind", "must be 1 (inter-city), 2 (day plan) or 3 (combined)"),
         ('"end_time": "2024-05-03 00:00"', '"end_time": "2024-05-99 07:00"', "settings.end_time", "a time like"),
+        # a window of eight millennia was accepted (the published briefs span at most 19 days)
+        (
+            '"end_time": "2024-05-03 00:00"',
+            '"end_time": "9999-12-31 23:59"',
+            "settings.end_time",
+            "must be at most 366 days after begin_time: 2025-05-03 07:00 at the latest",
+        ),
         ('"origin_city": "Harbourton"', '"origin_city": ["Harbourton"]', "settings.origin_city", "unknown city"),
         ('"Old Town Walls": 45', '"Old Town Walls": 10000000000', "spots.Old Town Walls", "from 1 to 1440, not"),
         (
@@ -202,6 +209,35 @@ def test_a_recipe_steps_time_is_a_finite_duration_of_at_most_a_day(client_r, new
     assert saved.status_code == 400 and not Scenario.objects.filter(slug="studio/endless").exists()
 
 
+def _recipe(name, steps):
+    return {"name": name, "steps": [{"text": f"Stir {i}.", "time": "1 min"} for i in range(steps)]}
+
+
+@pytest.mark.parametrize(
+    ("recipes", "field", "said"),
+    [
+        ([_recipe(f"Dish-{i}", 2) for i in range(6)], "recipes", "at most 5 recipes at once, not 6"),
+        (_recipe("Long", 51), "steps", "at most 50 steps a recipe, not 51"),
+        ([_recipe("Short", 2), _recipe("Long", 51)], "1.steps", "at most 50 steps a recipe, not 51"),
+        (
+            {"recipes": [{"name": "Long", "steps": [{"index": i, "duration": 60} for i in range(51)]}]},
+            "recipes.0.steps",
+            "at most 50 steps a recipe, not 51",
+        ),
+    ],
+)
+def test_a_recipes_text_holds_at_most_five_recipes_of_fifty_steps(client_r, recipes, field, said):
+    # ten recipes of 100 steps were accepted: the preview's planners held a server thread for over
+    # a minute (the heuristic alone 40 s), and a chain of 600 steps overflowed CP-SAT's model builder
+    from games.studio.formats import parse
+
+    html = _check(client_r, "recipes", json.dumps(recipes, indent=2)).content.decode()
+    assert f"<code>{field}</code>: {said}" in html and "studio-preview" not in html
+    saved = client_r.post("/studio/recipes/save/", {"name": "too-big", "text": json.dumps(recipes)})
+    assert saved.status_code == 400 and not Scenario.objects.filter(slug="studio/too-big").exists()
+    assert len(parse("recipes", "most", json.dumps([_recipe(f"Dish-{i}", 50) for i in range(5)]))["recipes"]) == 5
+
+
 @pytest.mark.parametrize(
     ("domain", "old", "new", "field"),
     [
@@ -259,6 +295,32 @@ def test_a_tasks_actions_must_be_tables(client_r):
     text = 'title = "Cups"\ngoal = "clean cups"\nappliances = []\nactions = [1, 2]\n'
     html = _check(client_r, "tasks", text).content.decode()
     assert "actions[0] must be a table ([[actions]] with do and minutes)" in html and "studio-preview" not in html
+
+
+def _cups(n, name="cups"):
+    actions = [{"name": f"wash cup{i}", "minutes": 1, "requires": [f"wash cup{i - 1}"] if i else []} for i in range(n)]
+    return {"name": name, "title": "Cups", "goal": "every cup washed", "appliances": [], "actions": actions}
+
+
+def test_a_tasks_definition_holds_at_most_two_hundred_actions(client_r):
+    # 1,000-3,000 actions were accepted and held the check and its preview for seconds (the
+    # generator makes at most 100)
+    from games.studio.authoring import export_tasks
+    from games.studio.formats import parse
+
+    one = {"format": "tasks-v1", "tasks": [_cups(201)]}
+    toml = export_tasks(one, "cups")[1]
+    html = _check(client_r, "tasks", toml).content.decode()
+    line = [n for n, text in enumerate(toml.splitlines(), 1) if text == "[[actions]]"][200]  # the 201st action
+    assert f'data-line="{line}"' in html and "<code>actions</code>: at most 200 actions, not 201" in html
+    assert "studio-preview" not in html
+    two = {"format": "tasks-v1", "tasks": [_cups(101, "cups"), _cups(101, "mugs")]}
+    html = _check(client_r, "tasks", json.dumps(two, indent=2)).content.decode()
+    assert "<code>tasks</code>: at most 200 actions in all, not 202" in html and "studio-preview" not in html
+    saved = client_r.post("/studio/tasks/save/", {"name": "too-many", "text": toml})
+    assert saved.status_code == 400 and not Scenario.objects.filter(slug="studio/too-many").exists()
+    most = export_tasks({"format": "tasks-v1", "tasks": [_cups(200)]}, "cups")[1]
+    assert len(parse("tasks", "cups", most)["tasks"][0]["actions"]) == 200
 
 
 def test_a_briefs_wishes_must_be_objects(client_r):
