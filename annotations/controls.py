@@ -103,8 +103,14 @@ def build_control(
     error: str = "",
     pending_step: str = "",
 ) -> Control:
-    """``steps`` lists the recipe's (index, text) so constraints and dependencies name real steps."""
-    others = [(index, text) for index, text in steps if index != step]
+    """``steps`` lists the recipe's (index, text) so constraints and dependencies name real steps:
+    the steps before this one (a recipe lists its steps in cooking order: in Recipe2Plan every
+    prerequisite and every time constraint's step comes before the step, 1,372 and 360 of them),
+    and a later step a stored label already names (an import), so the control shows it."""
+    named = set(split_steps(value)) if prop == DEPENDENCY and value and value != NONE else set()
+    if prop == TIME_CONSTRAINT and value and value != NONE:
+        named = set(split_constraints(value))
+    others = [(index, text) for index, text in steps if index < step or (index in named and index != step)]
     if prop in RADIO_CHOICES:
         choices = [Choice(v, label, key, v == value) for v, label, key in RADIO_CHOICES[prop]]
         return Control(prop, value, "radio", choices, suggestion=suggestion, error=error)

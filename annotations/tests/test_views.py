@@ -345,3 +345,17 @@ def test_a_property_the_project_does_not_label_is_refused_in_plain_text(client, 
     refused = _save(client, unit.items.get(step=0), "<b>colour</b>", value="red")
     assert refused.status_code == 400 and refused["Content-Type"].startswith("text/plain")  # never HTML
     assert not Label.objects.exists()
+
+
+def test_dependencies_and_time_constraints_are_offered_among_the_steps_before():
+    from annotations.controls import build_control
+
+    steps = [(0, "Preheat the oven."), (1, "Mix the batter."), (2, "Bake the cake."), (3, "Serve.")]
+    for prop in ("time_constraint", "dependency"):
+        offered = [c.value for c in build_control(prop, "", step=2, steps=steps).choices if c.value != "none"]
+        assert offered == ["0", "1"], prop
+        assert [c.value for c in build_control(prop, "", step=0, steps=steps).choices if c.value != "none"] == []
+    # A stored label that names a later step (an import) still shows on its control.
+    kept = build_control("time_constraint", "3:5", step=2, steps=steps)
+    assert [c.value for c in kept.choices] == ["0", "1", "3"] and kept.constraint_step == "3"
+    assert [c.value for c in build_control("dependency", "1+3", step=2, steps=steps).choices] == ["none", "0", "1", "3"]
