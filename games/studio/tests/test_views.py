@@ -6,9 +6,11 @@ from __future__ import annotations
 import io
 import json
 import re
+from unittest import mock
 
 import pytest
 
+from arena_site import background
 from games.models import Game, GeneratorRun, Scenario
 from games.studio.formats import starter
 
@@ -717,7 +719,7 @@ def test_a_stopped_generator_run_keeps_the_instances_solved_before_it(
 
 
 def test_a_generator_run_cut_off_by_a_restart_resumes_where_it_was(
-    client_r, django_capture_on_commit_callbacks, monkeypatch
+    client_r, django_capture_on_commit_callbacks, monkeypatch, settings
 ):
     from games.generators import family
     from games.generators import tasks as tasks_generator
@@ -729,6 +731,11 @@ def test_a_generator_run_cut_off_by_a_restart_resumes_where_it_was(
     # The server stopped while solving the second instance: the first was kept.
     GeneratorRun.objects.filter(pk=run.pk).update(status="running", instances=whole[:1])
     assert run.pk in runs.cut_off_runs()
+    # a server whose background work runs in its own threads queues it again when it starts
+    settings.BACKGROUND_INLINE, settings.CELERY_TASK_ALWAYS_EAGER = False, True
+    with mock.patch.object(background, "submit") as submit:
+        assert f"generator run {run.pk}" in background.resume_cut_off()
+    submit.assert_any_call("games.generate", run.pk)
     solve, calls = tasks_generator.evaluate, []
     monkeypatch.setattr(tasks_generator, "evaluate", lambda *a, **k: calls.append(1) or solve(*a, **k))
     runs.run(run.pk)
