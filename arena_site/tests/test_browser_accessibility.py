@@ -51,7 +51,8 @@ def test_no_page_breaks_an_accessibility_rule(live_server, browser):
 
     from annotations.models import Project, ProjectRecipe
     from games import services
-    from games.models import Scenario
+    from games.generators.family import generate
+    from games.models import GeneratorRun, Scenario
     from studies.models import Study
 
     call_command("seed_demo", "--quiet-logins")
@@ -65,6 +66,15 @@ def test_no_page_breaks_an_accessibility_rule(live_server, browser):
     project = Project.objects.get()
     recipe = ProjectRecipe.objects.filter(project=project).order_by("pk").first()
     study = Study.objects.get()
+    # the generator's run page, under way and finished (made here: a run's thread could not share
+    # the live server's in-memory database)
+    researcher = get_user_model().objects.get(username="researcher")
+    asked = {"domain": "tasks", "count": 2, "seed": 1, "knobs": {"actions": "6"}, "max_seconds": 1.0}
+    solved = generate("tasks", count=2, seed=1, knobs={"actions": "6"}, max_seconds=1.0)
+    generator_runs = [
+        GeneratorRun.objects.create(**asked, requested_by=researcher, status=status, instances=instances)
+        for status, instances in (("running", solved[:1]), ("done", solved))
+    ]
     pages = {
         "researcher": [
             reverse("home"),
@@ -75,6 +85,7 @@ def test_no_page_breaks_an_accessibility_rule(live_server, browser):
             reverse("games:benchmarks"),
             reverse("studio:index"),
             reverse("studio:generate"),
+            *(reverse("studio:generate_run", args=[run.pk]) for run in generator_runs),
             *(reverse("studio:new", args=[domain]) for domain in games),
             reverse("annotations:projects"),
             reverse("annotations:project", args=[project.pk]),
