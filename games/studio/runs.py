@@ -95,15 +95,15 @@ def run(run_id: int) -> None:
             # has the instances the page showed, and this one is dropped.
             if not GeneratorRun.objects.filter(pk=job.pk, status=GeneratorRunStatus.RUNNING).update(instances=done):
                 return
-    except Exception as error:  # the researcher sees why on the run's page
+        job.instances = done
+        if job.save_family and not job.saved:
+            save_family(job)
+    except Exception as error:  # the researcher sees why on the run's page (which stops polling)
         log.exception("generator run %s failed", job.pk)
         GeneratorRun.objects.filter(pk=job.pk, status=GeneratorRunStatus.RUNNING).update(
             status=GeneratorRunStatus.FAILED, error=f"{type(error).__name__}: {error}", finished_at=timezone.now()
         )
         return
-    job.instances = done
-    if job.save_family and not job.saved:
-        save_family(job)
     GeneratorRun.objects.filter(pk=job.pk, status=GeneratorRunStatus.RUNNING).update(
         status=GeneratorRunStatus.DONE, finished_at=timezone.now()
     )

@@ -762,6 +762,24 @@ def test_a_failed_generator_run_says_why(client_r, django_capture_on_commit_call
     assert "hx-trigger" not in page
 
 
+def test_a_generator_run_whose_family_cannot_be_saved_fails_instead_of_running_for_ever(
+    client_r, django_capture_on_commit_callbacks, monkeypatch
+):
+    from games.studio import runs
+
+    data = {"domain": "tasks", "count": "1", "seed": "3", "action": "save"}
+    run = _queued(client_r, data, django_capture_on_commit_callbacks)
+
+    def broken(domain, instances):
+        raise RuntimeError("the database is read-only")
+
+    monkeypatch.setattr(runs, "save_generated", broken)
+    runs.run(run.pk)
+    run.refresh_from_db()
+    assert (run.status, run.saved, run.error) == ("failed", False, "RuntimeError: the database is read-only")
+    assert len(run.instances) == 1  # what was solved is kept
+
+
 def test_a_generator_run_is_its_researchers_own(client_r, django_user_model, django_capture_on_commit_callbacks):
     from accounts.roles import Role, grant
 
