@@ -29,7 +29,9 @@ CALLS_PER_PAGE = 50
 
 @researcher_required
 def benchmark_list(request: HttpRequest) -> HttpResponse:
-    form = BenchmarkForm(request.POST or None)
+    # a link may fill in the domain, agent and scenarios (the generator's saved family: "Benchmark this family")
+    asked = {key: request.GET[key][:500] for key in ("domain", "agent", "scenarios") if key in request.GET}
+    form = BenchmarkForm(request.POST or None, initial=asked)
     if request.method == "POST" and form.is_valid() and _endpoint_answers(form):
         data = form.cleaned_data
         try:

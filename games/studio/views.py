@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.permissions import researcher_required
@@ -335,6 +336,9 @@ def _run_context(run: GeneratorRun, *, since: int = 0) -> dict[str, Any]:
         "solving": min(len(instances) + 1, run.count),
         "command": _command(run.domain, run.count, run.seed, run.knobs, run.max_seconds),
         "saved_list": reverse("games:scenarios") + f"?domain={run.domain}&q={family_name}" if run.saved else "",
+        "benchmark_url": reverse("games:benchmarks")
+        + "?"
+        + urlencode({"domain": run.domain, "scenarios": f"{family.SOURCE}/{family_name}-*"}),
         "objective": generator_module(run.domain).OBJECTIVE,
         "shown": hasattr(generator_module(run.domain), "show"),
     }

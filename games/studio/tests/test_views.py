@@ -688,6 +688,13 @@ def test_a_generator_run_shows_its_progress_and_adds_the_instances_as_they_are_s
     page = client_r.get(f"/studio/generate/runs/{run.pk}/").content.decode()
     assert "Saved 2 instances as generated/" in page and "Save as a family</button>" not in page
     assert page.count('href="/studio/edit/') == 2
+    # ... and benchmarking it starts from a form with the family filled in.
+    run.refresh_from_db()
+    family = run.instances[0]["family"]
+    link = f"/benchmarks/?domain=tasks&amp;scenarios=generated%2F{family}-%2A"
+    assert f'<a href="{link}">benchmark the family</a>' in page
+    form = client_r.get(link.replace("&amp;", "&")).content.decode()
+    assert f'value="generated/{family}-*"' in form and '<option value="tasks" selected>' in form
 
 
 def test_a_stopped_generator_run_keeps_the_instances_solved_before_it(
