@@ -222,8 +222,8 @@ def _build(
         for chunk in step.chunks
     ]
     cook = [chunk.interval for _, chunk in continuous]
+    heads, tails = _heads_tails(kitchen, unit)
     if relaxed:
-        heads, tails = _heads_tails(kitchen, unit)
         for step in steps.values():
             if step.spec.interruptible and not step.spec.autonomous:
                 ref = (step.spec.recipe, step.spec.index)
@@ -254,7 +254,7 @@ def _build(
 
     makespan = model.new_int_var(0, horizon, "makespan")
     model.add_max_equality(makespan, [step.end for step in steps.values()])
-    static = _bounds(model, kitchen, steps, ancestors, makespan, unit, horizon)
+    static = _bounds(model, kitchen, steps, ancestors, (heads, tails), makespan, unit, horizon)
     if floor:
         model.add(makespan >= floor)
     model.minimize(makespan)
@@ -512,12 +512,14 @@ def _bounds(
     kitchen: Kitchen,
     steps: dict[Ref, _Step],
     ancestors: dict[Ref, set[Ref]],
+    chains: tuple[dict[Ref, int], dict[Ref, int]],
     makespan: cp_model.IntVar,
     unit: int,
     horizon: int,
 ) -> int:
     """Redundant cuts that give CP-SAT a good lower bound early: the cook's work is sequential, so
-    everything continuous before a step (after it) adds up before its start (after its end)."""
+    everything continuous before a step (after it) adds up before its start (after its end).
+    ``chains``: the steps' heads and tails (``_heads_tails``)."""
 
     def work(refs: set[Ref] | list[Ref]) -> int:
         return sum(steps[r].spec.duration // unit for r in refs if not steps[r].spec.autonomous)
@@ -529,7 +531,7 @@ def _bounds(
     # One machine with heads and tails (valid even with chunks): for any set R of continuous steps,
     # the cook starts R's work no earlier than the smallest head in R, does all of it, and the
     # last one's successors still follow: makespan >= min head(R) + work(R) + min tail(R).
-    heads, tails = _heads_tails(kitchen, unit)
+    heads, tails = chains
 
     def one_machine(machine: list[Ref], length: Callable[[list[Ref]], int]) -> int:
         best = 0
