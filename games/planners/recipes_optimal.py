@@ -29,6 +29,8 @@ optimal over all such plans (``optimal``), whatever their number of chunks. ``bo
 relaxation's lower bound otherwise. The same relaxation is also asked unit by unit
 (``recipes_time_indexed``), whose exact cover of the cook's units refutes packings the interval
 model cannot: first when the cook could be idle at most one unit, else after the fixed search.
+Neither is built when the static bound (``_static_floor``: chains, the cook's and each appliance's
+work) already meets the plan, nor beyond SLOTS unit slots (then ``bound`` is the static bound).
 (Whole units: durations and windows are multiples of the unit, so chunks cut off the unit are not
 considered; for generated recipes the unit is one minute.)
 
@@ -41,7 +43,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from graphlib import TopologicalSorter
 from typing import Any
@@ -67,6 +69,10 @@ LP_SHARE = 0.22
 # about 5 s, s12-001's 229 in 30 s and s14-004's 237 in 39 s, none of which the default search
 # settles in 60 s; first, with no slack, the default search is the fast one: s5-004 in 2 s).
 TIME_INDEXED_SHARE = 0.5
+# Largest relaxation built: unit slots of its interruptible continuous steps, all together (a
+# thirty-step pair of 240 minutes has at most 14,400; two 12-hour steps in 1-second units, 172,800,
+# took seconds to build before the budget began to count). Beyond it the bound is the static floor.
+SLOTS = 40_000
 TIME_INDEXED_LATE_SHARE = 0.25
 # With a work budget (``work_limit``), the deterministic seconds each phase counts per second of
 # one CPU on the reference machine (stop 27, the 64 thirty-step pairs of seeds 0-15, summed over the
@@ -320,6 +326,15 @@ def _slots(model: cp_model.CpModel, step: _Step, unit: int, first: int, last: in
     return intervals
 
 
+def _slot_count(kitchen: Kitchen, unit: int, below: int, heads: dict[Ref, int], tails: dict[Ref, int]) -> int:
+    """How many unit slots the relaxation of makespan ``below`` would make (``_slots``)."""
+    return sum(
+        max(0, below - tails[(s.recipe, s.index)] - heads[(s.recipe, s.index)])
+        for s in kitchen.all_steps()
+        if s.interruptible and not s.autonomous
+    )
+
+
 def _heads_tails(kitchen: Kitchen, unit: int) -> tuple[dict[Ref, int], dict[Ref, int]]:
     """Per step, the longest chain of durations before its start and after its end (in units).
 
@@ -440,11 +455,11 @@ def _relaxed_bound(
     schedule of makespan ``below`` or less, else the best bound the relaxation proves with what is
     left of ``budget``."""
     heads, tails = _heads_tails(kitchen, unit)
-    chain = max(
-        heads[(s.recipe, s.index)] + s.duration // unit + tails[(s.recipe, s.index)] for s in kitchen.all_steps()
-    )
-    if chain > below:
-        return below + 1  # the longest chain of steps alone is longer
+    floor = _static_floor(kitchen, unit, (heads, tails))
+    if floor > below:
+        return below + 1  # the longest chain, the cook's work or an appliance's alone is longer
+    if _slot_count(kitchen, unit, below, heads, tails) > SLOTS:
+        return floor  # the relaxation would be too large to build in the budget
     packed = recipes_time_indexed.model(
         kitchen, unit, below, time_constraints=time_constraints, heads=heads, tails=tails
     )
@@ -507,6 +522,42 @@ def _split_at_starts(kitchen: Kitchen, items: list[PlanItem], time_constraints: 
     return cut
 
 
+def _static_floor(kitchen: Kitchen, unit: int, chains: tuple[dict[Ref, int], dict[Ref, int]]) -> int:
+    """A lower bound (in units) of every plan's makespan, without a model: the longest chain of
+    steps, and one machine with heads and tails on the cook and on each appliance. ``chains``: the
+    steps' heads and tails (``_heads_tails``)."""
+    heads, tails = chains
+    specs = {(s.recipe, s.index): s for s in kitchen.all_steps()}
+
+    # One machine with heads and tails (valid even with chunks): for any set R of continuous steps,
+    # the cook starts R's work no earlier than the smallest head in R, does all of it, and the
+    # last one's successors still follow: makespan >= min head(R) + work(R) + min tail(R).
+    def one_machine(machine: list[Ref]) -> int:
+        best = 0
+        for low_head in sorted({heads[ref] for ref in machine}):
+            for low_tail in sorted({tails[ref] for ref in machine}):
+                chosen = [ref for ref in machine if heads[ref] >= low_head and tails[ref] >= low_tail]
+                if chosen:
+                    best = max(best, low_head + sum(specs[r].duration // unit for r in chosen) + low_tail)
+        return best
+
+    floor = max(heads[ref] + spec.duration // unit + tails[ref] for ref, spec in specs.items())  # the longest chain
+    floor = max(floor, one_machine([ref for ref, spec in specs.items() if not spec.autonomous]))
+    # The same on each appliance, over the steps that never share it (a preheat that could share an
+    # identical one of another recipe is left out).
+    for appliance, _ in kitchen.appliances:
+        uses = {ref: next((u for u in spec.uses if u.appliance == appliance), None) for ref, spec in specs.items()}
+        alone = [
+            ref
+            for ref, use in uses.items()
+            if use is not None
+            and not (use.update and any(other == use and r[0] != ref[0] for r, other in uses.items()))
+        ]
+        if alone:
+            floor = max(floor, one_machine(alone))
+    return floor
+
+
 def _bounds(
     model: cp_model.CpModel,
     kitchen: Kitchen,
@@ -528,35 +579,8 @@ def _bounds(
     for ref, found in ancestors.items():
         for ancestor in found:
             descendants[ancestor].add(ref)
-    # One machine with heads and tails (valid even with chunks): for any set R of continuous steps,
-    # the cook starts R's work no earlier than the smallest head in R, does all of it, and the
-    # last one's successors still follow: makespan >= min head(R) + work(R) + min tail(R).
-    heads, tails = chains
-
-    def one_machine(machine: list[Ref], length: Callable[[list[Ref]], int]) -> int:
-        best = 0
-        for low_head in sorted({heads[ref] for ref in machine}):
-            for low_tail in sorted({tails[ref] for ref in machine}):
-                chosen = [ref for ref in machine if heads[ref] >= low_head and tails[ref] >= low_tail]
-                if chosen:
-                    best = max(best, low_head + length(chosen) + low_tail)
-        return best
-
-    continuous = [ref for ref, step in steps.items() if not step.spec.autonomous]
-    floor = max(heads[ref] + steps[ref].spec.duration // unit + tails[ref] for ref in steps)  # the longest chain
-    floor = max(floor, one_machine(continuous, work))
-    # The same on each appliance, over the steps that never share it (a preheat that could share an
-    # identical one of another recipe is left out).
-    for appliance, _ in kitchen.appliances:
-        uses = {ref: next((u for u in step.spec.uses if u.appliance == appliance), None) for ref, step in steps.items()}
-        alone = [
-            ref
-            for ref, use in uses.items()
-            if use is not None
-            and not (use.update and any(other == use and r[0] != ref[0] for r, other in uses.items()))
-        ]
-        if alone:
-            floor = max(floor, one_machine(alone, lambda refs: sum(steps[r].spec.duration // unit for r in refs)))
+    tails = chains[1]
+    floor = _static_floor(kitchen, unit, chains)  # the longest chain, the cook and each appliance
     model.add(makespan >= floor)
     for ref, step in steps.items():
         model.add(step.start >= work(ancestors[ref]))

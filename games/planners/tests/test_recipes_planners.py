@@ -83,6 +83,57 @@ def test_a_long_chain_of_steps_is_listed_and_bounded_without_recursion():
     assert (tails[(0, 0)], tails[(0, 1198)], tails[(0, 1199)]) == (1198 + 30, 30, 0)
 
 
+def _long_pair(bake: int) -> dict:
+    # Two recipes with a 61-second step and 12-hour interruptible ones: one-second units, so the
+    # relaxation would be 172,800 unit slots (it took 6-15 s to build before the budget counted).
+    from games.domains.recipes.tests.kitchens import step
+
+    def recipe(name: str, steps: list[dict]) -> dict:
+        return {"name": name, "steps": steps}
+
+    first = [step(0, 61), step(1, 12 * 3600, split=True, needs=(0,)), step(2, 12 * 3600, split=True, needs=(1,))]
+    if not bake:
+        return kitchen(recipe("A", first), recipe("B", first))
+    second = [*first[:2], step(2, bake, auto=True, needs=(1,)), step(3, 3 * 3600, split=True, needs=(2,))]
+    return kitchen(recipe("A", second), recipe("B", [*second[:2], step(2, 7200, auto=True, needs=(1,)), second[3]]))
+
+
+def test_the_cooks_work_proves_an_optimum_without_building_the_relaxation(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("built a model for a bound the cook's work alone gives")
+
+    definition = _long_pair(0)
+    heuristic = recipes_heuristic.plan(definition, time_constraints=True)
+    monkeypatch.setattr(recipes_optimal.recipes_time_indexed, "model", refuse)
+    real_build = recipes_optimal._build
+    monkeypatch.setattr(
+        recipes_optimal, "_build", lambda *a, **k: refuse() if k.get("relaxed") else real_build(*a, **k)
+    )
+    solved = recipes_optimal.solve(definition, time_limit=20, heuristic=heuristic)
+    cook = 2 * (61 + 2 * 12 * 3600)
+    assert solved.optimal and solved.makespan == solved.bound == cook == heuristic.makespan
+
+
+def test_a_relaxation_too_large_to_build_leaves_the_static_bound(monkeypatch):
+    from games.domains.recipes.kitchen import load_kitchen
+
+    definition = _long_pair(13 * 3600)
+    real_build = recipes_optimal._build
+    monkeypatch.setattr(
+        recipes_optimal,
+        "_build",
+        lambda *a, **k: pytest.fail("built the relaxation") if k.get("relaxed") else real_build(*a, **k),
+    )
+    solved = recipes_optimal.solve(definition, time_limit=4)
+    parsed = load_kitchen(definition)
+    heads, tails = recipes_optimal._heads_tails(parsed, 1)
+    assert recipes_optimal._slot_count(parsed, 1, solved.makespan - 1, heads, tails) > recipes_optimal.SLOTS
+    assert solved.bound == recipes_optimal._static_floor(parsed, 1, (heads, tails)) < solved.makespan
+    assert not solved.optimal
+    ok, run = replays(definition, solved.plan, True)
+    assert ok, run.error
+
+
 @pytest.mark.parametrize("constraints", [True, False])
 def test_optimal_beats_or_ties_the_heuristic_and_proves_it(constraints):
     definition = kitchen(BAKE, SOUP, MUFFINS, ROAST)
