@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
+from graphlib import TopologicalSorter
 from typing import Any
 
 from games.bundled import CONTENT_DIR
@@ -305,6 +306,38 @@ KITCHEN_FIELDS = (
 )
 
 
+# The most a studio level holds (docs/scenarios.md): the published levels have at most 12 places and
+# 5 dishes of recipe trees 3 deep, the generator at most 11 places, 6 dishes and depth 3. A level of
+# 2,000 tools took 13 s to check and 72 s to preview; 6,000 ran the server out of memory; a chain of
+# 2,000 recipes, each made from the one before, overflowed Python's stack.
+MOST_PLACES = 24
+MOST_DISHES = 12
+MOST_OWN_RECIPES = 100
+MOST_RECIPE_DEPTH = 6
+
+
+def _kitchen_size(raw: dict[str, Any]) -> tuple[Path, str] | None:
+    """(path, what is wrong) when a level lists more places, dishes or own recipes than the studio
+    takes, else None (their contents are the readers' to check)."""
+    for key, most, what in (("kitchen", MOST_PLACES, "places"), ("dishes", MOST_DISHES, "dishes")):
+        if len(raw[key]) > most:
+            return (key, most), f"at most {most} {what}, not {len(raw[key])}"
+    own = raw.get("recipes")
+    if isinstance(own, dict) and len(own) > MOST_OWN_RECIPES:
+        return ("recipes",), f"at most {MOST_OWN_RECIPES} recipes of its own, not {len(own)}"
+    return None
+
+
+def _deepest(closure: Mapping[str, Any]) -> tuple[str, int]:
+    """The product whose recipe tree is deepest among ``closure`` (acyclic: recipe_closure checked)
+    and its depth (1: made from base ingredients only)."""
+    graph = {product: [i for i in recipe.ingredients if i in closure] for product, recipe in closure.items()}
+    depth: dict[str, int] = {}
+    for product in TopologicalSorter(graph).static_order():  # ingredients first
+        depth[product] = 1 + max((depth[i] for i in graph[product]), default=0)
+    return max(depth.items(), key=lambda item: item[1], default=("", 0))
+
+
 def parse_kitchen(name: str, text: str) -> dict[str, Any]:
     from games.domains.kitchen.rules import OPTIONS as KITCHEN_OPTIONS
     from games.domains.kitchen.state import MAX_AGENTS, build_level
@@ -320,6 +353,9 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
     for key in ("kitchen", "dishes"):
         if not isinstance(raw.get(key), list) or not raw[key]:
             raise AuthoringError([Problem(line_of(lines, (key,)) or 1, key, "must be a non-empty list")])
+    if too_large := _kitchen_size(raw):
+        path, message = too_large
+        raise AuthoringError([Problem(line_of(lines, path) or line_of(lines, path[:1]), path[0], message)])
     own = raw.get("recipes") or {}
     try:
         if not isinstance(own, dict):
@@ -337,6 +373,11 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
                     ]
                 )
         closure = recipe_closure(raw["dishes"], book)
+        product, depth = _deepest(closure)
+        if depth > MOST_RECIPE_DEPTH:
+            where: Path = ("recipes", product) if product in own else ("dishes",)
+            message = f"the recipe tree of {product} is {depth} deep; at most {MOST_RECIPE_DEPTH}"
+            raise AuthoringError([Problem(line_of(lines, where) or 1, ".".join(map(str, where)), message)])
         lacking = unmakeable(raw["dishes"], raw["kitchen"], book)
         if lacking:
             dish, missing = next(iter(lacking.items()))

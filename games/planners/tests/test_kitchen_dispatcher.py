@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from games.bundled import CONTENT_DIR
@@ -124,3 +126,28 @@ def test_one_cook_alone_can_serve_each_bundled_level_at_its_own_pace(name):
     result = sweep(level, heuristic, agents=1, episodes=4, alphas=[level.get("alpha", 1.0)])
     (figures,) = result["by_alpha"].values()
     assert figures["success_rate"] >= 0.4, figures
+
+
+def test_the_steps_a_dish_needs_are_worked_out_once_per_product_of_its_tree(monkeypatch):
+    # a tree six deep, each recipe made of five of the one before: worked out again for every use
+    # of a product, one question took 7,031 calls (2 s of the studio's preview)
+    from games.planners import kitchen_dispatcher
+    from games.studio.formats import parse, starter
+
+    book = {f"stage{i}": {"tool": "mixer", "ingredients": [f"stage{i - 1}"] * 5 if i else ["tomato"]} for i in range(6)}
+    level = parse(
+        "kitchen", "deep", json.dumps({**json.loads(starter("kitchen")), "recipes": book, "dishes": ["stage5"]})
+    )
+    state = RULES.initial_state(level, seed=1)
+    asked = []
+    answer = kitchen_dispatcher._steps_needed
+
+    def counted(*args):
+        asked.append(args[1])
+        return answer(*args)
+
+    monkeypatch.setattr(kitchen_dispatcher, "_steps_needed", counted)
+    # each stage: its ingredient's steps + activating (1) + the mixer's steps (at least 1) + taking it (2)
+    assert kitchen_dispatcher._steps_needed(state, "stage5") == 3 + 6 * (1 + 1 + 2)
+    assert sorted(set(asked)) == ["stage0", "stage1", "stage2", "stage3", "stage4", "stage5", "tomato"]
+    assert len(asked) == 1 + 5 * 5 + 1  # the dish, each use of stages 4-0 (answered once each), tomato

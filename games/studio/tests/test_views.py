@@ -192,6 +192,52 @@ def test_a_kitchen_levels_length_and_pace_are_bounded_as_a_games_options_are(cli
     assert saved.status_code == 400 and not Scenario.objects.filter(slug="studio/unbounded").exists()
 
 
+def _chain(depth):
+    # a tree ``depth`` deep, each recipe made of five of the one before (a mixer holds five)
+    return {
+        f"stage{i}": {"tool": "mixer", "ingredients": [f"stage{i - 1}"] * 5 if i else ["tomato", "lettuce"]}
+        for i in range(depth)
+    }
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "said"),
+    [
+        (
+            {"kitchen": ["storage", "servingtable", "mixer", *["chopboard"] * 22]},
+            "kitchen",
+            "at most 24 places, not 25",
+        ),
+        ({"dishes": ["gardenSalad", "salsa"] * 7}, "dishes", "at most 12 dishes, not 14"),
+        (
+            {"recipes": _chain(101), "dishes": ["stage100"]},
+            "recipes",
+            "at most 100 recipes of its own, not 101",
+        ),
+        (
+            {"recipes": _chain(7), "dishes": ["stage6"]},
+            "recipes.stage6",
+            "the recipe tree of stage6 is 7 deep; at most 6",
+        ),
+    ],
+)
+def test_a_kitchen_level_holds_at_most_24_places_12_dishes_and_100_recipes_six_deep(client_r, changes, field, said):
+    # a level of 2,000 tools took 13 s to check and 72 s to preview, 6,000 ran the server out of
+    # memory, and a chain of 2,000 recipes each made from the one before overflowed Python's stack
+    from games.studio.formats import parse
+
+    text = json.dumps({**json.loads(starter("kitchen")), **changes}, indent=2)
+    html = _check(client_r, "kitchen", text).content.decode()
+    assert f"<code>{field}</code>: {said}" in html and "studio-preview" not in html
+    saved = client_r.post("/studio/kitchen/save/", {"name": "too-big", "text": text})
+    assert saved.status_code == 400 and not Scenario.objects.filter(slug="studio/too-big").exists()
+    most = {"kitchen": ["storage", "servingtable", "mixer", *["chopboard"] * 21], "recipes": _chain(6)}
+    assert len(parse("kitchen", "most", json.dumps({**json.loads(starter("kitchen")), **most}))["kitchen"]) == 24
+    assert parse(
+        "kitchen", "deep", json.dumps({**json.loads(starter("kitchen")), "recipes": _chain(6), "dishes": ["stage5"]})
+    )
+
+
 @pytest.mark.parametrize(
     ("new", "said"),
     [
