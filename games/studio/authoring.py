@@ -316,15 +316,15 @@ MOST_OWN_RECIPES = 100
 MOST_RECIPE_DEPTH = 6
 
 
-def _kitchen_size(raw: dict[str, Any]) -> tuple[Path, str] | None:
-    """(path, what is wrong) when a level lists more places, dishes or own recipes than the studio
+def _kitchen_size(raw: dict[str, Any]) -> tuple[str, Path, str] | None:
+    """(field, path, what is wrong) when a level lists more places, dishes or own recipes than the studio
     takes, else None (their contents are the readers' to check)."""
     for key, most, what in (("kitchen", MOST_PLACES, "places"), ("dishes", MOST_DISHES, "dishes")):
         if len(raw[key]) > most:
-            return (key, most), f"at most {most} {what}, not {len(raw[key])}"
+            return key, (key, most), f"at most {most} {what}, not {len(raw[key])}"
     own = raw.get("recipes")
     if isinstance(own, dict) and len(own) > MOST_OWN_RECIPES:
-        return ("recipes",), f"at most {MOST_OWN_RECIPES} recipes of its own, not {len(own)}"
+        return "recipes", ("recipes",), f"at most {MOST_OWN_RECIPES} recipes of its own, not {len(own)}"
     return None
 
 
@@ -354,8 +354,8 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
         if not isinstance(raw.get(key), list) or not raw[key]:
             raise AuthoringError([Problem(line_of(lines, (key,)) or 1, key, "must be a non-empty list")])
     if too_large := _kitchen_size(raw):
-        path, message = too_large
-        raise AuthoringError([Problem(line_of(lines, path) or line_of(lines, path[:1]), path[0], message)])
+        key, where, message = too_large
+        raise AuthoringError([Problem(line_of(lines, where) or line_of(lines, (key,)), key, message)])
     own = raw.get("recipes") or {}
     try:
         if not isinstance(own, dict):
@@ -375,9 +375,9 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
         closure = recipe_closure(raw["dishes"], book)
         product, depth = _deepest(closure)
         if depth > MOST_RECIPE_DEPTH:
-            where: Path = ("recipes", product) if product in own else ("dishes",)
+            deep: Path = ("recipes", product) if product in own else ("dishes",)
             message = f"the recipe tree of {product} is {depth} deep; at most {MOST_RECIPE_DEPTH}"
-            raise AuthoringError([Problem(line_of(lines, where) or 1, ".".join(map(str, where)), message)])
+            raise AuthoringError([Problem(line_of(lines, deep) or 1, ".".join(map(str, deep)), message)])
         lacking = unmakeable(raw["dishes"], raw["kitchen"], book)
         if lacking:
             dish, missing = next(iter(lacking.items()))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from games.bundled import CONTENT_DIR
@@ -132,12 +130,9 @@ def test_the_steps_a_dish_needs_are_worked_out_once_per_product_of_its_tree(monk
     # a tree six deep, each recipe made of five of the one before: worked out again for every use
     # of a product, one question took 7,031 calls (2 s of the studio's preview)
     from games.planners import kitchen_dispatcher
-    from games.studio.formats import parse, starter
 
     book = {f"stage{i}": {"tool": "mixer", "ingredients": [f"stage{i - 1}"] * 5 if i else ["tomato"]} for i in range(6)}
-    level = parse(
-        "kitchen", "deep", json.dumps({**json.loads(starter("kitchen")), "recipes": book, "dishes": ["stage5"]})
-    )
+    level = {"name": "deep", "kitchen": ["storage", "servingtable", "mixer"], "dishes": ["stage5"], "recipes": book}
     state = RULES.initial_state(level, seed=1)
     asked = []
     answer = kitchen_dispatcher._steps_needed
