@@ -135,8 +135,9 @@ class Domain:
     # "module:attribute" of ``headline_text(result, observation) -> str``, a few words for the play
     # page's header saying what the headline number means; None: "done".
     headline_text: str | None = None
-    # The module generating new instances with their optimum (``KNOBS``, ``build``, ``evaluate``;
-    # ``games.generators``); None: the domain has no generator.
+    # The module generating new instances with their optimum (``KNOBS``, ``build``, ``evaluate``, and
+    # for the generator page ``OBJECTIVE`` and ``ACTIONS``, what the optimum and ``stats.actions``
+    # are; ``games.generators``); None: the domain has no generator.
     generator: str | None = None
     # "module:attribute" of the studio's authoring format (``games.studio.authoring.Format``: its
     # label, parser, exporter and starter text); None: the studio does not author this domain.

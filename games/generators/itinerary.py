@@ -36,6 +36,8 @@ from games.planners.itinerary_search import plan
 
 # What ``optimal_makespan`` measures, for the generator page.
 OBJECTIVE = "the exhaustive planner's value: the trip's cost in CNY, or its minutes when the brief minimises time"
+# What an instance's stats.actions counts (the generator page's Actions column).
+ACTIONS = "the actions of the planner's plan"
 
 KNOBS = (
     Knob("cities", 1, 0, 3, "towns to travel to besides the origin (0: a day plan at home)"),

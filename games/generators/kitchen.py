@@ -29,6 +29,8 @@ from games.planners.kitchen_sweep import sweep
 
 # What ``optimal_makespan`` measures, for the generator page.
 OBJECTIVE = "the heuristic dispatcher's CoS (there is no exact solver for the kitchen, so never proven)"
+# What an instance's stats.actions counts (the generator page's Actions column).
+ACTIONS = "the mean number of nodes of a dish's recipe tree (its products and base ingredients)"
 
 KNOBS = (
     Knob("dishes", 3, 1, 6, "dishes orders may ask for"),

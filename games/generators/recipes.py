@@ -27,6 +27,8 @@ from games.planners import budget, recipes_heuristic, recipes_optimal
 
 # What ``optimal_makespan`` measures, for the generator page.
 OBJECTIVE = "the makespan in seconds (the CP-SAT optimum)"
+# What an instance's stats.actions counts (the generator page's Actions column).
+ACTIONS = "the steps of all its recipes"
 
 KNOBS = (
     Knob("steps", 8, 3, 30, "steps per recipe"),

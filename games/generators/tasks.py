@@ -32,6 +32,8 @@ from games.planners.tasks_npc import npc_policy
 
 # What ``optimal_makespan`` measures, for the generator page.
 OBJECTIVE = "the makespan in minutes (the CP-SAT optimum for the agents knob)"
+# What an instance's stats.actions counts (the generator page's Actions column).
+ACTIONS = "the actions of all its tasks"
 
 KNOBS = (
     Knob("actions", 20, 5, 100, "number of actions in the instance"),

@@ -340,6 +340,7 @@ def _run_context(run: GeneratorRun, *, since: int = 0) -> dict[str, Any]:
         + "?"
         + urlencode({"domain": run.domain, "scenarios": f"{family.SOURCE}/{family_name}-*"}),
         "objective": generator_module(run.domain).OBJECTIVE,
+        "actions": generator_module(run.domain).ACTIONS,
         "shown": hasattr(generator_module(run.domain), "show"),
     }
 

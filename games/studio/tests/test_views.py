@@ -743,6 +743,23 @@ def test_a_generator_run_shows_its_progress_and_adds_the_instances_as_they_are_s
     assert f'value="generated/{family}-*"' in form and '<option value="tasks" selected>' in form
 
 
+def test_a_generator_runs_actions_column_says_what_it_counts_in_that_domain(
+    client_r, django_capture_on_commit_callbacks
+):
+    # a kitchen's "actions" is the mean size of a dish's recipe tree: the column read "4.6667"
+    # under "Actions", beside tasks' whole numbers, and nothing said what it counted
+    from games.generators import kitchen
+    from games.studio import runs
+
+    run = _queued(client_r, {"domain": "kitchen", "count": "1", "seed": "0"}, django_capture_on_commit_callbacks)
+    runs.run(run.pk)
+    run.refresh_from_db()
+    actions = run.instances[0]["stats"]["actions"]
+    page = client_r.get(f"/studio/generate/runs/{run.pk}/").content.decode()
+    assert f"Actions: {kitchen.ACTIONS}.".replace("'", "&#x27;") in page
+    assert f'<td class="num" title="{actions}">{round(actions, 1):g}</td>' in page
+
+
 def test_a_stopped_generator_run_keeps_the_instances_solved_before_it(
     client_r, django_capture_on_commit_callbacks, monkeypatch
 ):
