@@ -359,3 +359,33 @@ def test_dependencies_and_time_constraints_are_offered_among_the_steps_before():
     kept = build_control("time_constraint", "3:5", step=2, steps=steps)
     assert [c.value for c in kept.choices] == ["0", "1", "3"] and kept.constraint_step == "3"
     assert [c.value for c in build_control("dependency", "1+3", step=2, steps=steps).choices] == ["none", "0", "1", "3"]
+
+
+def test_the_import_page_imports_a_csv_and_refuses_one_too_large_or_not_utf8(client, setup, researcher, monkeypatch):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from annotations.views import projects
+
+    project, _, _, _ = setup
+    url = reverse("annotations:import", args=[project.pk])
+    good = b"item_id,annotator,property,label\nCobbler/0,imported-amy,concurrency,autonomous\n"
+    client.force_login(researcher)
+
+    def send(content: bytes):
+        response = client.post(url, {"file": SimpleUploadedFile("labels.csv", content, "text/csv")}, follow=True)
+        assert response.status_code == 200
+        return [str(m) for m in response.context["messages"]]
+
+    # too large: said, with what to do, and nothing imported (the page read the whole file before)
+    monkeypatch.setattr(projects, "MAX_IMPORT_BYTES", len(good) - 1)
+    said = send(good)
+    size, most = f"{len(good)}\xa0bytes", f"{len(good) - 1}\xa0bytes"
+    assert said[0].startswith(f"The file is {size}; import at most {most} at a time (split it by rows")
+    assert said[0].endswith("Nothing was imported.") and not Label.objects.filter(annotator__name="imported-amy")
+    monkeypatch.setattr(projects, "MAX_IMPORT_BYTES", len(good))
+    assert "not UTF-8" in send(good.replace(b"amy", b"\xe9my"))[0]
+    assert send(good) == ["Imported 1 labels by 1 annotators."]
+    assert Label.objects.get(annotator__name="imported-amy").value == "autonomous"
+    # an annotator may not import
+    client.force_login(setup[2])
+    assert client.post(url, {"file": SimpleUploadedFile("labels.csv", good, "text/csv")}).status_code == 403

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.text import slugify
@@ -81,6 +82,12 @@ def project_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "annotations/project_detail.html", context)
 
 
+# The largest CSV the import page reads: every row is checked before any is written, all within the
+# request (300,000 rows over 10,000 recipes, 12 MB, took 28 s on SQLite; 8 MB is about 20 s). The
+# command line, import_annotations, has no such bound.
+MAX_IMPORT_BYTES = 8 * 2**20
+
+
 @manager_required
 @require_POST
 def project_import(request: HttpRequest, pk: int) -> HttpResponse:
@@ -89,6 +96,14 @@ def project_import(request: HttpRequest, pk: int) -> HttpResponse:
     raw = upload.file if upload is not None else None
     if raw is None:
         messages.error(request, "Choose a CSV file (item_id,annotator,property,label) to import.")
+        return redirect("annotations:project", pk=pk)
+    if upload is not None and upload.size is not None and upload.size > MAX_IMPORT_BYTES:
+        messages.error(
+            request,
+            f"The file is {filesizeformat(upload.size)}; import at most {filesizeformat(MAX_IMPORT_BYTES)} at a time "
+            "(split it by rows, each part with the header: an import adds to the labels already there). "
+            "Nothing was imported.",
+        )
         return redirect("annotations:project", pk=pk)
     try:
         text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
