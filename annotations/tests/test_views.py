@@ -376,6 +376,8 @@ def test_the_import_page_imports_a_csv_and_refuses_one_too_large_or_not_utf8(cli
         assert response.status_code == 200
         return [str(m) for m in response.context["messages"]]
 
+    page = client.get(reverse("annotations:project", args=[project.pk])).content.decode()
+    assert "CSV file (item_id,annotator,property,label), up to 8.0\xa0MB</label>" in page
     # too large: said, with what to do, and nothing imported (the page read the whole file before)
     monkeypatch.setattr(projects, "MAX_IMPORT_BYTES", len(good) - 1)
     said = send(good)

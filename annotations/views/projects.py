@@ -78,6 +78,7 @@ def project_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "runs": project.runs.select_related("annotator")[:5],
         "applications": project.applications.select_related("recipe")[:10],
         "llm_model": settings.LLM_MODEL,
+        "import_limit": MAX_IMPORT_BYTES,
     }
     return render(request, "annotations/project_detail.html", context)
 
