@@ -69,11 +69,11 @@ LP_SHARE = 0.22
 # about 5 s, s12-001's 229 in 30 s and s14-004's 237 in 39 s, none of which the default search
 # settles in 60 s; first, with no slack, the default search is the fast one: s5-004 in 2 s).
 TIME_INDEXED_SHARE = 0.5
+TIME_INDEXED_LATE_SHARE = 0.25
 # Largest relaxation built: unit slots of its interruptible continuous steps, all together (a
 # thirty-step pair of 240 minutes has at most 14,400; two 12-hour steps in 1-second units, 172,800,
 # took seconds to build before the budget began to count). Beyond it the bound is the static floor.
 SLOTS = 40_000
-TIME_INDEXED_LATE_SHARE = 0.25
 # With a work budget (``work_limit``), the deterministic seconds each phase counts per second of
 # one CPU on the reference machine (stop 27, the 64 thirty-step pairs of seeds 0-15, summed over the
 # searches each phase ran: restricted model 0.48, relaxation's fixed search 0.33, its LP search
