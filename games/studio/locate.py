@@ -8,6 +8,7 @@ keys under it.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from typing import Any
@@ -23,9 +24,12 @@ _DECODER = json.JSONDecoder()
 def json_lines(text: str) -> dict[Path, int]:
     """{path: 1-based line} for every value of a JSON document (empty if it does not parse)."""
     lines: dict[Path, int] = {}
+    # Where each line ends, to find a value's line by bisection: counting the newlines before each
+    # value was quadratic (a recipe of 20,000 ingredients took 1.2 s, 100,000 took 20 s to refuse).
+    ends = [match.start() for match in re.finditer("\n", text)]
 
     def line_at(index: int) -> int:
-        return text.count("\n", 0, index) + 1
+        return bisect.bisect_left(ends, index) + 1
 
     def skip(index: int) -> int:
         match = _WS.match(text, index)
