@@ -26,7 +26,15 @@ def _whole(value: Any, label: str, field: str) -> int:
 def _steps(value: Any, label: str, field: str) -> list[int]:
     if not isinstance(value, list):
         raise DefinitionError(f"{label}: field '{field}': expected a list of step numbers")
-    return [_whole(p, label, field) for p in value]
+    steps: list[int] = []
+    seen: set[int] = set()
+    for p in value:
+        step = _whole(p, label, field)
+        if step in seen:  # stored as written: 200,000 repeats of one step were saved
+            raise DefinitionError(f"{label}: field '{field}': step {step} is listed twice")
+        seen.add(step)
+        steps.append(step)
+    return steps
 
 
 def _physical(value: Any, label: str) -> dict[str, Any]:

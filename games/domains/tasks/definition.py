@@ -39,6 +39,7 @@ SPEC section 2's object rules:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from graphlib import CycleError, TopologicalSorter
@@ -195,6 +196,9 @@ def validate(definition: Any) -> None:
             requires = action.get("requires", [])
             if not isinstance(requires, list) or not all(isinstance(r, str) for r in requires):
                 raise DefinitionError(f"{at}.requires: must be a list of action names")
+            if len(set(requires)) < len(requires):  # stored as written, however many times
+                twice = next(r for r, n in Counter(requires).items() if n > 1)
+                raise DefinitionError(f"{at}.requires: '{twice}' is listed twice")
         for number, action in enumerate(actions):
             for needed in action.get("requires", []):
                 if needed not in texts:

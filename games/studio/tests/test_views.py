@@ -257,6 +257,15 @@ def test_a_recipe_steps_time_is_a_finite_duration_of_at_most_a_day(client_r, new
     assert saved.status_code == 400 and not Scenario.objects.filter(slug="studio/endless").exists()
 
 
+def test_a_recipe_step_lists_each_prerequisite_once(client_r):
+    # a step's prerequisites were stored as written: 200,000 repeats of one step were saved in the
+    # definition every game of it carries
+    text = json.loads(starter("recipes"))
+    text["steps"][4]["prerequisites"] = [3, 3]
+    html = _check(client_r, "recipes", json.dumps(text, indent=2)).content.decode()
+    assert "field &#x27;prerequisites&#x27;: step 3 is listed twice" in html and "studio-preview" not in html
+
+
 def _recipe(name, steps):
     return {"name": name, "steps": [{"text": f"Stir {i}.", "time": "1 min"} for i in range(steps)]}
 

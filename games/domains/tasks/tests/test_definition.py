@@ -49,6 +49,7 @@ def test_compose_refuses_the_same_task_twice():
         (lambda d: d["tasks"][0]["actions"][1].update(requires=["add rice to dish"]), "circle"),
         (lambda d: d.update(tasks=[]), "tasks: must be a non-empty list"),
         (lambda d: d["tasks"][0]["actions"][2].update(name="wash dish"), r"\[2\]\.name: 'wash dish' appears twice"),
+        (lambda d: d["tasks"][0]["actions"][3].update(requires=["pick rice"] * 2), "'pick rice' is listed twice"),
     ],
 )
 def test_validate_names_the_field_at_fault(change, message):
