@@ -203,6 +203,21 @@ MOST_RECIPES = 5
 MOST_RECIPE_STEPS = 50
 
 
+def _each_prerequisite_once(definition: Mapping[str, Any]) -> None:
+    """Refuse a step of a (loaded) recipes definition that lists a prerequisite twice: the game reads
+    each once, but the definition is stored as written (the authored format's reader refuses it too)."""
+    from games.domains.recipes.kitchen import DefinitionError
+
+    for number, recipe in enumerate(definition["recipes"]):
+        for step in recipe["steps"]:
+            seen: set[Any] = set()
+            for prerequisite in step.get("prerequisites") or []:
+                if prerequisite in seen:
+                    where = f"recipes[{number}] step {step.get('index')}"
+                    raise DefinitionError(f"{where}: prerequisite {prerequisite} is listed twice")
+                seen.add(prerequisite)
+
+
 def parse_recipes(name: str, text: str) -> dict[str, Any]:
     from games.domains.recipes.dataset import convert_authored, instance_definition
     from games.domains.recipes.kitchen import DefinitionError, load_kitchen
@@ -216,6 +231,7 @@ def parse_recipes(name: str, text: str) -> dict[str, Any]:
     try:
         if isinstance(raw, dict) and "recipes" in raw:
             load_kitchen(raw)
+            _each_prerequisite_once(raw)
             # the catalogue's note of the recipe versions it built from: a studio text is its own
             # (gold labels applied to a catalogue recipe must not rebuild it)
             return {key: value for key, value in raw.items() if key != "recipe_versions"}
@@ -228,11 +244,15 @@ def parse_recipes(name: str, text: str) -> dict[str, Any]:
         message = str(error)
         number = re.search(r"recipes?\[?(\d+)\]?", message)
         recipe: Path = () if single else ((int(number.group(1)),) if number else ())
-        if not number and not single and isinstance(raw, list):
+        whole = isinstance(raw, dict) and "recipes" in raw  # the game's own format: {"recipes": [...]}
+        listing = raw["recipes"] if whole else raw
+        if not number and not single and isinstance(listing, list):
             named = re.match(r"(\S+) step", message)
-            names = [r.get("name") for r in raw if isinstance(r, dict)]
+            names = [r.get("name") for r in listing if isinstance(r, dict)]
             if named and named.group(1) in names:
                 recipe = (names.index(named.group(1)),)
+        if whole:
+            recipe = ("recipes", *recipe)
         step = re.search(r"step (\d+)", message)
         path: Path = (*recipe, "steps", int(step.group(1))) if step else recipe
         missing = re.search(r"(?:missing|unknown) field '(\w+)'", message)

@@ -264,6 +264,17 @@ def test_a_recipe_step_lists_each_prerequisite_once(client_r):
     text["steps"][4]["prerequisites"] = [3, 3]
     html = _check(client_r, "recipes", json.dumps(text, indent=2)).content.decode()
     assert "field &#x27;prerequisites&#x27;: step 3 is listed twice" in html and "studio-preview" not in html
+    # ... in the game's own format too, where an error names its line under "recipes"
+    steps = [{"index": 0, "text": "Chop.", "duration": 60}, {"index": 1, "text": "Fry.", "duration": 60}]
+    steps[1]["prerequisites"] = [0, 0]
+    html = _check(client_r, "recipes", json.dumps({"recipes": [{"name": "A", "steps": steps}]}, indent=1)).content
+    assert (
+        'data-line="11"' in html.decode()
+        and "recipes.0.steps.1</code>: recipes[0] step 1: prerequisite 0" in html.decode()
+    )
+    steps[1]["prerequisites"], steps[1]["duration"] = [0], -1
+    html = _check(client_r, "recipes", json.dumps({"recipes": [{"name": "A", "steps": steps}]}, indent=1)).content
+    assert 'data-line="11"' in html.decode() and "<code>recipes.0.steps.1</code>: A step 1: duration" in html.decode()
 
 
 def _recipe(name, steps):
