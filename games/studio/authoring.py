@@ -111,13 +111,14 @@ MOST_ACTIONS = 200
 
 def parse_tasks(name: str, text: str) -> dict[str, Any]:
     from games.domains.tasks.content import read_task
-    from games.domains.tasks.definition import DefinitionError, compile_definition, validate
+    from games.domains.tasks.definition import DefinitionError, check_new, compile_definition, validate
 
     if text.lstrip().startswith("{"):
         definition = _json(text)
         lines = json_lines(text)
         try:
             validate(definition)
+            check_new(definition)
             if (too_many := _too_many_actions(definition)) is not None:
                 raise AuthoringError([Problem(line_of(lines, too_many[0]), too_many[1], too_many[2])])
             compile_definition(definition)

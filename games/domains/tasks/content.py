@@ -19,7 +19,7 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
-from games.domains.tasks.definition import FORMAT, DefinitionError, validate
+from games.domains.tasks.definition import FORMAT, DefinitionError, check_new, validate
 
 _TASK_KEYS = {"title", "goal", "appliances", "actions"}
 _ACTION_KEYS = {"do", "minutes", "background", "after"}
@@ -73,6 +73,7 @@ def read_task(name: str, text: str) -> dict[str, Any]:
     }
     try:
         validate(definition)
+        check_new(definition)
     except DefinitionError as error:
         raise DefinitionError(f"{name}: {error}".replace(f"task '{name}'.", "")) from None
     return definition

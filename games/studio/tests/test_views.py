@@ -257,13 +257,23 @@ def test_a_recipe_steps_time_is_a_finite_duration_of_at_most_a_day(client_r, new
     assert saved.status_code == 400 and not Scenario.objects.filter(slug="studio/endless").exists()
 
 
-def test_a_recipe_step_lists_each_prerequisite_once(client_r):
+def test_a_recipe_step_or_a_task_action_lists_each_prerequisite_once(client_r):
     # a step's prerequisites were stored as written: 200,000 repeats of one step were saved in the
     # definition every game of it carries
     text = json.loads(starter("recipes"))
     text["steps"][4]["prerequisites"] = [3, 3]
     html = _check(client_r, "recipes", json.dumps(text, indent=2)).content.decode()
     assert "field &#x27;prerequisites&#x27;: step 3 is listed twice" in html and "studio-preview" not in html
+    # ... and so does a task action's "after" list, in TOML and in the game's JSON format
+    toml = starter("tasks").replace('"add tea_leaves to teapot"]', '"add tea_leaves to teapot", "boil kettle"]')
+    html = _check(client_r, "tasks", toml).content.decode()
+    assert "<code>actions[4].after</code>: &#x27;boil kettle&#x27; is listed twice" in html
+    from games.studio.formats import parse
+
+    definition = parse("tasks", "tea", starter("tasks"))
+    definition["tasks"][0]["actions"][4]["requires"] *= 2
+    html = _check(client_r, "tasks", json.dumps(definition, indent=1)).content.decode()
+    assert "is listed twice" in html and "studio-preview" not in html
     # ... in the game's own format too, where an error names its line under "recipes"
     steps = [{"index": 0, "text": "Chop.", "duration": 60}, {"index": 1, "text": "Fry.", "duration": 60}]
     steps[1]["prerequisites"] = [0, 0]
