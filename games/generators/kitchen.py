@@ -22,7 +22,15 @@ import time
 from typing import Any
 
 from games.domains.kitchen.state import build_level
-from games.domains.kitchen.world import BASE_INGREDIENTS, BASE_SET, TOOL_KINDS, dish_total, parse_recipes, tree_nodes
+from games.domains.kitchen.world import (
+    BASE_INGREDIENTS,
+    BASE_SET,
+    TOOL_KINDS,
+    dish_total,
+    parse_recipes,
+    tree_depths,
+    tree_nodes,
+)
 from games.generators.knobs import Knob
 from games.planners.kitchen_dispatcher import heuristic
 from games.planners.kitchen_sweep import sweep
@@ -139,13 +147,14 @@ def evaluate(definition: dict[str, Any], knobs: dict[str, Any], max_seconds: flo
     totals = [dish_total(dish, recipes) for dish in dishes]
     nodes = [len(tree_nodes(dish, recipes)) for dish in dishes]
     paths = [_critical_path(dish, recipes) for dish in dishes]
+    depths = tree_depths(recipes)
     by_alpha = next(iter(found["by_alpha"].values()))
     stats = {
         "actions": round(sum(nodes) / len(nodes), 4),
         "parallelism": round(sum(t / p for t, p in zip(totals, paths, strict=True)) / len(dishes), 4),
         "cos": found["cos"],
         "dishes": len(dishes),
-        "depth": max(_depth(dish, recipes) for dish in dishes),
+        "depth": max(depths[dish] for dish in dishes),
         "tool_kinds": len(set(definition["kitchen"]) - {"storage", "servingtable"}),
         "mean_dish_total": round(sum(totals) / len(totals), 2),
         "task_interval": by_alpha["task_interval"],
@@ -162,9 +171,3 @@ def evaluate(definition: dict[str, Any], knobs: dict[str, Any], max_seconds: flo
         "stats": stats,
         "plan": [],
     }
-
-
-def _depth(item: str, recipes: dict[str, Any]) -> int:
-    if item in BASE_SET:
-        return 0
-    return 1 + max(_depth(i, recipes) for i in recipes[item].ingredients)

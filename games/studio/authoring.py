@@ -23,7 +23,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
-from graphlib import TopologicalSorter
 from typing import Any
 
 from games.bundled import CONTENT_DIR
@@ -349,20 +348,10 @@ def _kitchen_size(raw: dict[str, Any]) -> tuple[str, Path, str] | None:
     return None
 
 
-def _deepest(closure: Mapping[str, Any]) -> tuple[str, int]:
-    """The product whose recipe tree is deepest among ``closure`` (acyclic: recipe_closure checked)
-    and its depth (1: made from base ingredients only)."""
-    graph = {product: [i for i in recipe.ingredients if i in closure] for product, recipe in closure.items()}
-    depth: dict[str, int] = {}
-    for product in TopologicalSorter(graph).static_order():  # ingredients first
-        depth[product] = 1 + max((depth[i] for i in graph[product]), default=0)
-    return max(depth.items(), key=lambda item: item[1], default=("", 0))
-
-
 def parse_kitchen(name: str, text: str) -> dict[str, Any]:
     from games.domains.kitchen.rules import OPTIONS as KITCHEN_OPTIONS
     from games.domains.kitchen.state import MAX_AGENTS, build_level
-    from games.domains.kitchen.world import LevelError, parse_recipes, recipe_closure, unmakeable
+    from games.domains.kitchen.world import LevelError, parse_recipes, recipe_closure, tree_depths, unmakeable
 
     raw = _json(text)
     lines = json_lines(text)
@@ -394,7 +383,7 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
                     ]
                 )
         closure = recipe_closure(raw["dishes"], book)
-        product, depth = _deepest(closure)
+        product, depth = max(tree_depths(closure).items(), key=lambda item: item[1])  # the deepest
         if depth > MOST_RECIPE_DEPTH:
             deep: Path = ("recipes", product) if product in own else ("dishes",)
             message = f"the recipe tree of {product} is {depth} deep; at most {MOST_RECIPE_DEPTH}"

@@ -11,6 +11,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from graphlib import TopologicalSorter
 from typing import Any
 
 STORAGE = "storage"
@@ -155,6 +156,16 @@ def tree_nodes(dish: str, recipes: Mapping[str, Recipe]) -> list[str]:
 
     visit(dish, ())
     return order
+
+
+def tree_depths(recipes: Mapping[str, Recipe]) -> dict[str, int]:
+    """Each product's recipe-tree depth (1: made from base ingredients only), without recursion.
+    ``recipes`` must have no cycle (``tree_nodes`` refuses one)."""
+    graph = {product: [i for i in recipe.ingredients if i in recipes] for product, recipe in recipes.items()}
+    depth: dict[str, int] = {}
+    for product in TopologicalSorter(graph).static_order():  # ingredients first
+        depth[product] = 1 + max((depth[i] for i in graph[product]), default=0)
+    return depth
 
 
 def tools_needed(dish: str, recipes: Mapping[str, Recipe]) -> set[str]:
