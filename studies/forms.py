@@ -5,12 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.core import validators
 
 from games.agents import endpoints
-from games.agents.llm_dispatcher import held_to_legal_actions
+from games.agents.llm_dispatcher import OWN_HINTS_MAX, held_to_legal_actions
 from games.generators.family import family_of
 from games.models import Scenario
 from studies.models import Condition, LobbyFallback, NpcKind, PageKind, Study
+
+# The longest texts a study's pages take (characters): a consent form or a page of rules is a few
+# thousand; each is shown whole to every participant.
+PAGE_TEXT_MAX = 20_000
+DESCRIPTION_MAX = 5_000
+# Whole-number settings without a range of their own in the model.
+STUDY_RANGES = {"backfill_after_seconds": (0, 3600), "attention_max_failures": (0, 100)}
 
 
 class NewStudyForm(forms.Form):
@@ -60,6 +68,17 @@ class StudyBasicsForm(forms.ModelForm):
             "show_optimum": "Show the best possible result after each game",
         }
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, most in (("consent_text", PAGE_TEXT_MAX), ("description", DESCRIPTION_MAX)):
+            field = self.fields[name]
+            field.validators.append(validators.MaxLengthValidator(most))
+            field.widget.attrs["maxlength"] = str(most)
+        for name, (low, high) in STUDY_RANGES.items():
+            field = self.fields[name]
+            field.validators += [validators.MinValueValidator(low), validators.MaxValueValidator(high)]
+            field.widget.attrs.update(min=str(low), max=str(high))
+
     def clean_bonus_formula(self) -> str:
         from studies import bonus
 
@@ -99,7 +118,11 @@ class ConditionForm(forms.Form):
     )
     temperature = forms.FloatField(required=False, min_value=0, max_value=2)
     hints = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="Inference knowledge added to the prompt."
+        required=False,
+        max_length=OWN_HINTS_MAX,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=f"Your own inference knowledge, added to the prompt's hints after the game's "
+        f"(at most {OWN_HINTS_MAX:,} characters).",
     )
     constrained = forms.BooleanField(
         required=False,
@@ -168,13 +191,16 @@ class ConditionForm(forms.Form):
     def dispatcher_settings(self) -> dict[str, Any]:
         """Only what the researcher set, so blank fields fall back to the site settings."""
         data = self.cleaned_data
-        settings = {key: data[key] for key in ("model", "hints") if data.get(key)}
+        settings: dict[str, Any] = {"model": data["model"]} if data.get("model") else {}
         if data.get("endpoint") and data["endpoint"] != endpoints.DEFAULT_ID:
             settings["endpoint"] = data["endpoint"]
         if data.get("temperature") is not None:
             settings["temperature"] = data["temperature"]
-        if data.get("constrained"):
-            settings.update(held_to_legal_actions())
+        prompt: dict[str, Any] = dict(held_to_legal_actions()["prompt"]) if data.get("constrained") else {}
+        if data.get("hints", "").strip():
+            prompt["own_hints"] = data["hints"].strip()
+        if prompt:
+            settings["prompt"] = prompt
         return settings
 
 
@@ -224,7 +250,7 @@ class ScenarioForm(forms.Form):
 class OnboardingPageForm(forms.Form):
     kind = forms.ChoiceField(choices=PageKind.choices)
     title = forms.CharField(max_length=200)
-    body = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 4}))
+    body = forms.CharField(required=False, max_length=PAGE_TEXT_MAX, widget=forms.Textarea(attrs={"rows": 4}))
     tutorial_scenario = forms.TypedChoiceField(coerce=int, choices=[], required=False, empty_value=None)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -191,6 +191,25 @@ class Condition(models.Model):
         """Several participants play each game of this condition together."""
         return self.human_count > 1
 
+    def llm_settings_summary(self) -> list[str]:
+        """The condition's LLM settings in words, one short part each (the design page's
+        "Dispatcher" column); empty: the site's defaults."""
+        settings_ = self.dispatcher or {}
+        nested = settings_.get("llm")
+        model = nested if isinstance(nested, dict) else settings_
+        chosen = ("endpoint", "model", "temperature")
+        parts = [f"{key} {model[key]}" for key in chosen if model.get(key) not in (None, "")]
+        prompt = settings_.get("prompt") if isinstance(settings_.get("prompt"), dict) else {}
+        for key, value in prompt.items():
+            if key == "constrained":
+                parts.append("replies held to legal actions" if value else "free replies")
+            elif key == "own_hints":
+                text = " ".join(str(value).split())
+                parts.append(f"hints “{text[:60]}…”" if len(text) > 60 else f"hints “{text}”")
+            else:
+                parts.append(f"{key.replace('_', ' ')} {value}")
+        return parts
+
     def backfill_seat(self) -> dict[str, Any]:
         """The NPC seat that takes an empty or abandoned participant seat."""
         settings_ = dict(self.dispatcher) if self.backfill_kind == self.npc_kind else {}

@@ -55,6 +55,9 @@ class PromptOptions:
     # that constrain decoding (llama.cpp, vLLM, OpenAI) then only produce legal commands. Off by
     # default: the papers' agents answer in free text, and benchmarks measure that.
     constrained: bool = False
+    # The researcher's own inference knowledge (a study condition's "Hints" box), added to the
+    # prompt's hints after the domain's, or alone when those are off.
+    own_hints: str = ""
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any] | None) -> PromptOptions:
@@ -70,7 +73,11 @@ class PromptOptions:
             raise PromptOptionError(f"unknown prompt option(s) {', '.join(unknown)}; use {names}")
         values: dict[str, Any] = {}
         for name, value in raw.items():
-            if name in PROMPT_RANGES:
+            if name in PROMPT_TEXTS:
+                limit = PROMPT_TEXTS[name]
+                if not isinstance(value, str) or len(value) > limit or "\x00" in value:
+                    raise PromptOptionError(f"prompt option {name} is a text of at most {limit:,} characters")
+            elif name in PROMPT_RANGES:
                 low, high = PROMPT_RANGES[name]
                 if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                     raise PromptOptionError(f"prompt option {name} is a whole number from {low} to {high}")
@@ -91,6 +98,12 @@ PROMPT_RANGES: dict[str, tuple[int, int]] = {
 }
 
 
+# Text prompt options and their longest lengths: a small local model's whole context is a few
+# thousand tokens, and every turn's prompt carries them.
+OWN_HINTS_MAX = 2000
+PROMPT_TEXTS: dict[str, int] = {"own_hints": OWN_HINTS_MAX}
+
+
 def held_to_legal_actions() -> dict[str, Any]:
     """The dispatcher settings (of a seat or a study condition) that hold the LLM's replies to legal
     actions: ``PromptOptions.constrained``, read back by ``PromptOptions.from_json``."""
@@ -104,6 +117,12 @@ def optional_template(name: str, domain: str, **values: object) -> str:
 def domain_text(domain: str, name: str) -> str:
     """A per-domain text block (rules, hints, demo) or "" when the domain has none."""
     return optional_template(name, domain)
+
+
+def hints_section(domain: str, options: PromptOptions) -> str:
+    """The prompt's "Hints:" block: the domain's hints (unless turned off), then the researcher's own."""
+    parts = [domain_text(domain, "hints") if options.hints else "", options.own_hints.strip()]
+    return section("Hints:", "\n".join(part.strip() for part in parts if part.strip()))
 
 
 def relevant_now(turn: Turn, domain: str) -> str:
@@ -163,7 +182,7 @@ class LlmDispatcher:
             npc_agents=", ".join(str(display(domain, a)) for a in self.npc_agents),
             human_line=human,
             rules=domain_text(domain, "rules"),
-            hints_section=section("Hints:", domain_text(domain, "hints")) if options.hints else "",
+            hints_section=hints_section(domain, options),
             demo_section=section("Example of a turn and a good answer:", domain_text(domain, "demo"))
             if options.demo
             else "",

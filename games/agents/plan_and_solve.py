@@ -11,7 +11,7 @@ from typing import Any
 
 from games.agents import memory as mem
 from games.agents.extraction import Command, extract, normalise
-from games.agents.llm_dispatcher import ChatClient, PromptOptions, domain_text, state_text
+from games.agents.llm_dispatcher import ChatClient, PromptOptions, domain_text, hints_section, state_text
 from games.agents.prompting import render, section
 from games.agents.turns import CallRecord, Decision, Turn, caller
 from games.engine import registry
@@ -55,7 +55,7 @@ class PlanAndSolveAgent:
             "plan_system",
             self.domain,
             rules=domain_text(self.domain, "rules"),
-            hints_section=section("Hints:", domain_text(self.domain, "hints")) if self.options.hints else "",
+            hints_section=hints_section(self.domain, self.options),
         )
         user = render(
             "plan_turn",

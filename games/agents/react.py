@@ -13,7 +13,7 @@ from typing import Any
 
 from games.agents import memory as mem
 from games.agents.extraction import Command, extract, raw_first_line
-from games.agents.llm_dispatcher import ChatClient, PromptOptions, domain_text, state_text
+from games.agents.llm_dispatcher import ChatClient, PromptOptions, domain_text, hints_section, state_text
 from games.agents.prompting import render, section
 from games.agents.turns import CallRecord, Decision, Turn, caller
 from games.agents.validation import validate
@@ -44,7 +44,7 @@ class ReactAgent:
             "react_system",
             self.domain,
             rules=domain_text(self.domain, "rules"),
-            hints_section=section("Hints:", domain_text(self.domain, "hints")) if self.options.hints else "",
+            hints_section=hints_section(self.domain, self.options),
         )
         user = render(
             "react_turn",

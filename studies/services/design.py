@@ -120,6 +120,21 @@ def validate_condition(npc_kind: str, npc_count: int) -> None:
         raise StudyError(f"Choose 1 to {MAX_NPCS} NPCs for this condition.")
 
 
+def validate_dispatcher(dispatcher: Mapping[str, Any]) -> None:
+    """An LLM condition's settings as a game's NPC seat takes them: a configured endpoint and a model
+    it allows, and prompt options it can use (checked when the condition is saved, so no game of
+    the study is refused for them later)."""
+    from games.agents.endpoints import EndpointError, check
+    from games.agents.llm_dispatcher import PromptOptionError, PromptOptions
+
+    nested = dispatcher.get("llm")
+    try:
+        check(nested if isinstance(nested, Mapping) else dispatcher)
+        PromptOptions.from_json(dispatcher.get("prompt"))
+    except (EndpointError, PromptOptionError) as error:
+        raise StudyError(f"The condition's LLM settings: {error}.") from None
+
+
 @transaction.atomic
 def validate_sharing(npc_count: int, sharing: Mapping[str, Any]) -> None:
     """Participants per game, lobby timeout, fallback and backfill of a condition."""
@@ -157,6 +172,7 @@ def add_condition(
 
     _check_unlocked(study)
     validate_condition(npc_kind, npc_count)
+    validate_dispatcher(dispatcher or {})
     unknown = set(sharing) - set(SHARING_FIELDS)
     if unknown:
         raise StudyError(f"Unknown condition field(s): {', '.join(sorted(unknown))}.")
@@ -188,6 +204,7 @@ def update_condition(
 
     _check_unlocked(condition.study)
     validate_condition(npc_kind, npc_count)
+    validate_dispatcher(dispatcher)
     if set(sharing) - set(SHARING_FIELDS):
         raise StudyError(f"Unknown condition field(s): {', '.join(sorted(set(sharing) - set(SHARING_FIELDS)))}.")
     validate_sharing(npc_count, {**{f: getattr(condition, f) for f in SHARING_FIELDS[:-1]}, **sharing})

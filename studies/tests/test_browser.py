@@ -89,9 +89,11 @@ def test_a_researcher_adds_a_condition_and_reads_the_analysis(live_server, brows
     page.get_by_label("Name", exact=True).fill("Two LLM NPCs")
     page.get_by_label("Teammates", exact=True).select_option("llm")
     page.get_by_label("How many NPCs").fill("2")
+    page.get_by_label("Hints", exact=True).fill("Put the kettle on first.")
     page.get_by_role("button", name="Add condition").click()
     assert "Added the condition" in page.text_content(".messages")
-    assert "2 × llm" in page.text_content("#conditions")
+    assert "2 × LLM" in page.text_content("#conditions")
+    assert "hints “Put the kettle on first.”" in page.text_content("#conditions")
     page.screenshot(path=shots / "designer.png", full_page=True)
     # A generated family goes in whole, by the keyboard, from the scenario list.
     from games.generators.family import generate

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from studies import services
 from studies.errors import StudyError
+from studies.forms import StudyBasicsForm
 from studies.models import Condition, Participant, ParticipantStatus, QuestionnaireItem, Study
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +80,7 @@ def test_a_researcher_builds_a_study_through_the_pages(client, researcher, toy_s
     assert "Alone → 2 LLM" in page and "2 LLM → Alone" in page  # the counterbalanced orders
     # the dispatcher column names an LLM's settings; a condition without an LLM has none to name
     rows = {row.split("</td>")[1].rsplit(">", 1)[-1]: row for row in page.split("<tr>")[2:4]}
-    assert "model=qwen, temperature=0.3" in rows["2 LLM"] and 'aria-label="no LLM"' in rows["Alone"]
+    assert "model qwen; temperature 0.3" in rows["2 LLM"] and 'aria-label="no LLM"' in rows["Alone"]
     client.post(reverse("studies:set_status", args=[study.pk]), {"status": "open"})
     study.refresh_from_db()
     assert study.status == "open"
@@ -332,3 +333,32 @@ def test_a_condition_can_hold_its_llm_teammates_to_legal_actions(client, researc
     client.post(add, {"condition-name": "Free", "condition-npc_kind": "llm", "condition-npc_count": "1"})
     assert study.conditions.get(name="Held").dispatcher == {"prompt": {"constrained": True}}
     assert "prompt" not in study.conditions.get(name="Free").dispatcher
+
+
+def test_study_texts_and_numbers_are_bounded_with_what_to_do(client, researcher, make_study):
+    """A 2 MB consent text or onboarding page was saved and shown whole to every participant; a
+    backfill delay of 10^19 s was refused with the database's integer range as the message."""
+    from django.forms.models import model_to_dict
+
+    from studies.forms import PAGE_TEXT_MAX
+
+    study = make_study()
+    client.force_login(researcher)
+    basics = reverse("studies:save_basics", args=[study.pk])
+    fields = {k: ("" if v is None else v) for k, v in model_to_dict(study, fields=StudyBasicsForm.Meta.fields).items()}
+    fields["show_optimum"] = ""
+    cases = {
+        "consent_text": ("y" * (PAGE_TEXT_MAX + 1), f"at most {PAGE_TEXT_MAX} characters"),
+        "backfill_after_seconds": ("99999999999999999999", "less than or equal to 3600"),
+        "attention_max_failures": ("101", "less than or equal to 100"),
+    }
+    for name, (value, message) in cases.items():
+        response = client.post(basics, {**fields, name: value})
+        assert response.status_code == 400 and message in response.content.decode(), name
+    study.refresh_from_db()
+    assert len(study.consent_text) < PAGE_TEXT_MAX and study.backfill_after_seconds == 60
+    assert client.post(basics, {**fields, "backfill_after_seconds": "3600"}).status_code == 302
+    pages = reverse("studies:add_page", args=[study.pk])
+    long_page = client.post(pages, {"page-kind": "text", "page-title": "Rules", "page-body": "z" * (PAGE_TEXT_MAX + 1)})
+    assert long_page.status_code == 400 and f"at most {PAGE_TEXT_MAX} characters" in long_page.content.decode()
+    assert study.onboarding_pages.count() == 1

@@ -304,3 +304,23 @@ def test_two_planner_seats_plan_around_each_other_not_both_take_the_same_step():
         transition = RECIPES.act(state, agent, action, 0)
         assert transition.rejection is None, (agent, action, transition.rejection)
         state = transition.state
+
+
+def test_a_researchers_own_hints_follow_the_games_in_the_prompt_and_stand_alone_without_them():
+    from games.agents.llm_dispatcher import OWN_HINTS_MAX, PromptOptionError, domain_text
+
+    own = "Start the long jobs first."
+    client = LlmClient(base_url="http://127.0.0.1:9", model="m")  # never called: only the prompt is built
+    turn = Turn(RULES, fresh(2), [1])
+    game_hints = domain_text("tasks", "hints").strip()
+    assert game_hints
+    both = LlmDispatcher(client, "tasks", npc_agents=[1], options=PromptOptions(own_hints=own)).messages(turn, {})
+    assert f"Hints:\n{game_hints}\n{own}\n" in both[0]["content"]
+    alone = PromptOptions.from_json({"hints": False, "own_hints": own})
+    system = LlmDispatcher(client, "tasks", npc_agents=[1], options=alone).messages(turn, {})[0]["content"]
+    assert f"Hints:\n{own}\n" in system and game_hints not in system
+    none = LlmDispatcher(client, "tasks", npc_agents=[1], options=PromptOptions(hints=False)).messages(turn, {})
+    assert "Hints:" not in none[0]["content"]
+    for bad in ("x" * (OWN_HINTS_MAX + 1), 7, "a\x00b"):
+        with pytest.raises(PromptOptionError, match="own_hints is a text of at most 2,000 characters"):
+            PromptOptions.from_json({"own_hints": bad})
