@@ -71,6 +71,12 @@ def create_run(
         raise BenchmarkError("the task set is empty; widen --scenarios or load scenarios first")
     if not 1 <= int(repeats) <= MAX_REPEATS:
         raise BenchmarkError(f"repeats must be from 1 to {MAX_REPEATS}")
+    episodes = len(items) * int(repeats)
+    if episodes > MAX_EPISODES:
+        raise BenchmarkError(
+            f"that is {episodes:,} episodes and a run plays at most {MAX_EPISODES:,}; narrow the scenarios or "
+            "the values to try, play fewer repeats, or set a limit"
+        )
     try:
         PromptOptions.from_json(prompt)
     except PromptOptionError as error:
@@ -100,6 +106,9 @@ def create_run(
 
 
 MAX_REPEATS = 20
+# The most episodes one run holds (its task set is stored with the run and read whole to resume it):
+# the largest published set, ItineraryBench's 364 briefs, twenty times over is 7,280.
+MAX_EPISODES = 10_000
 ATTEMPT_SEED_STRIDE = 7919
 
 

@@ -33,13 +33,20 @@ def field_domains() -> dict[str, list[str]]:
     return found
 
 
+# The most values one knob of the form lists (each multiplies the run's episodes).
+MOST_VALUES = 20
+
+
 def _numbers(text: str, kind: type, field: str, allowed: set[Any] | None = None) -> list[Any]:
+    """The distinct values written, in the order written (a repeat would play every episode again)."""
     try:
-        values = [kind(part) for part in text.replace(" ", "").split(",") if part]
+        values = list(dict.fromkeys(kind(part) for part in text.replace(" ", "").split(",") if part))
     except ValueError:
         raise forms.ValidationError(f"{field}: write numbers separated by commas, like 1,2,3") from None
     if not values:
         raise forms.ValidationError(f"{field}: give at least one value")
+    if len(values) > MOST_VALUES:
+        raise forms.ValidationError(f"{field}: give at most {MOST_VALUES} different values")
     if allowed is not None and not set(values) <= allowed:
         raise forms.ValidationError(f"{field}: allowed values are {', '.join(map(str, sorted(allowed)))}")
     return values
@@ -49,7 +56,9 @@ class BenchmarkForm(forms.Form):
     domain = forms.ChoiceField()
     agent = forms.ChoiceField(choices=[(a, a) for a in BENCHMARK_AGENTS])
     scenarios = forms.CharField(
-        required=False, help_text="Slugs or patterns separated by spaces, e.g. bundled/* or timearena/cooking*"
+        required=False,
+        max_length=2000,
+        help_text="Slugs or patterns separated by spaces, e.g. bundled/* or timearena/cooking*",
     )
     tasks = forms.CharField(initial="1", required=False, help_text="tasks: #Task combinations, e.g. 1,2,3")
     constraints = forms.MultipleChoiceField(

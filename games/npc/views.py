@@ -20,7 +20,7 @@ from games.engine.durations import short_clock
 from games.models import Game, Scenario
 from games.npc import benchmarks, call_summary, comparison, episode_names, episode_replay, reports, stats
 from games.npc.forms import BenchmarkForm
-from games.npc.models import BenchmarkResult, BenchmarkRun, LlmCall, RunStatus
+from games.npc.models import BenchmarkResult, BenchmarkRun, ItemCount, LlmCall, RunStatus
 from games.npc.tasksets import TaskSetError, build_items
 
 # A long game makes hundreds of calls, each with its whole prompt: the page shows them 50 at a time.
@@ -66,8 +66,9 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
             return redirect("games:benchmark", pk=run.pk)
     benchmarks.stop_abandoned_runs()
     # the episodes done counted with the runs, in one query (it was one more query per run)
-    runs = BenchmarkRun.objects.select_related("created_by").annotate(done=Count("results"))[:100]
-    rows = [(run, run.done, run.total) for run in runs]
+    listed = BenchmarkRun.objects.select_related("created_by").defer("items")
+    runs = listed.annotate(done=Count("results"), size=ItemCount("items"))[:100]
+    rows = [(run, run.done, run.size) for run in runs]
     return render(request, "npc/benchmark_list.html", {"form": form, "rows": rows, "domains": registry.domains()})
 
 

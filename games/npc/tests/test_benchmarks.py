@@ -255,3 +255,22 @@ def test_the_runs_list_counts_each_runs_episodes_in_a_fixed_number_of_queries(ta
     html, more = listed()
     assert more == few  # it counted each run's results with a query of its own
     assert html.count('aria-valuemax="1" aria-valuenow="0"') == 5
+
+
+def test_a_run_plays_each_value_once_and_holds_at_most_max_episodes(client, researcher, tasks_scenarios, settings):
+    """'1,1,1,...' as #Task made a run of 1.2 million episodes in 26 s of one request (each repeat
+    played every episode again), and the runs page then read every run's task set to count it."""
+    settings.BACKGROUND_INLINE = True
+    client.force_login(researcher)
+    form = {"domain": "tasks", "agent": "planner", "scenarios": "test/*", "max_turns": 100, "alphas": "1", "team": "2"}
+    client.post(reverse("games:benchmarks"), {**form, "tasks": "1,1,2,1,2"})
+    assert BenchmarkRun.objects.get().total == 6  # 3 single tasks and 3 pairs, once each
+    many = ",".join(f"{1 + i / 10:g}" for i in range(21))
+    refused = client.post(reverse("games:benchmarks"), {**form, "domain": "kitchen", "alphas": many}).content.decode()
+    assert "α: give at most 20 different values" in refused
+    items = [{"key": f"k{i}", "scenario": "test/chores1"} for i in range(benchmarks.MAX_EPISODES + 1)]
+    with pytest.raises(benchmarks.BenchmarkError, match="that is 10,001 episodes and a run plays at most 10,000"):
+        benchmarks.create_run("tasks", "planner", items)
+    with pytest.raises(benchmarks.BenchmarkError, match="that is 10,020 episodes"):
+        benchmarks.create_run("tasks", "planner", items[:501], repeats=20)
+    assert BenchmarkRun.objects.count() == 1
