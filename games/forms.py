@@ -6,6 +6,7 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 
 from games import selectors
 from games.agents.llm_dispatcher import held_to_legal_actions
@@ -69,7 +70,14 @@ class GameForm(forms.Form):
             (g.pk, f"#{g.pk} · {g.scenario.slug} · {g.created_at:%Y-%m-%d %H:%M}")
             for g in selectors.all_games(status="finished")[:200]
         ]
-        users = get_user_model().objects.filter(is_active=True).order_by("username")
+        # People who can sign in to take their seat: a study's login-less participation accounts
+        # (one per participation, thousands in a running study) are left out.
+        users = (
+            get_user_model()
+            .objects.filter(is_active=True)
+            .exclude(password__startswith=UNUSABLE_PASSWORD_PREFIX)
+            .order_by("username")
+        )
         players = [(u.get_username(), u.get_username()) for u in users]
         self._choices("player").choices = players
         if user is not None:
