@@ -54,7 +54,7 @@ class ProjectForm(forms.Form):
         help_text="Shown to annotators; used by the commands' --project.",
         error_messages={"required": "Give the project a name."},
     )
-    description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    description = forms.CharField(required=False, max_length=5_000, widget=forms.Textarea(attrs={"rows": 2}))
     recipes = RecipeChoice(
         queryset=Recipe.objects.none(),
         widget=forms.CheckboxSelectMultiple,
@@ -73,7 +73,10 @@ class ProjectForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         error_messages={"required": "Choose who labels: at least as many annotators as annotators per item."},
     )
-    guidelines = forms.CharField(initial=DEFAULT_GUIDELINES, widget=forms.Textarea(attrs={"rows": 14}))
+    # shown beside every recipe an annotator labels: a few pages at most
+    guidelines = forms.CharField(
+        initial=DEFAULT_GUIDELINES, max_length=20_000, widget=forms.Textarea(attrs={"rows": 14})
+    )
     show_suggestions = forms.BooleanField(
         required=False, help_text="Annotators see the model's pre-annotation as suggestions (off keeps them blind)."
     )

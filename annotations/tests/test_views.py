@@ -156,6 +156,8 @@ def test_researcher_creates_a_project_from_the_form(client, researcher):
     }
     refused = client.post(reverse("annotations:project_new"), data).content.decode()
     assert "3 annotators per item needs at least 3 annotators" in refused
+    too_long = client.post(reverse("annotations:project_new"), {**data, "guidelines": "g" * 20_001}).content.decode()
+    assert "at most 20000 characters (it has 20001)" in too_long  # shown beside every recipe labelled
     assert not Project.objects.exists()
     data["annotators"] = [p.pk for p in people]
     response = client.post(reverse("annotations:project_new"), data)
