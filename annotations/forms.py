@@ -75,7 +75,11 @@ class ProjectForm(forms.Form):
     )
     # shown beside every recipe an annotator labels: a few pages at most
     guidelines = forms.CharField(
-        initial=DEFAULT_GUIDELINES, max_length=20_000, widget=forms.Textarea(attrs={"rows": 14})
+        initial=DEFAULT_GUIDELINES,
+        required=False,
+        max_length=20_000,
+        widget=forms.Textarea(attrs={"rows": 14}),
+        help_text="Left empty: the default guidelines.",
     )
     show_suggestions = forms.BooleanField(
         required=False, help_text="Annotators see the model's pre-annotation as suggestions (off keeps them blind)."

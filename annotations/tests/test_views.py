@@ -158,6 +158,13 @@ def test_researcher_creates_a_project_from_the_form(client, researcher):
     assert "3 annotators per item needs at least 3 annotators" in refused
     too_long = client.post(reverse("annotations:project_new"), {**data, "guidelines": "g" * 20_001}).content.decode()
     assert "at most 20000 characters (it has 20001)" in too_long  # shown beside every recipe labelled
+    everyone = [p.pk for p in people]
+    emptied = client.post(
+        reverse("annotations:project_new"), {**data, "name": "No rules", "guidelines": "", "annotators": everyone}
+    )
+    assert emptied.status_code == 302  # refused with no message shown: the field was required
+    assert Project.objects.get(name="No rules").guidelines.startswith("Label every step of the recipe")
+    Project.objects.all().delete()
     assert not Project.objects.exists()
     data["annotators"] = [p.pk for p in people]
     response = client.post(reverse("annotations:project_new"), data)
