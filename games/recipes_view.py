@@ -352,11 +352,18 @@ class RecipesPresenter:
     def log_lines(self, entries: Sequence[dict[str, Any]], names: Sequence[str], board: Mapping[str, Any]) -> list:
         titles = {card["name"]: card["title"] for card in board.get("cards", ()) if card["name"] != card["title"]}
         # a refusal after the seat's name says what it is ("Teammate 1 could not: Step 4 of Lemonade
-        # is already complete ..."), as the tasks and kitchen logs say it
+        # is already complete ..."), as the tasks and kitchen logs say it; one in the reader's own
+        # words ("You are ...") has no name before it and needs none
         return [
             dict(
                 e,
-                message=("could not: " if e.get("kind") == "rejected" and e.get("category") == "engine" else "")
+                message=(
+                    "could not: "
+                    if e.get("kind") == "rejected"
+                    and e.get("category") == "engine"
+                    and not str(e.get("message", "")).startswith("You ")
+                    else ""
+                )
                 + people_words(str(e.get("message", "")), titles),
             )
             for e in entries

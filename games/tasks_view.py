@@ -99,6 +99,12 @@ def _seat_name(names: Sequence[str]) -> Callable[[int], str | None]:
     return lambda index: names[index].split(" (")[0] if 0 <= index < len(names) else None
 
 
+def _own_words(entry: Mapping[str, Any]) -> bool:
+    """A refusal the rules wrote to the reader ("You are busy ..."): the log shows it without the
+    seat's name before it (``presenters.reader_lines``), so "could not: " would begin the line."""
+    return str(entry.get("message", "")).startswith("You ")
+
+
 class TasksPresenter:
     """The tasks descriptor's board presenter (``games.presenters.presenter``)."""
 
@@ -106,11 +112,12 @@ class TasksPresenter:
         lines = collapse_waits(entries)
         # the rules' words (a chat line keeps its writer's own); a refusal after the agent's name
         # says what it is ("You could not: 'add tea leaf to teapot' is not an action."), as the
-        # kitchen's log does
+        # kitchen's log does; one in the reader's own words ("You are busy with fill kettle until
+        # t=1; ...") has no name before it and needs no "could not"
         return [
             dict(
                 e,
-                message=("could not: " if e.get("kind") == "rejected" else "")
+                message=("could not: " if e.get("kind") == "rejected" and not _own_words(e) else "")
                 + by_name(spaced(str(e["message"])), _seat_name(names)),
             )
             if e.get("category") == "engine"

@@ -201,3 +201,25 @@ def test_an_action_under_way_is_said_to_be_yours_or_a_teammates_not_agent_ones()
     unknown = dict(refusal, message=said.replace("agent 1,", "agent 3,"))
     (line,) = PRESENTER.log_lines([unknown], ["You"], {})
     assert "(agent 3, until t=5)" in line["message"]  # a seat the names do not know keeps its number
+
+
+def test_a_players_own_refusal_reads_in_their_words_and_a_teammates_after_its_name():
+    """The log read "could not: You are busy with fill kettle ..." with no name before it (the name
+    is left out where the rules' words begin with "You")."""
+    from games.tasks_view import PRESENTER
+
+    busy = dict(_line(0, 0, "You are busy with fill_kettle until t=1; act again once you are free."), kind="rejected")
+    labels = ["You", "Teammate 1 (LLM NPC)"]
+    mine = PRESENTER.log_lines(presenters.reader_lines([busy], labels, [0]), labels, {})
+    assert [(e["agent_label"], e["message"]) for e in mine] == [
+        ("", "You are busy with fill kettle until t=1; act again once you are free.")
+    ]
+    theirs = PRESENTER.log_lines(presenters.reader_lines([dict(busy, agent=1)], labels, [0]), labels, {})
+    assert [(e["agent_label"], e["message"]) for e in theirs] == [
+        ("Teammate 1 (LLM NPC)", "could not: is busy with fill kettle until t=1.")
+    ]
+    from games.recipes_view import RecipesPresenter
+
+    cook = dict(busy, message="You are busy with step 2 of Tea until 00:05:00; act again once you are free.")
+    (line,) = RecipesPresenter().log_lines(presenters.reader_lines([cook], labels, [0]), labels, {})
+    assert line["message"].startswith("You are busy with step 2 of Tea")  # no "could not: " before it
