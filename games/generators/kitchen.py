@@ -85,6 +85,8 @@ def build(rng: random.Random, knobs: dict[str, Any], index: int) -> dict[str, An
         "recipes": {product: recipes[product] for product in sorted(recipes)},
         "agents": knobs["agents"],
         "max_steps": 60,
+        # the pace its CoS was measured at: the level's default, which a game's alpha option overrides
+        "alpha": knobs["alpha"],
     }
     build_level(definition, seed=0, options=None)  # refuses a level the rules cannot play
     return definition

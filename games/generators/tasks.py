@@ -112,11 +112,14 @@ def build(rng: random.Random, knobs: dict[str, Any], index: int) -> dict[str, An
         flags = [first + i in background for i in range(size)]
         tasks.append(_task(rng, knobs, part, flags, kinds))
         first += size
-    return {
+    definition: dict[str, Any] = {
         "format": FORMAT,
         "title": f"Generated: {total} actions in {count} task{'s' if count > 1 else ''} (#{index + 1})",
         "tasks": tasks,
     }
+    if knobs["constrained"]:  # the game is played so, as its optimum and heuristic were computed
+        definition["constrained"] = True
+    return definition
 
 
 def _task(

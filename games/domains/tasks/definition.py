@@ -5,6 +5,7 @@ A **definition** (what ``games.Scenario.definition`` stores and ``RULES.initial_
     {
       "format": "tasks-v1",
       "title": "Make tea",                      # optional
+      "constrained": true,                      # optional: one of each appliance in the whole game
       "tasks": [                                # one task, or several played at once
         {
           "name": "make-tea",                   # short id, unique within the definition
@@ -32,7 +33,9 @@ SPEC section 2's object rules:
   is the task's position (1-based): ``dish_1``, ``dish_2``; objects unique to one task keep their name;
 - appliances are shared by all tasks. A task brings as many of an appliance as it has type 2 actions
   using it (at least one), so cooking2 has two fryers; combined tasks pool theirs. In
-  resource-constrained mode there is exactly one of each appliance in the whole scenario.
+  resource-constrained mode (the ``constrained`` game option, or ``"constrained": true`` in the
+  definition: a generated instance whose optimum was computed so) there is exactly one of each
+  appliance in the whole scenario.
 - an ingredient is only ever added to its own task's container, because the container is renamed
   per task (``add rice to dish_1``).
 """
@@ -147,6 +150,8 @@ def validate(definition: Any) -> None:
         raise DefinitionError("a tasks definition must be a JSON object with a 'tasks' list")
     if definition.get("format", FORMAT) != FORMAT:
         raise DefinitionError(f"format: expected '{FORMAT}', got {definition.get('format')!r}")
+    if not isinstance(definition.get("constrained", False), bool):
+        raise DefinitionError("constrained: must be true (one of each appliance in the whole game) or false")
     tasks = definition.get("tasks")
     if not isinstance(tasks, list) or not tasks:
         raise DefinitionError("tasks: must be a non-empty list of tasks")
@@ -239,14 +244,18 @@ def compose(definitions: Sequence[Mapping[str, Any]], *, title: str | None = Non
         validate(definition)
         tasks.extend(dict(task) for task in definition["tasks"])
     composed: dict[str, Any] = {"format": FORMAT, "tasks": tasks}
+    if any(definition.get("constrained") for definition in definitions):
+        composed["constrained"] = True
     composed["title"] = title or " + ".join(task.get("title") or task["name"] for task in tasks)
     validate(composed)
     return composed
 
 
 def compile_definition(definition: Mapping[str, Any], *, constrained: bool = False) -> Compiled:
-    """Index a definition for play, renaming per-task objects and pooling appliances."""
+    """Index a definition for play, renaming per-task objects and pooling appliances (one of each
+    when ``constrained`` or the definition says ``"constrained": true``)."""
     validate(definition)
+    constrained = constrained or bool(definition.get("constrained", False))
     raw_tasks = definition["tasks"]
     appliances: set[str] = set()
     for task in raw_tasks:

@@ -108,7 +108,8 @@ class TasksRules:
         opts = checked("tasks", options, OPTIONS)
         if agents < 1:
             raise ValueError("a tasks episode needs at least one agent")
-        constrained = bool(opts.get("constrained", False))
+        # a definition may ask for one of each appliance itself (a generated instance's optimum holds for that)
+        constrained = bool(opts.get("constrained", False)) or bool(scenario.get("constrained", False))
         compiled = st.COMPILED.get(scenario, constrained)
         limit = int(opts.get("time_limit") or MINUTES_PER_TASK * len(compiled.tasks))
         chosen = Options(

@@ -260,3 +260,32 @@ def test_every_domain_repeats_byte_for_byte_in_other_processes_with_other_hash_s
         for instance in instances:
             instance.pop("solve_seconds")
     assert outputs[0] == outputs[1] == json.dumps(here, sort_keys=True) + "\n"
+
+
+def test_a_generated_instance_is_played_as_its_figures_were_computed_without_being_told():
+    """The tasks `constrained` and kitchen `alpha` knobs steered the optimum and the CoS but were not
+    written into the definitions: their games had every appliance and ran at alpha 1.0."""
+    from games.domains.kitchen.state import build_level
+
+    knobs = {"actions": 16, "background": 0.6, "appliances": 1, "agents": 2}
+    (free,) = generate("tasks", count=1, seed=3, knobs={**knobs, "constrained": False})
+    (held,) = generate("tasks", count=1, seed=3, knobs={**knobs, "constrained": True})
+    assert free["definition"]["tasks"] == held["definition"]["tasks"] and "constrained" not in free["definition"]
+
+    def pools(definition):
+        state = TASK_RULES.initial_state(definition, agents=2)  # a game's options say nothing
+        return state.options.constrained, {o.name: o.capacity for o in state.scenario.objects if o.appliance}
+
+    assert pools(free["definition"])[0] is False and max(pools(free["definition"])[1].values()) > 1
+    assert pools(held["definition"]) == (True, dict.fromkeys(pools(free["definition"])[1], 1))
+    (level,) = generate("kitchen", count=1, seed=3, knobs={"alpha": 2.5, "depth": 1, "dishes": 2})
+    assert build_level(level["definition"], seed=0, options=None).alpha == 2.5
+    assert build_level(level["definition"], seed=0, options={"alpha": 1.0}).alpha == 1.0  # a game may still choose
+
+
+def test_a_tasks_definition_says_constrained_with_true_or_false():
+    from games.domains.tasks.definition import DefinitionError, validate
+
+    (instance,) = generate("tasks", count=1, seed=3, knobs={"actions": 6})
+    with pytest.raises(DefinitionError, match="constrained: must be true"):
+        validate({**instance["definition"], "constrained": "yes"})
