@@ -212,7 +212,9 @@ class Condition(models.Model):
 
     def backfill_seat(self) -> dict[str, Any]:
         """The NPC seat that takes an empty or abandoned participant seat."""
-        settings_ = dict(self.dispatcher) if self.backfill_kind == self.npc_kind else {}
+        # the condition's LLM settings are for its LLM seats, a backfilling one too (with random or
+        # planner NPCs, an LLM backfill ran on the site's defaults while the page showed these)
+        settings_ = dict(self.dispatcher) if self.backfill_kind in (NpcKind.LLM, self.npc_kind) else {}
         return {"kind": "npc", "dispatcher": self.backfill_kind, "settings": settings_}
 
     def seat_plan(self, human: Any = None, *, humans: list[Any] | None = None, empty: int = 0) -> list[dict[str, Any]]:

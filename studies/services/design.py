@@ -392,8 +392,7 @@ def endpoint_problems(study: Study) -> list[str]:
         Q(npc_kind=NpcKind.LLM, npc_count__gt=0) | Q(human_count__gt=1, backfill_kind=NpcKind.LLM)
     )
     for condition in llm_conditions.order_by("index"):
-        # a shared condition's LLM backfill uses the condition's settings only if its NPCs are LLMs too
-        settings_ = condition.dispatcher if condition.npc_kind == NpcKind.LLM else condition.backfill_seat()["settings"]
+        settings_ = condition.dispatcher  # its LLM NPCs' and its LLM backfill's (``Condition.backfill_seat``)
         try:
             config = llm_client(settings_ or {}).config
         except DispatcherError as error:

@@ -305,6 +305,31 @@ def test_a_shared_condition_with_an_llm_backfill_is_probed_before_opening(toy_sc
         services.set_status(study, StudyStatus.OPEN)
 
 
+def test_an_llm_backfill_takes_its_conditions_llm_settings_whatever_its_npcs_are(toy_scenario, researcher):
+    """With random NPCs and an LLM backfill, the design page showed the condition's model and hints
+    while the backfilling seat ran on the site's defaults."""
+    study = services.create_study(title="LLM backfill", created_by=researcher)
+    chosen = {"model": "m", "prompt": {"own_hints": "Sweep first."}}
+    for name, npc_kind, backfill_kind in (
+        ("Random", "random", "llm"),
+        ("LLM", "llm", "llm"),
+        ("Plain", "none", "random"),
+    ):
+        services.add_condition(
+            study,
+            name=name,
+            npc_kind=npc_kind,
+            npc_count=0 if npc_kind == "none" else 1,
+            human_count=2,
+            backfill_kind=backfill_kind,
+            dispatcher=chosen,
+        )
+    seats = {c.name: c.backfill_seat() for c in study.conditions.all()}
+    assert seats["Random"] == {"kind": "npc", "dispatcher": "llm", "settings": chosen}
+    assert seats["LLM"] == {"kind": "npc", "dispatcher": "llm", "settings": chosen}
+    assert seats["Plain"] == {"kind": "npc", "dispatcher": "random", "settings": {}}
+
+
 def test_the_events_export_names_who_acted_in_a_shared_game_once_per_entry(shared_study):
     study = shared_study()
     (a, ea), (b, eb) = arrive(study, "A"), arrive(study, "B")
