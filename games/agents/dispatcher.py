@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.agents.llm_dispatcher import ChatClient, LlmDispatcher, PromptOptions
+from games.agents.llm_dispatcher import ChatClient, LlmDispatcher, seat_prompt_options
 from games.agents.planner_agent import PlannerBrain
 from games.agents.random_agent import RandomBrain
 from games.agents.replay_agent import ReplayBrain
@@ -90,7 +90,7 @@ def build_dispatcher(
             domain,
             npc_agents=[seat.agent for seat in llm_seats],
             human_agents=human_agents,
-            options=PromptOptions.from_json(settings.get("prompt")),
+            options=seat_prompt_options(settings),
         )
         assignment.update({seat.agent: "llm" for seat in llm_seats})
     for seat in seats:

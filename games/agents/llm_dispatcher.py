@@ -87,6 +87,19 @@ class PromptOptions:
         return cls(**values)
 
 
+def seat_prompt_options(settings: Mapping[str, Any]) -> PromptOptions:
+    """A seat's (or condition's) prompt options: its ``prompt``, and as the reply's length the
+    model settings' ``max_tokens`` where the prompt names none (the agents always ask for the
+    prompt's, so a seat's ``{"llm": {"max_tokens": 400}}`` was never used)."""
+    options = PromptOptions.from_json(settings.get("prompt"))
+    model = settings.get("llm") if isinstance(settings.get("llm"), Mapping) else settings
+    prompt = settings.get("prompt") if isinstance(settings.get("prompt"), Mapping) else {}
+    chosen = model.get("max_tokens")
+    if chosen not in (None, "") and "max_tokens" not in prompt:
+        return PromptOptions.from_json({**prompt, "max_tokens": int(chosen)})
+    return options
+
+
 class PromptOptionError(ValueError):
     """A seat's, condition's or benchmark's prompt options that cannot be used."""
 

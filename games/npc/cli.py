@@ -54,7 +54,7 @@ def configure(parser: Any) -> None:
     add_group("--model", default="", help="a model the endpoint allows (default: its first, or LLM_MODEL)")
     add_group("--temperature", type=float, default=None)
     add_group("--timeout", type=float, default=None, help="seconds per LLM call")
-    add_group("--max-tokens", type=int, default=None)
+    add_group("--max-tokens", type=int, default=None, help="the longest reply, in tokens (default 160)")
     add_group("--no-hints", action="store_true", help="leave the hints out of the prompt")
     add_group("--no-demo", action="store_true", help="leave the one-shot demonstration out")
     add_group("--history", type=int, default=6, help="turns in the sliding history window")
@@ -144,6 +144,8 @@ def _create(domain: str, options: dict[str, Any]) -> BenchmarkRun:
         "demo": not options.get("no_demo"),
         "history_window": options["history"],
     }
+    if options.get("max_tokens") is not None:  # the agents ask for the prompt's reply length
+        prompt["max_tokens"] = options["max_tokens"]
     try:
         return benchmarks.create_run(
             domain,

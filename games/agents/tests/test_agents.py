@@ -324,3 +324,23 @@ def test_a_researchers_own_hints_follow_the_games_in_the_prompt_and_stand_alone_
     for bad in ("x" * (OWN_HINTS_MAX + 1), 7, "a\x00b"):
         with pytest.raises(PromptOptionError, match="own_hints is a text of at most 2,000 characters"):
             PromptOptions.from_json({"own_hints": bad})
+
+
+def test_a_seats_model_max_tokens_sets_the_reply_length_unless_its_prompt_names_one():
+    """The agents always asked for the prompt's reply length (160), so a seat's
+    {"llm": {"max_tokens": 400}} was accepted and never used."""
+    lengths = []
+    with stub_endpoint(lambda messages: "Agent 2: do wash dish") as endpoint:
+        for settings in (
+            {"llm": {"max_tokens": 400}},
+            {"max_tokens": 300},
+            {"max_tokens": 400, "prompt": {"max_tokens": 50}},
+            {},
+        ):
+            seats = [NpcSeat(1, "llm", settings)]
+            dispatcher = build_dispatcher(
+                "tasks", seats, client_factory=lambda s: LlmClient(base_url=endpoint.base_url, model="m")
+            )
+            dispatcher.decide(Turn(RULES, fresh(2), [1]), {})
+            lengths.append(endpoint.requests[-1]["max_tokens"])
+    assert lengths == [400, 300, 50, 160]

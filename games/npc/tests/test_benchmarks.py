@@ -132,6 +132,8 @@ def test_benchmark_command_runs_an_agent_and_prints_the_table(tasks_scenarios, t
         "test/*",
         "--tasks",
         "1,2",
+        "--max-tokens",
+        "77",
         "--json",
         "--csv",
         str(target),
@@ -140,6 +142,8 @@ def test_benchmark_command_runs_an_agent_and_prints_the_table(tasks_scenarios, t
     )
     summary = json.loads(out.getvalue())
     assert summary["done"] == summary["total"] == 6 and summary["status"] == "done"
+    # the reply length goes where the agents read it (it went to the endpoint's settings only)
+    assert BenchmarkRun.objects.get().config["prompt"]["max_tokens"] == 77
     assert [r["label"].split(" ·")[0] for r in summary["table"]["rows"]] == ["#Task=1", "#Task=2"]
     assert target.read_text().startswith("run,domain,agent,key")
 
