@@ -22,6 +22,18 @@ class AgentError(ValueError):
     pass
 
 
+def prompt_parts(agent: str) -> tuple[str, ...]:
+    """The switchable prompt parts (``hints``, ``demo``) an agent's prompt has: the benchmark form
+    offers and the run's page reports only those (TDAG's prompts have neither, ReAct's and
+    Plan-and-Solve's no demonstration)."""
+    if agent == "tdag":
+        from games.agents.tdag import TdagAgent
+
+        return TdagAgent.prompt_parts
+    found = {"react": ReactAgent, "plan-and-solve": PlanAndSolveAgent, "dispatcher": LlmDispatcher}.get(agent)
+    return found.prompt_parts if found is not None else ()
+
+
 def make_agent(
     domain: str,
     agent: str,

@@ -151,6 +151,8 @@ def state_text(turn: Turn, agents: Sequence[int], limit: int = 4000) -> str:
 
 class LlmDispatcher:
     kind = "llm"
+    # the prompt options it reads besides its reply length and history window
+    prompt_parts = ("hints", "demo")
 
     def __init__(
         self,

@@ -19,6 +19,8 @@ from games.engine import registry
 
 class PlanAndSolveAgent:
     kind = "plan-and-solve"
+    # the prompt options it reads besides its reply length (no demonstration: the paper's prompt has none)
+    prompt_parts = ("hints",)
 
     def __init__(
         self, client: ChatClient, domain: str, options: PromptOptions | None = None, max_replans: int = 3

@@ -22,6 +22,8 @@ from games.engine import registry
 
 class ReactAgent:
     kind = "react"
+    # the prompt options it reads besides its reply length (no demonstration: the paper's prompt has none)
+    prompt_parts = ("hints",)
 
     def __init__(self, client: ChatClient, domain: str, options: PromptOptions | None = None) -> None:
         self.client = client

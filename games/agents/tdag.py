@@ -37,6 +37,8 @@ def parse_subtasks(text: str, limit: int) -> list[str]:
 
 class TdagAgent:
     kind = "tdag"
+    # the prompt options it reads besides its reply length: none (its prompts are its own, per subtask)
+    prompt_parts: tuple[str, ...] = ()
 
     def __init__(
         self,

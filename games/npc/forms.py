@@ -8,6 +8,7 @@ from django import forms
 
 from games.agents import endpoints
 from games.agents.dispatcher import BENCHMARK_AGENTS
+from games.agents.factory import prompt_parts
 from games.agents.tdag import DOMAIN as TDAG_DOMAIN
 from games.domains.kitchen.rules import OPTIONS as KITCHEN_OPTIONS
 from games.engine import registry
@@ -76,8 +77,15 @@ class BenchmarkForm(forms.Form):
     max_turns = forms.IntegerField(min_value=1, max_value=5000, initial=400)
     endpoint = forms.ChoiceField(choices=[], required=False, label="LLM endpoint")
     model = forms.CharField(required=False, help_text="A model the endpoint allows (blank: its default)")
-    hints = forms.BooleanField(required=False, initial=True)
-    demo = forms.BooleanField(required=False, initial=True, label="One-shot demonstration")
+    hints = forms.BooleanField(
+        required=False, initial=True, help_text="The game's hints in the prompt (react, plan-and-solve, dispatcher)"
+    )
+    demo = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="One-shot demonstration",
+        help_text="An example turn in the prompt (the dispatcher's; the papers' other agents have none)",
+    )
     log_calls = forms.BooleanField(required=False, label="Store every prompt and reply")
     repeats = forms.IntegerField(
         min_value=1,
@@ -101,6 +109,8 @@ class BenchmarkForm(forms.Form):
         for name, domains in field_domains().items():
             self.fields[name].domains = " ".join(domains)  # type: ignore[attr-defined]
         self.fields["agent"].widget.attrs["data-option-domains"] = f'{{"tdag": "{TDAG_DOMAIN}"}}'
+        for part in ("hints", "demo"):  # shown for the agents whose prompts have that part
+            self.fields[part].agents = " ".join(a for a in BENCHMARK_AGENTS if part in prompt_parts(a))  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:
         super().clean()

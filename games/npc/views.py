@@ -15,6 +15,7 @@ from arena_site import background
 from arena_site.htmx import HtmxHttpRequest
 from arena_site.params import whole_number
 from games.agents import prices
+from games.agents.factory import prompt_parts
 from games.engine import registry
 from games.engine.durations import short_clock
 from games.models import Game, Scenario
@@ -133,6 +134,7 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
         "charts": reports.curve_charts([report], domain=run.domain),
         "success_meaning": stats.success_meaning(run.domain),
         "run": run,
+        "prompt_parts": prompt_parts(run.agent),
         "done": done,
         "total": total,
         "percent": round(100 * done / total) if total else 0,

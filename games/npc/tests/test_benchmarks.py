@@ -278,3 +278,23 @@ def test_a_run_plays_each_value_once_and_holds_at_most_max_episodes(client, rese
     with pytest.raises(benchmarks.BenchmarkError, match="that is 10,020 episodes"):
         benchmarks.create_run("tasks", "planner", items[:501], repeats=20)
     assert BenchmarkRun.objects.count() == 1
+
+
+def test_a_runs_page_reports_only_the_prompt_parts_its_agent_has(client, researcher):
+    """TDAG's prompts have no hints or demonstration and ReAct's no demonstration; the page said
+    "hints on, demonstration on" for every LLM run."""
+    prompt = {"hints": True, "demo": True}
+    llm = {"model": "m", "endpoint": "default", "base_url": "http://x", "temperature": 0, "timeout_seconds": 5}
+    client.force_login(researcher)
+    said = {}
+    for agent in ("tdag", "react", "dispatcher"):
+        run = BenchmarkRun.objects.create(
+            domain="tasks", agent=agent, config={"llm": llm, "prompt": prompt}, items=[{"key": "k"}]
+        )
+        page = client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
+        said[agent] = re.search(r"<dt>Prompt</dt><dd>(.*?)</dd>", page).group(1)
+    assert said == {
+        "tdag": "the agent's own (no hints or demonstration to switch)",
+        "react": "hints on",
+        "dispatcher": "hints on, demonstration on",
+    }

@@ -53,6 +53,13 @@ def test_start_a_run_and_read_the_table(live_server, browser, django_user_model,
     page.select_option("select[name=domain]", "itinerary")
     assert not page.locator("select[name=agent] option[value=tdag]").is_disabled()
     page.select_option("select[name=agent]", "tdag")
+    # the prompt switches an agent's prompt has: TDAG's have neither, ReAct's no demonstration
+    assert not page.locator("input[name=hints]").is_visible() and not page.locator("input[name=demo]").is_visible()
+    page.select_option("select[name=agent]", "react")
+    assert page.locator("input[name=hints]").is_visible() and not page.locator("input[name=demo]").is_visible()
+    page.select_option("select[name=agent]", "dispatcher")
+    assert page.locator("input[name=hints]").is_visible() and page.locator("input[name=demo]").is_visible()
+    page.select_option("select[name=agent]", "tdag")
     page.select_option("select[name=domain]", "tasks")
     assert page.locator("select[name=agent]").input_value() != "tdag"  # not left on an agent it cannot run
     assert page.locator("input[name=tasks]").is_visible() and not page.locator("input[name=alphas]").is_visible()
