@@ -101,8 +101,8 @@ class StudyBasicsForm(forms.ModelForm):
         value = self.cleaned_data["seconds_per_time_unit"]
         if value is None:  # each scenario's own pace
             return None
-        if not 0.05 <= value <= 60:
-            raise forms.ValidationError("Choose between 0.05 and 60 seconds per game time unit.")
+        if not 0.01 <= value <= 60:  # a bundled recipe pair's own pace is 1/8-1/40 s per recipe second
+            raise forms.ValidationError("Choose between 0.01 and 60 seconds per game time unit.")
         return value
 
 

@@ -86,8 +86,8 @@ class Study(models.Model):
         max_length=40,
         default="SESSION_ID",
         blank=True,
-        help_text="The recruiter's session id among them: the same link then resumes on another device "
-        "without the resume code.",
+        help_text="The recruiter's session id (kept with the other parameters): the same link then resumes "
+        "on another device without the resume code.",
     )
     completion_url = models.URLField(
         max_length=500,
@@ -135,7 +135,11 @@ class Study(models.Model):
         return self.title
 
     def captured_param_names(self) -> list[str]:
-        return [name.strip() for name in self.capture_params.split(",") if name.strip()]
+        """The link parameters kept with a participant: those listed, and the recruiter's session
+        parameter (resuming by it needs it kept; left out of the list, it silently did nothing)."""
+        names = [name.strip() for name in self.capture_params.split(",") if name.strip()]
+        session = self.session_param.strip()
+        return [*names, session] if session and session not in names else names
 
 
 class NpcKind(models.TextChoices):
@@ -154,7 +158,10 @@ class Condition(models.Model):
     npc_kind = models.CharField(max_length=10, choices=NpcKind.choices, default=NpcKind.NONE)
     npc_count = models.PositiveSmallIntegerField(default=0)
     dispatcher = models.JSONField(
-        default=dict, blank=True, help_text="Dispatcher settings (model, base_url, temperature, hints ...)."
+        default=dict,
+        blank=True,
+        help_text="The LLM settings of its LLM NPCs and LLM backfill: endpoint, model, temperature, max_tokens, "
+        'and prompt options under "prompt" (e.g. own_hints); docs/npc.md.',
     )
     # several participants in one game (issue 16): they meet in a lobby first
     human_count = models.PositiveSmallIntegerField(

@@ -48,7 +48,9 @@ def configure(parser: Any) -> None:
     add_group("--alphas", type=lambda t: _numbers(float, t), default=list(DEFAULT_ALPHAS), help="kitchen: α values")
     add_group("--agents", type=lambda t: _numbers(int, t), default=[2], help="kitchen: team sizes, e.g. 1,2,3,4")
     add_group("--seeds", type=lambda t: _numbers(int, t), default=[0], help="seeds, e.g. 0,1,2")
-    add_group("--limit", type=int, default=None, help="at most this many episodes")
+    add_group(
+        "--limit", type=int, default=None, help="at most this many items of the task set (each played --repeats times)"
+    )
     add_group("--max-turns", type=int, default=400, help="agent decisions per episode before it is stopped")
     add_group("--endpoint", default="", help="a configured LLM endpoint's id (default: 'default'; see LLM_ENDPOINTS)")
     add_group("--model", default="", help="a model the endpoint allows (default: its first, or LLM_MODEL)")

@@ -73,7 +73,12 @@ class BenchmarkForm(forms.Form):
         initial=",".join(f"{a:g}" for a in DEFAULT_ALPHAS), required=False, help_text="kitchen: α values"
     )
     team = forms.CharField(initial="2", required=False, help_text="kitchen: team sizes, e.g. 1,2,3,4")
-    limit = forms.IntegerField(min_value=1, max_value=5000, required=False, help_text="At most this many episodes")
+    limit = forms.IntegerField(
+        min_value=1,
+        max_value=5000,
+        required=False,
+        help_text="Play at most this many items of the task set (each as many times as Repeats)",
+    )
     max_turns = forms.IntegerField(min_value=1, max_value=5000, initial=400)
     endpoint = forms.ChoiceField(choices=[], required=False, label="LLM endpoint")
     model = forms.CharField(required=False, help_text="A model the endpoint allows (blank: its default)")

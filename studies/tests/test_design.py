@@ -358,6 +358,8 @@ def test_study_texts_and_numbers_are_bounded_with_what_to_do(client, researcher,
     study.refresh_from_db()
     assert len(study.consent_text) < PAGE_TEXT_MAX and study.backfill_after_seconds == 60
     assert client.post(basics, {**fields, "backfill_after_seconds": "3600"}).status_code == 302
+    # a recipe second every 1/40 s (a bundled pair's own pace) can be written too; 0.05 s was the least
+    assert client.post(basics, {**fields, "seconds_per_time_unit": "0.025"}).status_code == 302
     pages = reverse("studies:add_page", args=[study.pk])
     long_page = client.post(pages, {"page-kind": "text", "page-title": "Rules", "page-body": "z" * (PAGE_TEXT_MAX + 1)})
     assert long_page.status_code == 400 and f"at most {PAGE_TEXT_MAX} characters" in long_page.content.decode()

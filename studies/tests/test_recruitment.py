@@ -59,8 +59,11 @@ def test_a_prolific_link_is_captured_and_the_finish_redirects_with_the_code(make
     assert "C1A2B3" in page  # the code is shown too, in case the redirect is blocked
 
 
-def test_the_recruiters_session_id_resumes_on_another_device_and_a_wrong_one_does_not(make_study):
-    study = prolific_study(make_study)
+@pytest.mark.parametrize("kept", ["STUDY_ID,SESSION_ID", "STUDY_ID"])
+def test_the_recruiters_session_id_resumes_on_another_device_and_a_wrong_one_does_not(make_study, kept):
+    # the session parameter is kept with the participant even when the list of parameters to keep
+    # leaves it out (resuming by it then silently did nothing)
+    study = prolific_study(make_study, capture_params=kept)
     entry = reverse("studies:entry", args=[study.slug])
     first = Client()
     first.get(entry + PROLIFIC.format(session="A"))
@@ -69,6 +72,17 @@ def test_the_recruiters_session_id_resumes_on_another_device_and_a_wrong_one_doe
     assert same_link["Location"] == reverse("studies:step", args=[study.slug])
     other_session = Client().get(entry + PROLIFIC.format(session="B"))
     assert 'data-step="resume"' in other_session.content.decode()
+
+
+def test_a_screened_out_code_without_a_redirect_is_shown_to_whoever_is_screened_out(make_study):
+    """The code was used only inside the screened-out redirect: without one, nobody ever saw it."""
+    study = prolific_study(make_study, screened_out_code="SCR9")
+    entry = reverse("studies:entry", args=[study.slug])
+    decliner = Client()
+    decliner.get(entry + "?PROLIFIC_PID=no-thanks")
+    decliner.post(entry, {"pid": "no-thanks", "choice": "decline"})
+    page = decliner.get(reverse("studies:step", args=[study.slug])).content.decode()
+    assert 'data-step="declined"' in page and '<code id="screened-out-code">SCR9</code>' in page
 
 
 def test_declining_and_failing_attention_checks_go_to_the_screened_out_redirect(make_study):
