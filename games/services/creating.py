@@ -96,6 +96,11 @@ def create_game(
     plan = [_seat_spec(raw, created_by) for raw in seats]
     if not 1 <= len(plan) <= MAX_SEATS:
         raise InvalidInput(f"a game needs 1 to {MAX_SEATS} seats (one human and up to four NPCs)")
+    llm_settings = [dict(s.settings) for s in plan if s.kind == SeatKind.NPC and s.dispatcher == "llm"]
+    if any(settings != llm_settings[0] for settings in llm_settings[1:]):
+        # one dispatcher commands every llm seat with one call per turn: the first seat's settings
+        # were used and the others' silently dropped
+        raise InvalidInput("the llm seats share one dispatcher (one model call per turn): give them the same settings")
     # a domain's defaults for games people play (recipes: no benchmark revision limits, so a
     # double click on a stale button cannot end the game), under what the caller asked for
     options = {**registry.descriptor(domain).extra.get("game_options", {}), **dict(options or {})}

@@ -86,7 +86,14 @@ def test_bad_seat_plans_are_refused_with_a_message(toy_scenario, participant):
         services.create_game("test/toy", [])
     with pytest.raises(services.InvalidInput, match="needs a user"):
         services.create_game("test/toy", [{"kind": "program"}])
+    # one dispatcher asks one model for every llm seat: a second seat's own settings were dropped
+    human = {"kind": "human", "user": participant}
+    two_models = [{"kind": "npc", "dispatcher": "llm", "settings": {"temperature": t}} for t in (0.1, 0.9)]
+    with pytest.raises(services.InvalidInput, match="llm seats share one dispatcher"):
+        services.create_game("test/toy", [human, *two_models])
     assert Game.objects.count() == 0
+    same = [{"kind": "npc", "dispatcher": "llm", "settings": {"temperature": 0.1}}] * 2
+    assert services.create_game("test/toy", [human, *same], clock="lockstep").seats.count() == 3
 
 
 def test_lockstep_jumps_time_when_nobody_is_free(lockstep_game):
