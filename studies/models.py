@@ -206,7 +206,8 @@ class Condition(models.Model):
         model = nested if isinstance(nested, dict) else settings_
         chosen = ("endpoint", "model", "temperature")
         parts = [f"{key} {model[key]}" for key in chosen if model.get(key) not in (None, "")]
-        prompt = settings_.get("prompt") if isinstance(settings_.get("prompt"), dict) else {}
+        found = settings_.get("prompt")
+        prompt: dict[str, Any] = found if isinstance(found, dict) else {}
         for key, value in prompt.items():
             if key == "constrained":
                 parts.append("replies held to legal actions" if value else "free replies")

@@ -30,8 +30,12 @@ def prompt_parts(agent: str) -> tuple[str, ...]:
         from games.agents.tdag import TdagAgent
 
         return TdagAgent.prompt_parts
-    found = {"react": ReactAgent, "plan-and-solve": PlanAndSolveAgent, "dispatcher": LlmDispatcher}.get(agent)
-    return found.prompt_parts if found is not None else ()
+    parts: dict[str, tuple[str, ...]] = {
+        "react": ReactAgent.prompt_parts,
+        "plan-and-solve": PlanAndSolveAgent.prompt_parts,
+        "dispatcher": LlmDispatcher.prompt_parts,
+    }
+    return parts.get(agent, ())
 
 
 def make_agent(

@@ -92,8 +92,9 @@ def seat_prompt_options(settings: Mapping[str, Any]) -> PromptOptions:
     model settings' ``max_tokens`` where the prompt names none (the agents always ask for the
     prompt's, so a seat's ``{"llm": {"max_tokens": 400}}`` was never used)."""
     options = PromptOptions.from_json(settings.get("prompt"))
-    model = settings.get("llm") if isinstance(settings.get("llm"), Mapping) else settings
-    prompt = settings.get("prompt") if isinstance(settings.get("prompt"), Mapping) else {}
+    nested, given = settings.get("llm"), settings.get("prompt")
+    model: Mapping[str, Any] = nested if isinstance(nested, Mapping) else settings
+    prompt: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
     chosen = model.get("max_tokens")
     if chosen not in (None, "") and "max_tokens" not in prompt:
         return PromptOptions.from_json({**prompt, "max_tokens": int(chosen)})
