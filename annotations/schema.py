@@ -110,6 +110,11 @@ def label_json_schema(prop: str) -> dict[str, Any]:
     raise LabelError(f"unknown property {prop!r}; use one of {', '.join(PROPERTIES)}")
 
 
+def _shown(value: str, most: int = 40) -> str:
+    """``value`` quoted for a message, cut to ``most`` characters (a 100 KB value was echoed whole)."""
+    return repr(value) if len(value) <= most else repr(value[:most]) + "…"
+
+
 def check_label(prop: str, value: str, step: int | None = None, steps: Iterable[int] | None = None) -> str:
     """Return ``value`` if it is a canonical label of ``prop``; raise LabelError saying what to write.
 
@@ -117,12 +122,12 @@ def check_label(prop: str, value: str, step: int | None = None, steps: Iterable[
     check that referenced steps exist and are not the step itself.
     """
     if prop not in PROPERTIES:
-        raise LabelError(f"unknown property {prop!r}; use one of {', '.join(PROPERTIES)}")
+        raise LabelError(f"unknown property {_shown(prop)}; use one of {', '.join(PROPERTIES)}")
     value = value.strip()
     closed = choices_for(prop)
     if closed is not None:
         if value not in closed:
-            raise LabelError(f"{prop} label {value!r} is not one of {', '.join(closed)}")
+            raise LabelError(f"{prop} label {_shown(value)} is not one of {', '.join(closed)}")
         return value
     if value == NONE:
         return value
@@ -130,36 +135,41 @@ def check_label(prop: str, value: str, step: int | None = None, steps: Iterable[
         parts = value.split("+")
         unknown = [p for p in parts if p not in APPLIANCES]
         if unknown:
-            raise LabelError(f"resource {unknown[0]!r} is unknown; use none or {', '.join(APPLIANCES)} joined with +")
+            raise LabelError(
+                f"resource {_shown(unknown[0])} is unknown; use none or {', '.join(APPLIANCES)} joined with +"
+            )
         canonical = "+".join(sorted(set(parts)))
         if canonical != value:
-            raise LabelError(f"write resources once each in sorted order: {canonical!r}, not {value!r}")
+            raise LabelError(f"write resources once each in sorted order: {_shown(canonical)}, not {_shown(value)}")
         return value
     if prop == DEPENDENCY:
         if not _STEP_LIST.match(value):
-            raise LabelError(f"dependency {value!r} is not none or step numbers joined with + (e.g. 1+4)")
+            raise LabelError(f"dependency {_shown(value)} is not none or step numbers joined with + (e.g. 1+4)")
         refs = [int(p) for p in value.split("+")]
         canonical = "+".join(str(r) for r in sorted(set(refs)))
         if canonical != value:
-            raise LabelError(f"write dependencies once each in ascending order: {canonical!r}, not {value!r}")
+            raise LabelError(
+                f"write dependencies once each in ascending order: {_shown(canonical)}, not {_shown(value)}"
+            )
         _check_refs(refs, step, steps, prop)
         return value
     # TIME_CONSTRAINT
     if not _CONSTRAINTS.match(value):
         raise LabelError(
-            f"time constraint {value!r} is not none or k:N (start within N minutes after step k; N at most 999)"
+            f"time constraint {_shown(value)} is not none or k:N (start within N minutes after step k; N at most 999)"
         )
     pairs = [tuple(int(x) for x in part.split(":")) for part in value.split("+")]
     ks = [k for k, _ in pairs]
     if len(set(ks)) != len(ks) or ks != sorted(ks):
-        raise LabelError(f"time constraint {value!r}: name each step k once, in ascending order")
+        raise LabelError(f"time constraint {_shown(value)}: name each step k once, in ascending order")
     if any(n <= 0 for _, n in pairs):
-        raise LabelError(f"time constraint {value!r}: N must be a positive number of minutes")
+        raise LabelError(f"time constraint {_shown(value)}: N must be a positive number of minutes")
     _check_refs(ks, step, steps, prop)
     return value
 
 
 def _check_refs(refs: list[int], step: int | None, steps: Iterable[int] | None, prop: str) -> None:
+    prop = prop.replace("_", " ")  # "time constraint", as the other messages write it
     if step is not None and step in refs:
         raise LabelError(f"{prop} of step {step} cannot refer to step {step} itself")
     if steps is not None:

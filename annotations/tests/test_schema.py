@@ -55,6 +55,22 @@ def test_bad_labels_say_what_to_write(prop, value, hint):
     assert hint in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("prop", "value"),
+    [("concurrency", "x" * 100_000), ("resource", "y" * 100_000), ("dependency", "+".join(["1"] * 50_000))],
+)
+def test_a_refused_label_quotes_at_most_forty_characters_of_what_was_sent(prop, value):
+    """The annotation screen's refusal (and an import's error) repeated a 100 KB value whole."""
+    with pytest.raises(LabelError) as info:
+        check_label(prop, value, step=6, steps=range(7))
+    assert len(str(info.value)) < 200 and "…" in str(info.value)
+
+
+def test_a_label_naming_its_own_step_says_the_property_in_words():
+    with pytest.raises(LabelError, match="^time constraint of step 6 cannot refer to step 6 itself$"):
+        check_label("time_constraint", "6:2", step=6, steps=range(7))
+
+
 def test_item_ids():
     assert parse_item_id("Cobbler/3").key == "Cobbler/3"
     assert parse_item_id("Chocolate-Cake/12").step == 12
