@@ -91,14 +91,16 @@ def seat_prompt_options(settings: Mapping[str, Any]) -> PromptOptions:
     """A seat's (or condition's) prompt options: its ``prompt``, and as the reply's length the
     model settings' ``max_tokens`` where the prompt names none (the agents always ask for the
     prompt's, so a seat's ``{"llm": {"max_tokens": 400}}`` was never used)."""
-    options = PromptOptions.from_json(settings.get("prompt"))
-    nested, given = settings.get("llm"), settings.get("prompt")
+    given = settings.get("prompt")
+    if given is not None and not isinstance(given, Mapping):
+        return PromptOptions.from_json(given)  # refused, saying what prompt options are
+    prompt = dict(given or {})
+    nested = settings.get("llm")
     model: Mapping[str, Any] = nested if isinstance(nested, Mapping) else settings
-    prompt: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
     chosen = model.get("max_tokens")
     if chosen not in (None, "") and "max_tokens" not in prompt:
-        return PromptOptions.from_json({**prompt, "max_tokens": int(chosen)})
-    return options
+        prompt["max_tokens"] = int(chosen)
+    return PromptOptions.from_json(prompt)
 
 
 class PromptOptionError(ValueError):
