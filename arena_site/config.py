@@ -52,6 +52,18 @@ def env_int(name: str, default: int, *, least: int) -> int:
     return value
 
 
+def env_choice(name: str, default: str, choices: tuple[str, ...], *, upper: bool = False) -> str:
+    """One of ``choices`` (compared in upper case with ``upper``): a typo stops the process naming
+    the setting, instead of silently choosing another behaviour."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip().upper() if upper else raw.strip()
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)} (got {raw!r})")
+    return value
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from arena_site.config import database_config, env_bool, env_float, env_int, env_list, redis_url
+from arena_site.config import database_config, env_bool, env_choice, env_float, env_int, env_list, redis_url
 from games.agents.endpoints import parse as parse_endpoints
 from games.agents.prices import parse as _parse_prices
 
@@ -195,16 +195,19 @@ try:
     LLM_PRICES = _parse_prices(os.environ.get("LLM_PRICES", ""))
 except ValueError as _price_error:
     raise ImproperlyConfigured(str(_price_error)) from None
-BENCHMARK_LLM_RETRIES = int(os.environ.get("BENCHMARK_LLM_RETRIES", "4"))
-BENCHMARK_WORKERS = int(os.environ.get("BENCHMARK_WORKERS", "2"))
-LLM_CONCURRENCY = int(os.environ.get("LLM_CONCURRENCY", "4"))
+BENCHMARK_LLM_RETRIES = env_int("BENCHMARK_LLM_RETRIES", 4, least=0)
+BENCHMARK_WORKERS = env_int("BENCHMARK_WORKERS", 2, least=1)
+LLM_CONCURRENCY = env_int("LLM_CONCURRENCY", 4, least=1)
+# Which process advances real-time games (games/scheduler.py reads it again, as tests switch it).
+GAMES_SCHEDULER = env_choice("GAMES_SCHEDULER", "embedded", ("embedded", "external", "off"))
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", LOG_LEVELS, upper=True)},
     # django-axes: failed sign-ins are warnings; its notes on every successful one are left out
     "loggers": {"daphne": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }

@@ -55,6 +55,23 @@ def test_whole_number_settings_say_what_they_must_be(monkeypatch):
             env_int("GAME_DB_THREADS", 2, least=1)
 
 
+@pytest.mark.parametrize(
+    ("setting", "value", "said"),
+    [
+        ("BENCHMARK_WORKERS", "two", "BENCHMARK_WORKERS must be a whole number (got 'two')"),
+        ("LLM_CONCURRENCY", "0", "LLM_CONCURRENCY must be 1 or more (got 0)"),
+        ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL (got 'LOUD')"),
+        ("GAMES_SCHEDULER", "externl", "GAMES_SCHEDULER must be one of embedded, external, off (got 'externl')"),
+    ],
+)
+def test_a_bad_setting_stops_the_process_with_one_line_naming_it(setting, value, said):
+    """These were a traceback without the setting's name (int(), logging), or, for the scheduler,
+    accepted: a typo of 'external' silently stopped the servers advancing real-time games."""
+    result = _start({setting: value})
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"error: {said}"
+
+
 def test_production_mode_without_secret_key_refuses_to_start():
     result = _start({"DEBUG": "false"})
     assert result.returncode == 2
