@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from games import presenters, selectors, services
 from games.engine import registry
-from games.models import Game, GameEvent, GameStatus
+from games.models import Game, GameEvent, GameStatus, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -79,6 +79,9 @@ def test_researcher_stops_a_game(client, researcher, game):
 def test_my_games_and_the_list(client, participant, researcher, game):
     client.force_login(participant)
     assert "Toy chores" in client.get(reverse("games:mine")).content.decode()
+    Seat.objects.filter(user=participant).delete()
+    empty = client.get(reverse("games:mine")).content.decode()
+    assert "No games yet. The link a researcher sent you starts your study" in empty and "Start one." not in empty
     assert client.get(reverse("games:list")).status_code == 403
     client.force_login(researcher)
     assert "Toy chores" in client.get(reverse("games:list")).content.decode()
