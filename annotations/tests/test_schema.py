@@ -67,7 +67,7 @@ def test_a_refused_label_quotes_at_most_forty_characters_of_what_was_sent(prop, 
 
 
 def test_a_label_naming_its_own_step_says_the_property_in_words():
-    with pytest.raises(LabelError, match="^time constraint of step 6 cannot refer to step 6 itself$"):
+    with pytest.raises(LabelError, match=r"^time constraint of step 6 cannot refer to step 6 itself$"):
         check_label("time_constraint", "6:2", step=6, steps=range(7))
 
 
