@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
+from games.agents import endpoints
 from games.agents import memory as mem
 from games.agents.extraction import Command, Extraction, display, extract, raw_first_line, spoken
 from games.agents.knowledge import relevant_knowledge
@@ -101,6 +102,15 @@ def seat_prompt_options(settings: Mapping[str, Any]) -> PromptOptions:
     if chosen not in (None, "") and "max_tokens" not in prompt:
         prompt["max_tokens"] = int(chosen)
     return PromptOptions.from_json(prompt)
+
+
+def check_seat_settings(settings: Mapping[str, Any]) -> None:
+    """An llm seat's (or a study condition's) settings as its game will use them, checked when the
+    game or condition is made, not at the first turn: a configured endpoint and a model it allows
+    (no URL or key), and prompt options it can use. Raises ``EndpointError`` or ``PromptOptionError``."""
+    nested = settings.get("llm")
+    endpoints.check(nested if isinstance(nested, Mapping) else settings)
+    seat_prompt_options(settings)
 
 
 class PromptOptionError(ValueError):

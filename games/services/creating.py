@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import permissions
 from games.agents import endpoints
-from games.agents.llm_dispatcher import PromptOptionError, PromptOptions
+from games.agents.llm_dispatcher import PromptOptionError, check_seat_settings
 from games.codec import Entry
 from games.engine import registry
 from games.engine.options import SEED_MAX
@@ -247,15 +247,9 @@ def _seat_spec(raw: SeatSpec | Mapping[str, Any], created_by: Any) -> SeatSpec:
         if spec.dispatcher not in NPC_DISPATCHERS:
             raise InvalidInput(f"an npc seat needs a dispatcher: one of {', '.join(NPC_DISPATCHERS)}")
         if spec.dispatcher == "llm":
-            # Checked now, not at the first turn: an unknown endpoint, a disallowed model or a URL.
-            nested = spec.settings.get("llm")
             try:
-                endpoints.check(nested if isinstance(nested, Mapping) else spec.settings)
-            except endpoints.EndpointError as error:
-                raise InvalidInput(f"npc seat settings: {error}") from None
-            try:
-                PromptOptions.from_json(spec.settings.get("prompt"))
-            except PromptOptionError as error:
+                check_seat_settings(spec.settings)
+            except (endpoints.EndpointError, PromptOptionError) as error:
                 raise InvalidInput(f"npc seat settings: {error}") from None
         if spec.dispatcher == "random" and "seed" in spec.settings:
             seed = spec.settings["seed"]

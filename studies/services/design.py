@@ -124,13 +124,11 @@ def validate_dispatcher(dispatcher: Mapping[str, Any]) -> None:
     """An LLM condition's settings as a game's NPC seat takes them: a configured endpoint and a model
     it allows, and prompt options it can use (checked when the condition is saved, so no game of
     the study is refused for them later)."""
-    from games.agents.endpoints import EndpointError, check
-    from games.agents.llm_dispatcher import PromptOptionError, PromptOptions
+    from games.agents.endpoints import EndpointError
+    from games.agents.llm_dispatcher import PromptOptionError, check_seat_settings
 
-    nested = dispatcher.get("llm")
     try:
-        check(nested if isinstance(nested, Mapping) else dispatcher)
-        PromptOptions.from_json(dispatcher.get("prompt"))
+        check_seat_settings(dispatcher)
     except (EndpointError, PromptOptionError) as error:
         raise StudyError(f"The condition's LLM settings: {error}.") from None
 
