@@ -311,6 +311,13 @@ def reader_lines(entries: Sequence[dict[str, Any]], labels: list[str], agents: S
     ]
 
 
+def in_readers_words(entry: Mapping[str, Any]) -> bool:
+    """An entry the rules wrote to its reader ("You are busy ..."): where the reader is the agent,
+    the log shows it without the seat's name (``_unrepeated``), so a domain's log puts nothing
+    before it (no "could not: ", which would then begin the line and name nobody)."""
+    return str(entry.get("message", "")).startswith("You ")
+
+
 def _unrepeated(entry: dict[str, Any]) -> dict[str, Any]:
     """No "You  You started ...": the name is left out where the message begins with it."""
     name = entry.get("agent_label", "").split(" (")[0]

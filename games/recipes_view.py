@@ -14,6 +14,7 @@ from typing import Any
 from games import timeline
 from games.domains.recipes.text import recipe_title, short_titles
 from games.engine.durations import short_clock
+from games.presenters import in_readers_words
 
 _STEP = re.compile(r"^\s*(step|pause)\s*\(\s*(\d+)\s*,\s*([^,()]+?)\s*\)\s*$", re.I)
 TEXT_LENGTH = 60
@@ -359,9 +360,7 @@ class RecipesPresenter:
                 e,
                 message=(
                     "could not: "
-                    if e.get("kind") == "rejected"
-                    and e.get("category") == "engine"
-                    and not str(e.get("message", "")).startswith("You ")
+                    if e.get("kind") == "rejected" and e.get("category") == "engine" and not in_readers_words(e)
                     else ""
                 )
                 + people_words(str(e.get("message", "")), titles),

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games import timeline
+from games.presenters import in_readers_words
 
 # An identifier joined by underscores ("tea_leaves", "set_up"): words for people.
 _JOINED = re.compile(r"\b([A-Za-z0-9]+(?:_[A-Za-z0-9]+)+)\b")
@@ -99,12 +100,6 @@ def _seat_name(names: Sequence[str]) -> Callable[[int], str | None]:
     return lambda index: names[index].split(" (")[0] if 0 <= index < len(names) else None
 
 
-def _own_words(entry: Mapping[str, Any]) -> bool:
-    """A refusal the rules wrote to the reader ("You are busy ..."): the log shows it without the
-    seat's name before it (``presenters.reader_lines``), so "could not: " would begin the line."""
-    return str(entry.get("message", "")).startswith("You ")
-
-
 class TasksPresenter:
     """The tasks descriptor's board presenter (``games.presenters.presenter``)."""
 
@@ -117,7 +112,7 @@ class TasksPresenter:
         return [
             dict(
                 e,
-                message=("could not: " if e.get("kind") == "rejected" and not _own_words(e) else "")
+                message=("could not: " if e.get("kind") == "rejected" and not in_readers_words(e) else "")
                 + by_name(spaced(str(e["message"])), _seat_name(names)),
             )
             if e.get("category") == "engine"
