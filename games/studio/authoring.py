@@ -579,9 +579,10 @@ def _brief_settings_problem(
 
 # -- exports and starters ---------------------------------------------------------------------------
 def export_tasks(definition: dict[str, Any], name: str) -> tuple[str, str]:
-    """One task as TOML; several (a generated or combined definition) as its JSON."""
+    """One task as TOML; several (a generated or combined definition), or one played with one of each
+    appliance (``"constrained": true``, which a task file cannot say), as its JSON."""
     tasks = definition.get("tasks", [])
-    if len(tasks) != 1:
+    if len(tasks) != 1 or definition.get("constrained"):
         return f"{name}.json", json.dumps(definition, indent=2) + "\n"
     return f"{name}.toml", _task_toml(tasks[0])
 

@@ -401,6 +401,18 @@ def test_a_tasks_definition_holds_at_most_two_hundred_actions(client_r):
     assert len(parse("tasks", "cups", most)["tasks"][0]["actions"]) == 200
 
 
+def test_a_constrained_task_is_exported_as_json_which_keeps_its_one_of_each_appliance():
+    """A generated one-task instance saying "constrained": true went out as a TOML task file, which
+    cannot say it: read back, it was played with every appliance."""
+    from games.studio.authoring import export_tasks
+    from games.studio.formats import parse
+
+    one = {"format": "tasks-v1", "tasks": [_cups(3)], "constrained": True}
+    name, text = export_tasks(one, "cups")
+    assert name == "cups.json" and parse("tasks", "cups", text)["constrained"] is True
+    assert export_tasks({**one, "constrained": False}, "cups")[0] == "cups.toml"
+
+
 def test_a_briefs_wishes_must_be_objects(client_r):
     brief = json.loads(starter("itinerary"))
     brief["spots"] = ["Old Town Walls"]
