@@ -208,7 +208,10 @@ class Condition(models.Model):
         parts = [f"{key} {model[key]}" for key in chosen if model.get(key) not in (None, "")]
         found = settings_.get("prompt")
         prompt: dict[str, Any] = found if isinstance(found, dict) else {}
-        for key, value in prompt.items():
+        # in a fixed order: Postgres' jsonb keeps keys in its own order (shortest first)
+        first = [key for key in ("constrained", "own_hints") if key in prompt]
+        for key in [*first, *sorted(set(prompt) - set(first))]:
+            value = prompt[key]
             if key == "constrained":
                 parts.append("replies held to legal actions" if value else "free replies")
             elif key == "own_hints":
