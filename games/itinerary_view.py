@@ -23,6 +23,7 @@ _TRAVELLER_WAITED = "The traveller waited"  # the rules' words for the clock's w
 _TRAIN = re.compile(r"^take train (\S+) to (.+)$")
 _GO = re.compile(r"^go to (.+)$")
 _VISIT = re.compile(r"^visit (.+) for (\d+) minutes$")
+_VISIT_UNTIL = re.compile(r"^visit (.+) until (.+)$")
 _WAIT = re.compile(r"^wait until (.+)$")
 
 
@@ -105,8 +106,8 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
     whose words hold a time of day says how it follows the clock: its label in ``parts`` (before,
     that time, after), the time ``after`` minutes from now (the page's clock moves it on), and
     ``gone_at``, the trip minute from which the action no longer fits (the train has left, the
-    visit would run past closing, the walk would run into the rest hours or a meal, the moment
-    waited for has come): the page takes the button away
+    visit would run past closing or into a meal, the rest hours or the trip's end, the walk would
+    run into the rest hours or a meal, the moment waited for has come): the page takes the button away
     then, as the server would refuse it."""
     now = data["clock"]["text"]
     minute = int(data["clock"]["minute"])
@@ -126,9 +127,15 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
             minutes = int(match.group(2))
             place = by_place.get(match.group(1), {})
             button.update(_timed(f"Visit {match.group(1)} for {minutes} min (until ", now, minutes, ")"))
-            if place.get("closes") is not None and place["closes"] < 24:
-                closing = minute - _minutes_of_day(now) + place["closes"] * 60
-                button["gone_at"] = closing - minutes + 1
+            if place.get("visit_until") is not None:  # closing, a meal, the rest hours or the trip's end
+                button["gone_at"] = place["visit_until"] - minutes + 1
+            group = "Here"
+        elif match := _VISIT_UNTIL.match(action):
+            place = by_place.get(match.group(1), {})
+            until = place.get("visit_until")
+            button["label"] = f"Visit {match.group(1)} until {match.group(2) if until is None else when(until)}"
+            if until is not None:
+                button["gone_at"] = until
             group = "Here"
         elif match := _GO.match(action):
             place = by_place.get(match.group(1), {})

@@ -882,8 +882,8 @@ def test_itinerary_buttons_say_how_they_follow_the_running_clock():
     # "until 10:00" is ``length`` minutes after now; the page moves it on as the clock runs
     assert visit["parts"] == (f"Visit Tower for {length} min (until ", "10:00", ")") and visit["after"] == length
     assert "".join(visit["parts"]) == visit["label"]
-    closing = state.clock + (tower["closes"] * 60 - 9 * 60)  # the Tower's closing, in trip minutes
-    assert visit["gone_at"] == closing - length + 1  # from then on the visit would run past closing
+    assert tower["visit_until"] == 5 * 60  # lunch (12:00) comes before the Tower closes (18:00)
+    assert visit["gone_at"] == 5 * 60 - length + 1  # from then on the visit would run into lunch
     go = next(b for a, b in buttons.items() if a.startswith("go to "))
     place = next(p for p in data["places"] if go["action"] == f"go to {p['name']}")
     assert go["after"] == place["transfer_minutes"]
@@ -937,6 +937,26 @@ def test_recipes_messages_read_game_time_as_the_page_writes_it():
         "You started step 0 of Bake (runs by itself) for 10:00; it ends at 10:28."
     )
     assert PRESENTER.feedback("Step 2 cannot start before 00:04:29.", 0) == "Step 2 cannot start before 4:29."
+
+
+def test_an_itinerary_visit_cut_short_by_lunch_reads_until_lunch_and_stays_right_as_the_clock_runs():
+    # The menu offered "visit Tower for 30 minutes" at 11:30 (the brief wants 60, lunch is at
+    # 12:00) and the page kept the button until closing: pressed a minute later it ran into lunch.
+    from games import itinerary_view
+    from games.domains.itinerary.rules import RULES as TRIPS
+    from games.domains.itinerary.tests.worlds import definition
+
+    state = TRIPS.initial_state(definition())
+    for action in ("go to Tower", "wait until 11:30"):
+        state = TRIPS.act(state, 0, action, state.clock).state
+    board = itinerary_view.board(TRIPS.observe(state, 0).data, TRIPS.legal_actions(state, 0))
+    visit = next(b for g in board["groups"] for b in g["buttons"] if b["action"].startswith("visit"))
+    assert (visit["action"], visit["label"]) == ("visit Tower until 12:00", "Visit Tower until 12:00")
+    assert visit["gone_at"] == 5 * 60  # 12:00: nothing of the visit is left to do before lunch
+    pressed = TRIPS.act(state, 0, visit["action"], state.clock + 7)  # read for seven minutes first
+    assert pressed.rejection is None and pressed.state.clock == 5 * 60
+    assert not [c for c in pressed.state.checks if not c.passed]
+    assert not [e for e in pressed.events if e.kind == "violated"]
 
 
 def test_an_itinerary_walk_button_goes_when_the_menu_would_stop_offering_it():

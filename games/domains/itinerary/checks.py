@@ -156,6 +156,12 @@ def segment_checks(world: World, segment: Segment, subject: str) -> list[CheckRe
     return results
 
 
+def meal_window(name: str) -> str:
+    """ "12:00-13:00" for lunch."""
+    start, finish = next((b, e) for n, b, e in MEALS if n == name)
+    return f"{start // 60:02d}:{start % 60:02d}-{finish // 60:02d}:{finish % 60:02d}"
+
+
 def meal_clash(world: World, segment: Segment) -> str | None:
     """The meal a visit at a spot or a transfer overlaps, if any (meals checked briefs only)."""
     if not world.check_meals:
@@ -198,12 +204,12 @@ def final_checks(state: ItineraryState) -> list[CheckResult]:
     end = state.last_end
     results: list[CheckResult] = []
     if world.check_meals:
-        for name, start, finish in MEALS:
+        for name, _start, _finish in MEALS:
             clash = next(
                 (s for s in state.segments if meal_clash(world, s) == name),
                 None,
             )
-            window = f"{start // 60:02d}:{start % 60:02d}-{finish // 60:02d}:{finish % 60:02d}"
+            window = meal_window(name)
             if clash is None:
                 results.append(_ok("meal", name, end, f"{window} is kept free for {name} every day", CONSTRAINTS))
             else:

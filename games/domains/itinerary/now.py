@@ -239,9 +239,14 @@ def menu(state: ItineraryState) -> list[str]:
     if here is not None and not here.is_hotel:
         # only a sight the brief still wants minutes at: anything else is a visit for nothing
         left = world.required_minutes(here.name) - state.spot_minutes().get(here.name, 0)
-        length = min(left, visit_limit(world, here.name, now) - now)
-        if length > 0:
-            options.append(f"visit {here.name} for {length} minutes")
+        limit = visit_limit(world, here.name, now)
+        if 0 < left <= limit - now:
+            options.append(f"visit {here.name} for {left} minutes")
+        elif left > 0 and limit > now:
+            # Cut short by closing, a meal, the rest hours or the trip's end: "until" that moment, so
+            # the button stays right while a real-time clock runs on (the same minutes "for" would
+            # run into the meal a minute later).
+            options.append(f"visit {here.name} until {_when(world, now, limit)}")
     for (origin, destination), minutes in sorted(world.transfers.items()):
         if origin == state.place and transfer_allowed(world, now, minutes):
             options.append(f"go to {destination}")

@@ -13,6 +13,7 @@
                     "from_here": bool}],   # upcoming trains between the brief's cities (<= 60)
       "places":   [{"name", "city", "kind", "opens", "closes", "transfer_minutes": int | null,
                     "transfer_until": int | null,  # the last minute the walk there may begin
+                    "visit_until": int | null,  # the sight here: the latest end of a visit from now
                     "required_minutes": int, "visited_minutes": int, "here": bool}],  # current city
       "plan":     [{"kind": "train|transfer|visit|stay", "action", "start", "end", "start_text",
                     "end_text", "city", "place", "price", "implicit": bool, "agent"}],
@@ -31,7 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games.domains.itinerary.checks import next_wanted_day, stay_days
-from games.domains.itinerary.now import transfer_until
+from games.domains.itinerary.now import transfer_until, visit_limit
 
 if TYPE_CHECKING:
     from games.domains.itinerary.state import ItineraryState
@@ -76,6 +77,8 @@ def observation_data(state: ItineraryState) -> dict[str, Any]:
     done = state.spot_minutes()
     for place in sorted(world.places_in(state.city), key=lambda p: (p.kind != "hotel", p.name)):
         walk = world.transfers.get((state.place, place.name))
+        at = place.name == state.place
+        until = visit_limit(world, place.name, state.clock) if at and not place.is_hotel else None
         places.append(
             {
                 "name": place.name,
@@ -85,9 +88,10 @@ def observation_data(state: ItineraryState) -> dict[str, Any]:
                 "closes": place.closes,
                 "transfer_minutes": walk,
                 "transfer_until": None if walk is None else transfer_until(world, state.clock, walk),
+                "visit_until": until if until is not None and until > state.clock else None,
                 "required_minutes": world.required_minutes(place.name),
                 "visited_minutes": done.get(place.name, 0),
-                "here": place.name == state.place,
+                "here": at,
             }
         )
     return {

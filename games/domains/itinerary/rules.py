@@ -280,8 +280,8 @@ class ItineraryRules:
             meal = C.meal_clash(world, segment)
             if meal:
                 violations.append(
-                    f"meal: {segment.action or text} overlaps {meal}; keep 12:00-13:00 and 18:30-19:30 free "
-                    "of visits and transfers (stay_in over them)"
+                    f"the {segment.kind} {segment.action or text} overlaps {meal} ({C.meal_window(meal)}); "
+                    "keep 12:00-13:00 and 18:30-19:30 free of visits and transfers (stay_in over them)"
                 )
         violations = [r.message for r in constraint_results if not r.passed] + violations
         end = new_segments[-1].end
@@ -307,7 +307,10 @@ class ItineraryRules:
                 {"action": text, "clock": world.clock_text(state.clock), "spent": state.spent},
             )
         ]
-        events.extend(Event(VIOLATED, state.clock, v, agent, {"action": text}) for v in violations)
+        # "You broke a rule of the brief: ..." in the log (the agent's name goes before the message)
+        events.extend(
+            Event(VIOLATED, state.clock, f"broke a rule of the brief: {v}", agent, {"action": text}) for v in violations
+        )
         reason = ""
         if goals_met(state):
             reason = GOALS_MET if not broken_rules(state) else goals_met_but(state)

@@ -37,14 +37,21 @@ def test_an_offered_visit_stops_before_lunch_and_closing():
     state = RULES.initial_state(definition())
     for action in ("go to Tower", "wait until 11:30"):
         state, _ = act(state, action)
-    assert "visit Tower for 30 minutes" in RULES.legal_actions(state, 0)
+    # the brief wants 60 minutes, lunch leaves 30: offered until lunch, which fits as the clock runs on
+    assert "visit Tower until 12:00" in RULES.legal_actions(state, 0)
     state, _ = act(state, "wait until 12:10")
     assert not [a for a in RULES.legal_actions(state, 0) if a.startswith(("visit", "go to"))]
     assert "wait until 13:00" in RULES.legal_actions(state, 0)
 
 
 def test_every_offered_action_is_accepted_two_minutes_later():
-    state = RULES.initial_state(definition(constraints={"city_days": [], "spot_minutes": []}))
+    for goals in ([], [{"spot": "Tower", "minutes": 600}]):  # with a visit cut short by lunch or closing
+        _every_offered_action_is_accepted_two_minutes_later({"city_days": [], "spot_minutes": goals})
+
+
+def _every_offered_action_is_accepted_two_minutes_later(constraints):
+    state = RULES.initial_state(definition(constraints=constraints))
+    offered = set()
     for _ in range(12):
         if state.over:
             break
@@ -55,7 +62,10 @@ def test_every_offered_action_is_accepted_two_minutes_later():
                 assert action.startswith("take train") and transition.rejection.kind == "not_now", action
                 continue
             assert not [c for c in later.checks if not c.passed], action
+            offered.add(action)
         state, _ = act(state, RULES.legal_actions(state, 0)[0])
+    if constraints["spot_minutes"]:
+        assert [a for a in offered if a.startswith("visit Tower until")]
 
 
 def test_take_train_fills_in_the_timetable_and_a_late_press_costs_nothing():
