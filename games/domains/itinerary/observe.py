@@ -175,7 +175,8 @@ def observation_text(state: ItineraryState) -> str:
     if world.return_to_origin:
         rules.append(f"end the trip back in {world.origin_city}")
     if world.one_day:
-        rules.append("arriving in a city before noon counts that day")
+        # the published simulator's rule (checks.stay_days): half a day more, not the whole day
+        rules.append("a stay in a city counts a day per 24 hours, the first after 12 hours when it begins before noon")
     if rules:
         lines.append("Rules: " + "; ".join(rules) + ".")
     for goal in goals(state):
