@@ -252,6 +252,10 @@ def test_every_domain_board_renders(client, participant, domain):
     assert f"board-{domain}" in page.content.decode()
     if domain == "itinerary":  # the header says how the brief stands, beside the score's percent
         assert re.search(r'class="headline-text">0 of \d+ goals? met<', page.content.decode())
+    # the shortcut "A: type an action" only where there is a box to type in (kitchen and itinerary
+    # pages listed it and pressing A did nothing)
+    html = page.content.decode()
+    assert ('id="free-action"' in html) == ("type an action</dd>" in html)
 
 
 @pytest.mark.parametrize("domain", registry.domains())
