@@ -68,6 +68,10 @@ class ClockMode(models.TextChoices):
     FAST = "fast", "Fast (headless)"
 
 
+# How the outcome of a game a researcher stopped begins (games/views.py writes it).
+STOPPED = "stopped by a researcher"
+
+
 class GameStatus(models.TextChoices):
     RUNNING = "running", "Running"
     FINISHED = "finished", "Finished"
@@ -133,6 +137,11 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.pk} ({self.scenario.slug}, {self.clock})"
+
+    @property
+    def stopped(self) -> bool:
+        """Ended by a researcher's Stop (its metrics are those reached so far), not by its rules."""
+        return self.status == GameStatus.FINISHED and self.outcome.startswith(STOPPED)
 
     @property
     def is_finished(self) -> bool:

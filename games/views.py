@@ -21,7 +21,7 @@ from arena_site.htmx import HtmxHttpRequest
 from games import permissions, presenters, replays, selectors, services
 from games.engine import registry
 from games.forms import GameForm
-from games.models import Game, GameStatus, Scenario
+from games.models import STOPPED, Game, GameStatus, Scenario
 from games.viewer import Viewer, load_update
 
 
@@ -93,7 +93,7 @@ def stop_left_paused(request: HttpRequest) -> HttpResponse:
     stopped = 0
     since = timezone.now() - selectors.LEFT_PAUSED_AFTER
     for pk in selectors.left_paused().values_list("pk", flat=True):
-        reason = "stopped by a researcher after it was left paused"
+        reason = f"{STOPPED} after it was left paused"
         try:
             services.finish(pk, reason=reason, by=request.user, paused_before=since)
         except services.GameError as error:  # e.g. its rules could not be loaded: say so, go on
@@ -188,7 +188,7 @@ def control(request: HttpRequest, pk: int) -> HttpResponse:
         elif operation == "resume":
             services.resume(game.pk, by=request.user)
         elif operation == "stop":
-            services.finish(game.pk, reason="stopped by a researcher", by=request.user)
+            services.finish(game.pk, reason=STOPPED, by=request.user)
         else:
             messages.error(request, "Choose pause, resume or stop.")
     except services.GameError as error:

@@ -74,6 +74,21 @@ def test_researcher_stops_a_game(client, researcher, game):
     assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
     html = client.get(reverse("games:play", args=[game.pk])).content.decode()
     assert "Watch the replay" in html
+    # said as "stopped", not "finished" as if its rules had ended it, here and in the games list
+    assert '<span class="badge warn" title="stopped by a researcher">stopped</span>' in html
+    assert ">finished</span>" not in html
+    listed = client.get(reverse("games:list")).content.decode()
+    assert ">stopped</span>" in listed and ">finished</span>" not in listed
+
+
+def test_a_stopped_trip_says_it_is_over_not_the_time_it_had_left(client, researcher, participant):
+    from games.tests.test_domains_ws import load_scenario
+
+    game = services.create_game(load_scenario("itinerary"), [{"kind": "human", "user": participant}], clock="lockstep")
+    client.force_login(researcher)
+    client.post(reverse("games:control", args=[game.pk]), {"operation": "stop"})
+    html = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "the trip is over" in html and "data-minutes-left" not in html
 
 
 def test_my_games_and_the_list(client, participant, researcher, game):
