@@ -446,6 +446,8 @@ class KitchenPresenter:
             "book": recipe_book(data, places),
             "groups": action_groups(actions, data, places, me.get("location")),
             "held": held_hint(data, places),
+            # steps left to act in: an order that would outlast them reads so (its own count misled)
+            "closes_in": max(0, int(data.get("max_steps", 0)) - int(data.get("step", 0))),
             "pending": command_label(me["pending"], places, me.get("holding"), contents)[0]
             if me.get("pending")
             else "",

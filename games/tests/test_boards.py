@@ -194,6 +194,27 @@ def test_the_kitchens_hints_are_gone_once_it_has_closed():
     assert "Hint:" not in render_to_string("games/boards/kitchen.html", context)
 
 
+def test_an_order_that_outlasts_the_kitchen_says_when_the_kitchen_closes():
+    # "fish and chips #3 · 12 steps left" at step 56 of 60: players chased what could not be served
+    from django.template.loader import render_to_string
+
+    from games.importers.bundled_kitchen import definitions
+
+    state = KITCHEN.initial_state(definitions()["warm-up"], agents=1, options={"max_steps": 5})
+    data = dict(KITCHEN.observe(state, 0).data)
+    order = data["orders"][0]
+    assert order["remaining"] > 5
+    board = kitchen_view.PRESENTER.board(data, ["You"], KITCHEN.legal_actions(state, 0))
+    assert board["closes_in"] == 5
+    html = render_to_string("games/boards/kitchen.html", {"data": data, "board": board, "labels": {}})
+    assert "the kitchen closes in 5 steps" in html and f"{order['remaining']} steps left" not in html
+    long = KITCHEN.initial_state(definitions()["warm-up"], agents=1)  # 60 steps: the order's own count
+    data = dict(KITCHEN.observe(long, 0).data)
+    board = kitchen_view.PRESENTER.board(data, ["You"], KITCHEN.legal_actions(long, 0))
+    html = render_to_string("games/boards/kitchen.html", {"data": data, "board": board, "labels": {}})
+    assert f"{data['orders'][0]['remaining']} steps left" in html and "the kitchen closes" not in html
+
+
 def test_your_buttons_and_your_next_command_name_what_you_hold():
     # they read "Put it into Chopping board 2" while the map said "You · tomato"
     from games.importers.bundled_kitchen import definitions
