@@ -240,12 +240,12 @@ def menu(state: ItineraryState) -> list[str]:
         # only a sight the brief still wants minutes at: anything else is a visit for nothing
         left = world.required_minutes(here.name) - state.spot_minutes().get(here.name, 0)
         limit = visit_limit(world, here.name, now)
-        if 0 < left <= limit - now:
+        if 0 < left < limit - now:
             options.append(f"visit {here.name} for {left} minutes")
         elif left > 0 and limit > now:
-            # Cut short by closing, a meal, the rest hours or the trip's end: "until" that moment, so
-            # the button stays right while a real-time clock runs on (the same minutes "for" would
-            # run into the meal a minute later).
+            # Cut short (or just filled) by closing, a meal, the rest hours or the trip's end: "until"
+            # that moment, so the button stays right while a real-time clock runs on (the same
+            # minutes "for" would run into the meal a minute later).
             options.append(f"visit {here.name} until {_when(world, now, limit)}")
     for (origin, destination), minutes in sorted(world.transfers.items()):
         if origin == state.place and transfer_allowed(world, now, minutes):

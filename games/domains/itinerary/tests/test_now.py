@@ -35,6 +35,11 @@ def test_a_first_morning_offered_step_by_step_keeps_the_opening_hours():
 
 def test_an_offered_visit_stops_before_lunch_and_closing():
     state = RULES.initial_state(definition())
+    eleven, _ = act(act(state, "go to Tower")[0], "wait until 11:00")
+    # 60 minutes wanted, 60 before lunch: "for 60 minutes" would run into lunch a minute later
+    assert "visit Tower until 12:00" in RULES.legal_actions(eleven, 0)
+    ten, _ = act(act(state, "go to Tower")[0], "wait until 10:00")
+    assert "visit Tower for 60 minutes" in RULES.legal_actions(ten, 0)  # an hour to spare
     for action in ("go to Tower", "wait until 11:30"):
         state, _ = act(state, action)
     # the brief wants 60 minutes, lunch leaves 30: offered until lunch, which fits as the clock runs on
