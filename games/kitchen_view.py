@@ -263,6 +263,11 @@ def held_hint(data: Mapping[str, Any], places: Mapping[str, str]) -> str:
     uses = _uses(data, item)
     wanted = set(wanted_items(data))
     uses.sort(key=lambda use: use[0] not in wanted)
+    if not uses and item in data.get("dishes", []):  # a dish whose order ran out: no Serve button
+        return (
+            f"You hold {item_name(item)}, which no open order wants now: keep it in case it is ordered "
+            "again, or throw it away at the Storage."
+        )
     if not uses:
         return f"You hold {item_name(item)}; nothing here needs it: throw it away at the Storage."
     product, tool = uses[0]

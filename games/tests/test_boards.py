@@ -421,6 +421,13 @@ def test_the_player_is_told_where_what_they_hold_goes():
     assert "which is ordered: serve it" in kitchen_view.held_hint(data, places)
     data["agents"][0]["holding"] = "lobster"
     assert "nothing here needs it" in kitchen_view.held_hint(data, places)
+    # a dish whose order ran out: no Serve button, and the line says why rather than nothing
+    dish = data["orders"][0]["dish"]
+    data["agents"][0]["holding"] = dish
+    expired = dict(data, orders=[o for o in data["orders"] if o["dish"] != dish])
+    assert kitchen_view.held_hint(expired, places).endswith(
+        "which no open order wants now: keep it in case it is ordered again, or throw it away at the Storage."
+    )
     data["agents"][0]["holding"] = data["orders"][0]["dish"]
     data["over"] = True  # "serve it" once the kitchen has closed told the player to do the impossible
     assert kitchen_view.held_hint(data, places) == ""
