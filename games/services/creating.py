@@ -56,6 +56,18 @@ class SeatSpec:
     settings: Mapping[str, Any] = field(default_factory=dict)
 
 
+def _made_for_someone_else(plan: Sequence[SeatSpec], created_by: Any, disconnect_policy: str) -> bool:
+    """One person's game made by another (a researcher), which pauses while its player is away."""
+    people = [s.user for s in plan if s.kind == SeatKind.HUMAN]
+    maker = getattr(created_by, "pk", None)
+    return (
+        len(people) == 1
+        and maker is not None
+        and getattr(people[0], "pk", None) != maker
+        and disconnect_policy == DisconnectPolicy.PAUSE
+    )
+
+
 def create_game(
     scenarios: Scenario | str | Sequence[Scenario | str],
     seats: Sequence[SeatSpec | Mapping[str, Any]],
@@ -146,9 +158,11 @@ def create_game(
                 },
             )
         )
-        if clock == ClockMode.REAL_TIME and humans > 1:
-            # Several people: the clock starts once every one of them is connected
-            # (``seat_connected``), not while the last one is still loading the page.
+        if clock == ClockMode.REAL_TIME and (humans > 1 or _made_for_someone_else(plan, created_by, disconnect_policy)):
+            # The clock starts once every person is connected (``seat_connected``), not while the
+            # last one is still loading the page; nor, in a game a researcher made for someone who
+            # opens it later, in their absence (a kitchen of 60 steps was over before its player
+            # came). A player who starts their own game (a study's "Start game 1" too) is there.
             game.paused, game.pause_reason = True, WAITING
             ctx.append(
                 Entry(

@@ -51,6 +51,24 @@ def test_one_human_and_lockstep_games_start_at_once(toy_scenario, participant, s
     assert not lockstep.paused  # lockstep waits for every seat's move anyway
 
 
+def test_a_game_made_for_someone_else_waits_for_them(toy_scenario, participant, researcher):
+    # a researcher's real-time game for a participant ran from its making: a kitchen of 60 steps
+    # was over before its player opened the link
+    seat = [{"kind": "human", "user": participant}]
+    made = services.create_game("test/toy", seat, clock="real_time", speed=1.0, created_by=researcher, now=T0)
+    assert made.paused and made.pause_reason == services.WAITING
+    assert game_time(made.pk, T0 + timedelta(hours=1)) == 0  # an hour later, still not begun
+    services.seat_connected(made.pk, 0, now=T0 + timedelta(hours=1))
+    assert not Game.objects.get(pk=made.pk).paused
+    assert game_time(made.pk, T0 + timedelta(hours=1, seconds=4)) == pytest.approx(4.0)  # from their arrival
+    # their own game (a study's "Start game 1" too), or one that keeps running without them, starts at once
+    own = services.create_game("test/toy", seat, clock="real_time", created_by=participant, now=T0)
+    goes_on = services.create_game(
+        "test/toy", seat, clock="real_time", created_by=researcher, disconnect_policy="continue", now=T0
+    )
+    assert not own.paused and not goes_on.paused
+
+
 def test_a_seat_away_too_long_goes_to_its_backfill_npc_and_the_game_resumes(toy_scenario, participant, second):
     game = two_humans(toy_scenario, participant, second, settings=BACKFILL)
     services.seat_connected(game.pk, 0, now=T0)
