@@ -185,3 +185,33 @@ def test_a_trip_of_several_days_is_played_by_its_buttons(tmp_path, shots):
         assert not errors, errors
     finally:
         stack.close()
+
+
+def test_a_visit_cut_short_by_lunch_stays_right_while_the_player_reads(tmp_path, shots):
+    """Harbourton with meals at the default pace: at 10:00 the museum's visit was offered as "for
+    120 minutes (until 12:00)"; pressed a few seconds later it ran into lunch, and the log said
+    "You meal: visit(...) overlaps lunch" in the success colour. Now it reads "until 12:00"."""
+    from playwright.sync_api import expect
+
+    stack, game_id, speed = start_game(tmp_path, "itinerary", "bundled/harbourton-with-meals")
+    assert speed == 1.0
+    try:
+        with chromium() as browser:
+            page, errors = new_page(browser)
+            sign_in(page, stack.base, game_id, password=PASSWORD)
+            press(page, page.locator("#game-actions button.action[data-action='go to Maritime Museum']"))
+            expect(page.locator(".board-itinerary .card", has_text="Where")).to_contain_text("Maritime Museum")
+            press(page, page.locator("#game-actions button.action[data-action='wait until 10:00']"))
+            visit = page.locator("#game-actions button.action[data-action='visit Maritime Museum until 12:00']")
+            expect(visit).to_contain_text("Visit Maritime Museum until 12:00")
+            page.wait_for_timeout(3000)  # three trip minutes of reading
+            expect(visit).to_be_visible()
+            press(page, visit)
+            done = page.locator("#game-log-list .log-entry", has_text="visited Maritime Museum")
+            expect(done).to_be_visible()
+            assert page.locator("#game-log-list .log-entry.kind-violated").count() == 0
+            expect(page.locator(".board-itinerary .plan")).to_contain_text("12:00 visit Maritime Museum")
+            page.screenshot(path=str(shots / "itinerary-visit-until-lunch.png"), full_page=True)
+        assert not errors, errors
+    finally:
+        stack.close()
