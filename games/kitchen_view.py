@@ -431,8 +431,8 @@ def _step_of(entry: dict[str, Any]) -> int | None:
 class KitchenPresenter:
     """The kitchen's board presenter, named by its descriptor (``extra["presenter"]``)."""
 
-    # a bar is one step's command; the tools' cooking is on the board, not the timeline
-    legend = (("occupying", "a command (one step)"), ("wait", "wait"))
+    # a bar is one step's command; a striped one, a tool the agent started cooking by itself
+    legend = (("occupying", "a command (one step)"), ("background", "a tool cooking by itself"), ("wait", "wait"))
     # a step an agent let pass without a command (a player who did not click in time, an LLM
     # teammate whose reply came late) is drawn as a wait, not left blank
     gaps_are_waits = True

@@ -1216,8 +1216,8 @@ def test_a_bar_too_narrow_for_its_shortest_word_shows_no_text_rather_than_two_le
 
 
 def test_the_timeline_legend_names_only_the_kinds_of_bar_the_domain_draws():
-    # an itinerary or a kitchen has nothing that "runs by itself": their legends leave it out and
-    # say what their bars are; tasks keep the three kinds
+    # an itinerary has nothing that "runs by itself" and a kitchen's tools cook by themselves: their
+    # legends say what their bars are; tasks keep the three kinds
     from django.template.loader import render_to_string
 
     def legend(domain: str) -> str:
@@ -1230,6 +1230,8 @@ def test_the_timeline_legend_names_only_the_kinds_of_bar_the_domain_draws():
     assert "runs by itself" not in itinerary and "travelling or visiting" in itinerary
     assert "staying or waiting" in itinerary
     assert "runs by itself" not in kitchen and "a command (one step)" in kitchen
+    # the striped bar of a tool cooking after its agent started it (it had no words in the legend)
+    assert "swatch background" in kitchen and "a tool cooking by itself" in kitchen
     assert "keeps the cook busy" in legend("recipes") and "runs by itself" in legend("recipes")
 
 
