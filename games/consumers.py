@@ -144,6 +144,12 @@ class GameConsumer(AsyncWebsocketConsumer):
                 operation = services.pause if kind == "pause" else services.resume
                 await db(operation)(self.game_id, by=self.scope["user"])
                 await self._push()
+            elif kind == "start":
+                if not (self.who.agents or self.who.can_control):
+                    await self._send_error("you are watching this game; its player starts it", code="forbidden")
+                    return
+                await db(services.start)(self.game_id, by=self.scope["user"])
+                await self._push()
             elif kind == "sync":
                 since = message.get("since")  # a whole number >= 0 (games.schema)
                 if since is not None:

@@ -70,6 +70,9 @@ class ClockMode(models.TextChoices):
 
 # How the outcome of a game a researcher stopped begins (games/views.py writes it).
 STOPPED = "stopped by a researcher"
+# The pause reason of a real-time game whose clock starts when its player presses Start or acts
+# (``services.create_game(start_when_ready=True)``): they read the brief first.
+READY = "ready"
 
 
 class GameStatus(models.TextChoices):
@@ -142,6 +145,11 @@ class Game(models.Model):
     def stopped(self) -> bool:
         """Ended by a researcher's Stop (its metrics are those reached so far), not by its rules."""
         return self.status == GameStatus.FINISHED and self.outcome.startswith(STOPPED)
+
+    @property
+    def waits_for_start(self) -> bool:
+        """Paused until its player presses Start (or acts): see ``READY``."""
+        return self.paused and self.pause_reason == READY and self.status == GameStatus.RUNNING
 
     @property
     def is_finished(self) -> bool:

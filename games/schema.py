@@ -209,6 +209,7 @@ FRAMES: dict[str, dict[str, Field]] = {
     "chat": {"text": Field("str", required=True, max_length=1000, hint="your message")},
     "pause": {},
     "resume": {},
+    "start": {},
     "sync": {"since": Field("int", low=0, high=SEQ_MAX, hint="the last seq you saw")},
     "ping": {},
 }

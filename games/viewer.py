@@ -102,7 +102,9 @@ def state_message(game: Game, rules: Any, state: Any, seq: int, viewer: Viewer, 
     observed = viewer.agent if viewer.agent is not None else 0
     observation = rules.observe(state, observed)
     running = not game.is_finished
-    legal = {a: rules.legal_actions(state, a) for a in viewer.agents} if running and not game.paused else {}
+    # a game waiting for its player's Start shows what they can do: their first action starts it
+    open_to_act = not game.paused or game.waits_for_start
+    legal = {a: rules.legal_actions(state, a) for a in viewer.agents} if running and open_to_act else {}
     return {
         "type": "state",
         "game": game.pk,

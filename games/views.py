@@ -138,6 +138,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
                     seed=data["seed"],
                     disconnect_policy=data["disconnect_policy"],
                     created_by=request.user,
+                    start_when_ready=True,  # its player reads the brief before the clock runs
                 )
             except services.GameError as error:
                 form.add_error(None, str(error))

@@ -37,6 +37,7 @@ def start_game(episode: Episode) -> Game:
             episode.condition.seat_plan(human=participant.user),
             seed=episode.pk,
             created_by=participant.user,
+            start_when_ready=True,
             **_game_settings(study),
         )
     except game_services.GameError as error:
@@ -67,6 +68,7 @@ def start_shared_game(lobby: Any, episodes: list[Episode], *, empty: int) -> Gam
             plan,
             seed=lobby.pk,
             created_by=episodes[0].participant.user,
+            start_when_ready=True,
             **_game_settings(study),
         )
     except game_services.GameError as error:
@@ -81,6 +83,7 @@ def start_tutorial(participant: Participant, scenario: Any) -> Game:
             scenario,
             [{"kind": "human", "user": participant.user}],
             created_by=participant.user,
+            start_when_ready=True,
             **_game_settings(participant.study),
         )
     except game_services.GameError as error:

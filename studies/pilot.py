@@ -218,6 +218,10 @@ def play_game(
                 if kind == "feedback":
                     rejected += 1
                 if kind == "state":
+                    if (message.get("clock") or {}).get("pause_reason") == "ready":
+                        # the game waits for its player to read the brief and press Start
+                        time.sleep(think_seconds * rng.random())
+                        socket.send(json.dumps({"type": "start"}))
                     pending = message if _actionable(message) else None
             if pending is None or time.monotonic() < next_act:
                 continue

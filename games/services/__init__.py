@@ -16,6 +16,7 @@ Stable signatures (other apps build on them):
 - ``pass_turn(game_id, *, agent, by=None, now=None) -> ActionResult`` (the websocket's ``wait``)
 - ``advance(game_id, *, now=None) -> int`` and ``advance_due(*, now=None, limit=200) -> list[int]``
 - ``pause(game_id, *, reason, by=None, now=None)`` / ``resume(game_id, *, by=None, now=None)``
+- ``start(game_id, *, by=None, now=None)``: the player's Start in a game created ``start_when_ready``
 - ``finish(game_id, *, reason, by=None, now=None)``
 - ``post_chat(game_id, *, text, by=None, agent=None, now=None) -> int``
 - ``seat_connected(game_id, agent, *, now=None)`` / ``seat_disconnected(game_id, agent, *, now=None)``
@@ -24,7 +25,9 @@ Stable signatures (other apps build on them):
   ``backfill_due(*, now=None) -> list[(game_id, agent)]`` (a person's seat to an NPC mid-game)
 
 A real-time game with several human seats is created paused (reason ``waiting``): its clock starts
-when every one of them is connected.
+when every one of them is connected. A real-time game with one person created
+``start_when_ready`` (the site's form, studies) is created paused (reason ``ready``): its clock
+starts when that person presses Start or takes their first action.
 
 The package is split by subject (``creating``, ``playing``, ``control``, ``connections``, ``seats``, and
 ``loop``, the path every change takes); import from ``games.services`` itself.
@@ -34,7 +37,7 @@ from __future__ import annotations
 
 from games import hooks
 from games.services.connections import apply_disconnect_policy, seat_connected, seat_disconnected
-from games.services.control import advance, advance_due, finish, next_due_at, pause, resume
+from games.services.control import advance, advance_due, finish, next_due_at, pause, resume, start
 from games.services.creating import (
     DEFAULT_SPEED,
     MAX_SEATS,
@@ -83,4 +86,5 @@ __all__ = [
     "scenario_definition",
     "seat_connected",
     "seat_disconnected",
+    "start",
 ]

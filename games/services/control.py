@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import clock
 from games.codec import Entry
 from games.models import (
+    READY,
     Game,
     GameStatus,
 )
@@ -96,13 +97,35 @@ def resume(game_id: int, *, by: Any = None, now: datetime | None = None) -> int:
             raise GameOver(f"game {game_id} is over; it cannot be resumed")
         if not game.paused:
             return game.last_seq
-        game.paused = False
-        game.pause_reason = ""
-        game.anchor_at = ctx.now
-        ctx.append(Entry("control", "resumed", game.anchor_time, data={"message": "the game resumes", "by": _name(by)}))
+        run_clock(ctx, by)
         _catch_up(ctx)
         _save(ctx)
         return game.last_seq
+
+
+def start(game_id: int, *, by: Any = None, now: datetime | None = None) -> int:
+    """The player of a game made to start when ready (``READY``) starts its clock: after reading
+    the brief, not while the page was still loading. A game that has started already is left as
+    it is (a second press, or a press on another tab, changes nothing)."""
+    with transaction.atomic():
+        ctx = _load(game_id, now)
+        game = ctx.game
+        if game.is_finished:
+            raise GameOver(f"game {game_id} is over; it cannot be started")
+        if game.paused and game.pause_reason == READY:
+            run_clock(ctx, by)
+            _catch_up(ctx)
+            _save(ctx)
+        return game.last_seq
+
+
+def run_clock(ctx: Any, by: Any) -> None:
+    """Set a paused game's clock running from now (inside the caller's transaction)."""
+    game = ctx.game
+    started = game.pause_reason == READY
+    game.paused, game.pause_reason, game.anchor_at = False, "", ctx.now
+    message = "the clock starts" if started else "the game resumes"
+    ctx.append(Entry("control", "resumed", game.anchor_time, data={"message": message, "by": _name(by)}))
 
 
 def finish(

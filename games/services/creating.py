@@ -19,6 +19,7 @@ from games.engine import registry
 from games.engine.options import SEED_MAX
 from games.engine.rules import RuleSet
 from games.models import (
+    READY,
     ClockMode,
     DisconnectPolicy,
     Game,
@@ -78,6 +79,7 @@ def create_game(
     options: Mapping[str, Any] | None = None,
     disconnect_policy: str = DisconnectPolicy.PAUSE,
     created_by: Any = None,
+    start_when_ready: bool = False,
     now: datetime | None = None,
 ) -> Game:
     """Start a game (episode) on one scenario or several played at once (a list, in order).
@@ -86,7 +88,10 @@ def create_game(
     per agent, as ``SeatSpec`` or dicts ``{"kind": "human"|"program"|"npc", "user": <User or
     username>, "dispatcher": "random", "settings": {...}}``; a human or program seat without a user
     goes to ``created_by``. ``clock``: real_time, lockstep or fast; ``speed``: game units per
-    second in real_time. Raises ``InvalidInput`` (nothing stored) for a bad plan.
+    second in real_time. ``start_when_ready``: a real-time game with one person starts paused
+    (reason ``READY``) until that person presses Start or takes an action, so they can read the
+    brief first (the site's form and studies ask for it). Raises ``InvalidInput`` (nothing stored)
+    for a bad plan.
     """
     now = now or timezone.now()
     versions = _scenario_versions(scenarios)
@@ -158,7 +163,20 @@ def create_game(
                 },
             )
         )
-        if clock == ClockMode.REAL_TIME and (humans > 1 or _made_for_someone_else(plan, created_by, disconnect_policy)):
+        real_time = clock == ClockMode.REAL_TIME
+        if real_time and humans == 1 and start_when_ready:
+            # A first-time player needs time to read the brief, the map or the recipe book: a
+            # kitchen's first order ran out while they did. The clock waits for their Start.
+            game.paused, game.pause_reason = True, READY
+            ctx.append(
+                Entry(
+                    "control",
+                    "paused",
+                    float(rules.now(state)),
+                    data={"reason": READY, "message": "the clock starts when the player presses Start", "by": ""},
+                )
+            )
+        elif real_time and (humans > 1 or _made_for_someone_else(plan, created_by, disconnect_policy)):
             # The clock starts once every person is connected (``seat_connected``), not while the
             # last one is still loading the page; nor, in a game a researcher made for someone who
             # opens it later, in their absence (a kitchen of 60 steps was over before its player

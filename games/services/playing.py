@@ -9,8 +9,9 @@ from django.db import transaction
 
 from games import clock
 from games.codec import Entry
-from games.models import ClockMode, SeatKind
+from games.models import READY, ClockMode, SeatKind
 from games.schema import text_problem
+from games.services.control import run_clock
 from games.services.errors import GameOver, GamePaused, InvalidInput, UnknownSeat
 from games.services.loop import ActionResult, _catch_up, _load, _name, _save, _seat_kinds
 
@@ -36,6 +37,17 @@ def _check_seat(ctx: Any, game_id: int, agent: int, by: Any) -> None:
         raise UnknownSeat(f"a computer teammate plays agent {agent} of game {game_id} now; you no longer act for it")
 
 
+def _start_or_refuse(ctx: Any, agent: int, by: Any, retry: str) -> None:
+    """A paused game takes no action, except that a person's first action in a game waiting for
+    their Start (``READY``) starts its clock, as Start would: the action was their start."""
+    if not ctx.game.paused:
+        return
+    if ctx.game.pause_reason == READY and by is not None and _seat_kinds(ctx)[agent] == SeatKind.HUMAN:
+        run_clock(ctx, by)
+        return
+    raise GamePaused(f"the game is paused; {retry}")
+
+
 def apply_action(game_id: int, *, agent: int, action: str, by: Any = None, now: datetime | None = None) -> ActionResult:
     """Agent ``agent`` plays ``action`` (text in the domain's grammar; ``wait`` lets time pass).
 
@@ -57,9 +69,8 @@ def apply_action(game_id: int, *, agent: int, action: str, by: Any = None, now: 
         ctx = _load(game_id, now)
         if ctx.game.is_finished:
             raise GameOver(f"game {game_id} is over ({ctx.game.outcome}); its results are on the game page")
-        if ctx.game.paused:
-            raise GamePaused("the game is paused; your action was not taken, send it again after it resumes")
         _check_seat(ctx, game_id, agent, by)
+        _start_or_refuse(ctx, agent, by, "your action was not taken, send it again after it resumes")
         _catch_up(ctx, before_action=True)
         rejection = None
         if ctx.rules.outcome(ctx.state).over:
@@ -92,9 +103,8 @@ def pass_turn(game_id: int, *, agent: int, by: Any = None, now: datetime | None 
         game = ctx.game
         if game.is_finished:
             raise GameOver(f"game {game_id} is over ({game.outcome})")
-        if game.paused:
-            raise GamePaused("the game is paused; send wait again after it resumes")
         _check_seat(ctx, game_id, agent, by)
+        _start_or_refuse(ctx, agent, by, "send wait again after it resumes")
         has_wait = "wait" in ctx.rules.legal_actions(ctx.state, agent)
         if not has_wait:
             if game.clock != ClockMode.REAL_TIME and agent not in game.passed_agents:

@@ -75,7 +75,7 @@ frames = st.one_of(
     st.text(max_size=40).filter(lambda t: t.strip() and not t.strip().startswith("{")),  # not JSON objects
     any_json.filter(lambda v: not isinstance(v, dict)).map(dumps),
     st.dictionaries(st.text(max_size=8), any_json, max_size=4)
-    .filter(lambda d: d.get("type") not in ("act", "wait", "chat", "pause", "resume", "sync", "ping"))
+    .filter(lambda d: d.get("type") not in ("act", "wait", "chat", "pause", "resume", "start", "sync", "ping"))
     .map(dumps),
     st.builds(lambda a, x: {"type": "act", "agent": a, "action": x}, not_a_seat, st.text(min_size=1, max_size=10)).map(
         dumps

@@ -202,6 +202,8 @@
   document.addEventListener("focusin", function (event) {
     const button = event.target.closest && event.target.closest("#game-actions button.action, #game-actions summary");
     if (button) actionFocus = { action: button.dataset.action || "", index: actionButtons().indexOf(button) };
+    // Start goes away once pressed: the focus moves on to the first action
+    else if (event.target.closest && event.target.closest(".ready-gate")) actionFocus = { action: "", index: 0 };
     else if (event.target !== document.body) actionFocus = null;
   });
   function restoreFocus() {

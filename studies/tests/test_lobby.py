@@ -106,7 +106,8 @@ def test_at_the_timeout_empty_seats_go_to_the_backfill_npc_recorded_and_exported
     assert episode.status == EpisodeStatus.PLAYING and episode.seat == 0
     seats = list(Seat.objects.filter(game_id=episode.game_id).order_by("agent"))
     assert [(s.kind, s.dispatcher) for s in seats] == [("human", ""), ("npc", "random")]
-    assert not Game.objects.get(pk=episode.game_id).paused  # one person: the clock runs at once
+    # one person: the clock waits for their Start (time to read the brief), not for anyone else
+    assert Game.objects.get(pk=episode.game_id).waits_for_start
     lobby = Lobby.objects.get()
     assert (lobby.status, lobby.humans, lobby.backfilled) == (LobbyStatus.STARTED, 1, 1)
 
@@ -365,6 +366,7 @@ def test_the_events_export_marks_seats_the_lobby_gave_to_the_backfill(shared_stu
     services.start_episode(alone, episode)
     services.lobby.poll(alone, now=timezone.now() + timedelta(seconds=31))
     episode.refresh_from_db()
+    game_services.start(episode.game_id, by=alone.user)
     game_services.apply_action(episode.game_id, agent=1, action="do sweep")
     rows = list(event_rows(study, Options(include_excluded=True)))
     sweep = next(r for r in rows if r["category"] == "action")
