@@ -364,3 +364,19 @@ def test_study_texts_and_numbers_are_bounded_with_what_to_do(client, researcher,
     long_page = client.post(pages, {"page-kind": "text", "page-title": "Rules", "page-body": "z" * (PAGE_TEXT_MAX + 1)})
     assert long_page.status_code == 400 and f"at most {PAGE_TEXT_MAX} characters" in long_page.content.decode()
     assert study.onboarding_pages.count() == 1
+
+
+def test_the_monitor_tells_a_game_waiting_for_its_participants_start(client, researcher, make_study):
+    study = make_study(pages=False, clock_mode="real_time")
+    participant = services.give_consent(services.join(study, external_id="READER"))
+    episode = participant.episodes.get(index=0)
+    services.start_episode(participant, episode)
+    client.force_login(researcher)
+    page = client.get(reverse("studies:monitor", args=[study.pk])).content.decode()
+    assert "reading, not started" in page and "paused (ready)" not in page
+    episode.refresh_from_db()
+    from games import services as game_services
+
+    game_services.start(episode.game_id, by=participant.user)
+    page = client.get(reverse("studies:monitor", args=[study.pk])).content.decode()
+    assert "reading, not started" not in page
