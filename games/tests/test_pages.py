@@ -521,6 +521,13 @@ def test_the_games_list_filters_paused_games_and_says_how_long_they_have_waited(
     assert f'<td class="num">{game.pk}</td>' in html and f'<td class="num">{other.pk}</td>' not in html
     assert re.search(r'>paused</span> <small class="hint nowrap">3\xa0hours</small>', html)
     assert "have been paused for more than a day" not in html and "has been paused" not in html  # 3 hours: not left
+    # a game its player has not started yet reads so, not "paused"
+    unread = services.create_game(
+        "test/toy", [{"kind": "human", "user": participant}], clock="real_time", start_when_ready=True
+    )
+    html = client.get(reverse("games:list"), {"status": "paused"}).content.decode()
+    row = html[html.index(f'<td class="num">{unread.pk}</td>') :].split("</tr>")[0]
+    assert ">not started</span>" in row and ">paused</span>" not in row
 
 
 def test_a_researcher_stops_the_games_left_paused_for_more_than_a_day(client, researcher, participant, game):

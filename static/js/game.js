@@ -161,6 +161,7 @@
     }
     // the message list takes focus so that a keyboard scrolls it: its arrow keys are its own
     const inLog = event.target && event.target.id === "game-log-list";
+    if (floorMove(event)) return;
     if (!inLog && arrowMove(event)) return;
     const key = event.key.toLowerCase();
     if (key === "?") { toggleHelp(); event.preventDefault(); return; }
@@ -176,6 +177,22 @@
     // the visible ones (a folded group's buttons are reached by opening it)
     return Array.prototype.slice.call(document.querySelectorAll("#game-actions button.action, #game-actions details.more-actions > summary"))
       .filter(function (b) { return b.offsetParent !== null || b.getClientRects().length; });
+  }
+
+  // The kitchen's floor plan is one Tab stop: the arrow keys (and Home/End) move between its
+  // places, in reading order; Enter or Space picks the focused one.
+  function floorMove(event) {
+    const here = event.target && event.target.closest && event.target.closest("[data-pick-place]");
+    const moves = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1, Home: "first", End: "last" };
+    if (!here || !(event.key in moves)) return false;
+    const places = Array.prototype.slice.call(document.querySelectorAll("[data-pick-place]"));
+    const at = places.indexOf(here);
+    const move = moves[event.key];
+    const next = move === "first" ? 0 : move === "last" ? places.length - 1 : Math.min(places.length - 1, Math.max(0, at + move));
+    places.forEach(function (p, i) { p.tabIndex = i === next ? 0 : -1; });
+    places[next].focus();
+    event.preventDefault();
+    return true;
   }
 
   function arrowMove(event) {
@@ -199,17 +216,26 @@
   // After an action the server redraws the action list; keep the focus in it (on the same action
   // when it is still possible, else at the same position) instead of dropping it to the page.
   let actionFocus = null;
+  let placeFocus = null; // the kitchen place in focus, found again after a redraw of the floor plan
   document.addEventListener("focusin", function (event) {
     const button = event.target.closest && event.target.closest("#game-actions button.action, #game-actions summary");
+    const place = event.target.closest && event.target.closest("[data-pick-place]");
+    placeFocus = place ? place.dataset.pickPlace : null;
     if (button) actionFocus = { action: button.dataset.action || "", index: actionButtons().indexOf(button) };
     // Start goes away once pressed: the focus moves on to the first action
     else if (event.target.closest && event.target.closest(".ready-gate")) actionFocus = { action: "", index: 0 };
     else if (event.target !== document.body) actionFocus = null;
   });
   function restoreFocus() {
-    if (!actionFocus) return;
     const active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) return;
+    const place = placeFocus && document.querySelector('[data-pick-place="' + CSS.escape(placeFocus) + '"]');
+    if (place) {
+      document.querySelectorAll("[data-pick-place]").forEach(function (p) { p.tabIndex = p === place ? 0 : -1; });
+      place.focus();
+      return;
+    }
+    if (!actionFocus) return;
     const buttons = actionButtons();
     if (!buttons.length) return;
     const same = actionFocus.action && buttons.find(function (b) { return b.dataset.action === actionFocus.action; });

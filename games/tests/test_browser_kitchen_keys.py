@@ -1,0 +1,53 @@
+"""The kitchen by keyboard and on a phone (Debian's chromium): the floor plan is one Tab stop whose
+places the arrow keys move between (Tab crossed every place before reaching the commands), and on
+a phone the orders sit above the commands (they were below the whole board)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.tests.browser_helpers import chromium, new_page, sign_in, start_game
+
+pytestmark = [pytest.mark.browser]
+
+
+def test_the_floor_plan_is_one_tab_stop_and_the_orders_lead_on_a_phone(tmp_path, shots):
+    from playwright.sync_api import expect
+
+    stack, game_id, _ = start_game(tmp_path, "kitchen", "bundled/busy-kitchen", clock="lockstep")
+    try:
+        with chromium() as browser:
+            page, errors = new_page(browser)
+            sign_in(page, stack.base, game_id)
+            places = page.locator("#game-board [data-pick-place]")
+            expect(places.first).to_be_visible()
+            count = places.count()
+            names = [places.nth(k).get_attribute("data-pick-place") for k in range(count)]
+            places.first.focus()
+            page.keyboard.press("ArrowRight")
+            second = page.evaluate("() => document.activeElement.dataset.pickPlace")
+            page.keyboard.press("End")
+            last = page.evaluate("() => document.activeElement.dataset.pickPlace")
+            page.keyboard.press("Tab")  # out of the floor plan, not to the next place
+            after_tab = page.evaluate("() => document.activeElement.dataset.pickPlace || document.activeElement.tagName")
+            page.keyboard.press("Shift+Tab")  # back in: the place last visited
+            back = page.evaluate("() => document.activeElement.dataset.pickPlace")
+            page.keyboard.press("Home")
+            page.keyboard.press("Enter")  # pick it: its commands get the focus
+            picked = page.evaluate("() => document.activeElement.dataset.place || ''")
+
+            page.set_viewport_size({"width": 390, "height": 844})
+            page.wait_for_timeout(300)
+            orders_y = page.locator("#orders-title").bounding_box()["y"]
+            actions_y = page.locator("#actions-title").bounding_box()["y"]
+            floor_y = page.locator("#floor-title").bounding_box()["y"]
+            page.screenshot(path=str(shots / "kitchen-phone-orders-first.png"), full_page=True)
+    finally:
+        stack.close()
+    assert not errors, errors
+    assert count >= 6, names
+    assert second == names[1] and last == names[-1]
+    assert after_tab not in names, after_tab
+    assert back == names[-1]
+    assert picked == names[0]
+    assert orders_y < actions_y < floor_y, (orders_y, actions_y, floor_y)
