@@ -60,6 +60,10 @@ def test_label_a_recipe_with_the_keyboard(live_server, browser):
     status = page.locator("#step-1 .control-time_constraint .save-status")
     status.filter(has_text="now enter within how many minutes").wait_for()
     page.keyboard.press("Tab")  # into the minutes
+    page.keyboard.type("99999")  # out of range: refused by the field, and the page says so
+    page.keyboard.press("Enter")
+    status.filter(has_text="Not saved: the minutes must be a whole number from 1 to 999 (not 99999)").wait_for()
+    page.keyboard.press("Control+A")
     page.keyboard.type("2")
     page.keyboard.press("Enter")
     status.filter(has_text="Saved").wait_for()

@@ -115,6 +115,19 @@
       status.className = "save-status error";
     }
   });
+  // A value the field itself refuses (minutes out of 1-999) is never sent: say so, or the last
+  // message ("now enter within how many minutes") stays and the label looks saved.
+  document.body.addEventListener("htmx:validation:halted", (event) => {
+    const status = event.detail.elt.querySelector(".save-status");
+    if (!status) return;
+    const bad = (event.detail.errors || [])[0];
+    const minutes = bad && bad.elt && bad.elt.name === "n";
+    status.textContent = minutes
+      ? `Not saved: the minutes must be a whole number from 1 to 999 (not ${bad.elt.value || "that"}).`
+      : `Not saved: ${bad ? bad.message : "check the value"}`;
+    status.className = "save-status error";
+    status.setAttribute("role", "alert");
+  });
   document.body.addEventListener("htmx:responseError", (event) => {
     const status = event.detail.elt.querySelector(".save-status");
     if (status) {
