@@ -357,6 +357,7 @@ def overall(properties: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
         "percent_agreement": _mean([row["percent_agreement"] for row in rows]),
         "cohen_kappa": {pair: _mean([row["cohen_kappa"].get(pair) for row in rows]) for pair in pairs},
         "items": max([row["items"] for row in rows] or [0]),
+        "fleiss_items": max([row["fleiss_items"] for row in rows] or [0]),
         "labels": sum(row["labels"] for row in rows),
         "properties": len(rows),
     }

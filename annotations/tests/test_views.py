@@ -190,6 +190,9 @@ def test_report_page_and_json_agree(client, setup, researcher):
     assert "amy · bob" in page
     assert "20.0%" in page  # concurrency: they agree on 1 of 5 steps
     assert ">Cobbler, step 1</a>" in page  # disputed items are named as people read them
+    # the headline figures say how many items they rest on (a kappa over 5 items read as "no agreement")
+    assert "overall Fleiss' kappa (5 items every annotator labelled)" in page
+    assert "overall Krippendorff's alpha (5 items)" in page
 
 
 def test_report_and_adjudication_write_labels_in_words(client, setup, researcher):
