@@ -43,7 +43,7 @@ meanwhile (preheat the oven, bake, boil, let the dough rest); "continuous" if it
 hands the whole time (chop, stir, pour, mix).
 
 Interruptibility: "interruptible" if the step can be paused and resumed later without spoiling
-anything (chopping vegetables, washing dishes); "not_interruptible" otherwise. Heating steps and
+anything (chopping vegetables, washing dishes); "not interruptible" otherwise. Heating steps and
 short steps are not interruptible.
 
 Resources: the appliances the step uses for its whole duration: oven, microwave, stove (several

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotations.models import Annotator, Assignment, GoldLabel, Item, Label, Project, ProjectRecipe
-from annotations.schema import DEFAULT_GUIDELINES, PROPERTIES, LabelError, check_label
+from annotations.schema import DEFAULT_GUIDELINES, PROPERTIES, PROPERTY_TITLES, LabelError, check_label
 from games.catalog.recipes.models import Recipe
 
 
@@ -168,7 +168,7 @@ def submit(*, user: Any, unit: ProjectRecipe) -> Assignment:
         return assignment
     missing = missing_labels(unit, annotator)
     if missing:
-        shown = "; ".join(f"step {step}: {prop}" for step, prop in missing[:5])
+        shown = "; ".join(f"step {step}: {PROPERTY_TITLES.get(prop, prop).lower()}" for step, prop in missing[:5])
         more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
         raise AnnotationError(f"label every step before submitting; missing {shown}{more}")
     assignment.submitted_at = timezone.now()

@@ -112,7 +112,9 @@ def test_submit_needs_every_label_then_locks(client, setup):
     _, unit, amy, _ = setup
     client.force_login(amy)
     response = client.post(reverse("annotations:submit", args=[unit.pk]), follow=True)
-    assert "Not submitted: label every step before submitting; missing step 0: concurrency" in response.content.decode()
+    message = response.content.decode()
+    assert "Not submitted: label every step before submitting; missing step 0: concurrency" in message
+    assert "step 0: time constraint" in message  # in words, as the form names it (not time_constraint)
     for item in unit.items.all():
         _save(client, item, "concurrency", value="continuous")
         _save(client, item, "resource", value="none")
