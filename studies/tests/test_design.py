@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -380,3 +383,18 @@ def test_the_monitor_tells_a_game_waiting_for_its_participants_start(client, res
     game_services.start(episode.game_id, by=participant.user)
     page = client.get(reverse("studies:monitor", args=[study.pk])).content.decode()
     assert "reading, not started" not in page
+
+
+def test_the_design_page_gives_a_plain_link_beside_the_panels(client, researcher, make_study):
+    study = make_study()
+    client.force_login(researcher)
+    page = client.get(reverse("studies:design", args=[study.pk])).content.decode()
+    panel = re.search(r'id="link-panel" type="text" readonly value="([^"]+)"', page).group(1)
+    plain = re.search(r'id="link-plain" type="text" readonly value="([^"]+)"', page).group(1)
+    assert "PROLIFIC_PID={{%PROLIFIC_PID%}}" in html.unescape(panel)
+    assert "?" not in plain and html.unescape(panel).startswith(plain)
+    client.logout()
+    # opened as it is, the panel's link is refused (its placeholder is no id); the plain one works
+    assert client.get(html.unescape(panel)).status_code == 400
+    joined = client.get(plain)
+    assert joined.status_code == 200 and "I have read the information" in joined.content.decode()
