@@ -61,6 +61,11 @@ def _blocked_by(step: Mapping[str, Any], recipe: Mapping[str, Any], data: Mappin
             return f"waits for step {index} ({_short(before['text']).rstrip('.')})"
     cook = next((c for c in data["cooks"] if c["agent"] == agent), None)
     if cook and cook["busy"]:
+        doing = _step_doing(cook, data)
+        if doing is not None and doing["interruptible"]:
+            # a player who stayed busy with a step they could have paused lost a closing window
+            name = f"{recipe_title(cook['doing']['recipe'])} step {cook['doing']['step']}"
+            return f"you are busy with {name} until {clock(cook['busy_until'])}: pause it to start this now"
         return f"you are busy until {clock(cook['busy_until'])}"
     appliances = {a["name"]: a for a in data["appliances"]}
     for use in step["appliances"]:
@@ -75,6 +80,19 @@ def _blocked_by(step: Mapping[str, Any], recipe: Mapping[str, Any], data: Mappin
                 need = appliance_state({key: wanted})
                 return f"needs the {use['name']} at {need} (now {appliance_state({key: here['state'].get(key)})})"
     return "cannot start yet"
+
+
+def _step_doing(cook: Mapping[str, Any], data: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The step a busy cook is doing (from the observation's ``doing``), or None."""
+    doing = cook.get("doing")
+    if not doing:
+        return None
+    for recipe in data["recipes"]:
+        if recipe["name"] == doing.get("recipe"):
+            steps = recipe["steps"]
+            index = doing.get("step")
+            return steps[index] if isinstance(index, int) and 0 <= index < len(steps) else None
+    return None
 
 
 def _over(data: Mapping[str, Any]) -> bool:

@@ -445,7 +445,8 @@ def test_the_recipes_board_says_what_blocks_each_step_and_labels_actions_in_word
     steps = {s["index"]: s for s in board["cards"][0]["steps"]}
     assert steps[1]["state"] == "running" and steps[1]["run_end"] == 300
     assert steps[2]["why"] == "waits for step 1 (ends at 5:00)"
-    assert steps[0]["why"] == "you are busy until 5:00"
+    # the step keeping the cook busy can be paused: the page says so where a window may be closing
+    assert steps[0]["why"] == "you are busy with Bake step 1 until 5:00: pause it to start this now"
     assert board["cook"] == "busy with Bake step 1 until 5:00"
     assert board["next_event"] == {"at": 300, "clock": "5:00", "what": "Bake step 1 ends", "in": "5:00"}
     later = RECIPES.advance(state, 120).state  # a replay's board, two minutes on, says what is left

@@ -1,6 +1,7 @@
 """The kitchen by keyboard and on a phone (Debian's chromium): the floor plan is one Tab stop whose
 places the arrow keys move between (Tab crossed every place before reaching the commands), and on
-a phone the orders sit above the commands (they were below the whole board)."""
+a phone the orders sit above the commands (they were below the whole board); Escape puts the
+shortcuts list away."""
 
 from __future__ import annotations
 
@@ -36,6 +37,11 @@ def test_the_floor_plan_is_one_tab_stop_and_the_orders_lead_on_a_phone(tmp_path,
             page.keyboard.press("Enter")  # pick it: its commands get the focus
             picked = page.evaluate("() => document.activeElement.dataset.place || ''")
 
+            page.keyboard.press("?")  # the shortcuts, and Escape puts them away (it did nothing)
+            help_shown = page.locator("#shortcuts").is_visible()
+            page.keyboard.press("Escape")
+            help_after_escape = page.locator("#shortcuts").is_visible()
+
             page.set_viewport_size({"width": 390, "height": 844})
             page.wait_for_timeout(300)
             orders_y = page.locator("#orders-title").bounding_box()["y"]
@@ -51,3 +57,4 @@ def test_the_floor_plan_is_one_tab_stop_and_the_orders_lead_on_a_phone(tmp_path,
     assert back == names[-1]
     assert picked == names[0]
     assert orders_y < actions_y < floor_y, (orders_y, actions_y, floor_y)
+    assert help_shown and not help_after_escape

@@ -271,6 +271,13 @@ def test_every_domain_board_renders(client, participant, domain):
     # pages listed it and pressing A did nothing)
     html = page.content.decode()
     assert ('id="free-action"' in html) == ("type an action</dd>" in html)
+    # W is listed where a button has it: not in a real-time recipe, whose clock runs by itself
+    # (the list read "W: (nothing: the clock runs by itself; just wait) (the button marked W)")
+    real_time = services.create_game(slug, [{"kind": "human", "user": participant}], clock="real_time")
+    live = client.get(reverse("games:play", args=[real_time.pk])).content.decode()
+    has_w = 'data-key="w"' in live
+    assert has_w == ("<dt><kbd>W</kbd></dt>" in live), domain
+    assert "just wait" not in live
 
 
 @pytest.mark.parametrize("domain", registry.domains())

@@ -115,6 +115,11 @@ def test_the_sites_form_makes_a_game_that_waits_for_its_player(client, researche
     client.force_login(researcher)
     watching = client.get(reverse("games:play", args=[game.pk])).content.decode()
     assert "waiting for the player to press Start" in watching and '{"type": "start"}' not in watching
+    assert "Resume game" not in watching  # the player's Start starts it
+    services.start(game.pk, by=participant)
+    watching = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    # the clock's control says whose pause it is: a recipe step has a "Pause" of its own
+    assert ">Pause game</button>" in watching
 
 
 @pytest.mark.django_db(transaction=True)

@@ -165,6 +165,7 @@
     if (!inLog && arrowMove(event)) return;
     const key = event.key.toLowerCase();
     if (key === "?") { toggleHelp(); event.preventDefault(); return; }
+    if (event.key === "Escape" && helpOpen()) { toggleHelp(); event.preventDefault(); return; }
     if (key === "c") { focus("#chat-text", event); return; }
     if (key === "a") { focus("#free-action", event); return; }
     const button = document.querySelector('#game-actions [data-key="' + key + '"], #game-status [data-key="' + key + '"]');
@@ -275,6 +276,11 @@
   function focus(selector, event) {
     const el = document.querySelector(selector);
     if (el) { el.focus(); event.preventDefault(); }
+  }
+
+  function helpOpen() {
+    const help = document.getElementById("shortcuts");
+    return !!help && !help.hidden;
   }
 
   function toggleHelp() {
