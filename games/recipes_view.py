@@ -265,7 +265,12 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
             continue
         kind = "runs by itself" if step["autonomous"] else "keeps you busy"
         label = f"Start {name} step {step['index']}: {_short(step['text'])} ({clock(step['remaining'])}, {kind})"
-        start.append({"action": action, "label": label})
+        button = {"action": action, "label": label}
+        if not step["autonomous"] and (missed := _window_missed(data, found[0], step)):
+            # one missed window ends the game: a player started a five-minute chop with a window
+            # closing in 1:30 and only learned of it from the result
+            button.update(label=f"{label}; {missed}", risky=True)
+        start.append(button)
     groups: list[dict[str, Any]] = []
     if start:
         groups.append({"title": "Start now", "buttons": start})
@@ -287,6 +292,23 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
         }
         groups.append({"title": "Wait", "buttons": [wait]})
     return groups
+
+
+def _window_missed(data: Mapping[str, Any], recipe: str, step: Mapping[str, Any]) -> str:
+    """What starting ``step`` (which keeps the cook busy) would cost: the first open time window,
+    of a step not started yet, that closes before it ends ("" if none)."""
+    ends = data["time"] + step["remaining"]
+    waiting = {(r["name"], s["index"]) for r in data["recipes"] for s in r["steps"] if s["status"] == "todo"}
+    for window in data.get("deadlines", []):  # soonest first
+        other = (window["recipe"], window["step"])
+        if other == (recipe, step["index"]) or other not in waiting or window["deadline"] < data["time"]:
+            continue
+        if ends > window["deadline"]:
+            return (
+                f"you would be busy past {clock(window['deadline'])}, when "
+                f"{recipe_title(window['recipe'])} step {window['step']} must have started"
+            )
+    return ""
 
 
 def board(data: Mapping[str, Any], actions: Sequence[str], names: Sequence[str] = ()) -> dict[str, Any]:

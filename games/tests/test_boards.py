@@ -1285,3 +1285,27 @@ def test_a_recipes_board_writes_whats_left_as_of_its_own_time_for_a_replay():
     html = render_to_string("games/boards/recipes.html", {"board": board, "data": data, "viewer": None})
     assert "start within 0:40" in html and "start by 600" not in html
     assert "in 0:40" in html and "in 600" not in html  # the next event: the window closing
+
+
+def test_a_recipes_start_that_would_miss_an_open_time_window_says_so():
+    """One missed window ends a recipes game: starting a step that keeps the cook busy past a
+    window's end is marked, with the window it would miss; a step that runs by itself is not."""
+    from games import recipes_view
+    from games.domains.recipes.rules import RULES as RECIPES
+    from games.domains.recipes.tests.kitchens import BAKE, SOUP, kitchen
+
+    state = RECIPES.initial_state(kitchen(BAKE, SOUP), options={"time_constraints": True, "max_rejections": 0})
+    state = RECIPES.act(state, 0, "Step(0, Soup)", 0).state  # chop until 4:00
+    state = RECIPES.advance(state, 240).state
+    state = RECIPES.act(state, 0, "Step(1, Soup)", 240).state  # heat the pot (by itself) until 9:00
+    before = recipes_view.action_groups(RECIPES.legal_actions(state, 0), RECIPES.observe(state, 0).data)
+    assert not any(b.get("risky") for g in before for b in g["buttons"])  # no window is open yet
+    state = RECIPES.advance(state, 540).state  # the pot is hot: stir within 1:00
+    groups = recipes_view.action_groups(RECIPES.legal_actions(state, 0), RECIPES.observe(state, 0).data)
+    buttons = {b["action"]: b for g in groups for b in g["buttons"]}
+    mix = buttons["Step(1, Bake)"]
+    assert mix.get("risky") and mix["label"].endswith(
+        "; you would be busy past 10:00, when Soup step 2 must have started"
+    ), mix["label"]
+    assert not buttons["Step(0, Bake)"].get("risky")  # the preheat runs by itself
+    assert not buttons["Step(2, Soup)"].get("risky")  # the window's own step
