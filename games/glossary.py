@@ -36,7 +36,7 @@ TERMS: dict[str, str] = {
     "recipes:success": "Whether every step of every recipe was done, with no time window missed.",
     "recipes:status": "How the game stands: success, failed or still playing.",
     "recipes:reason": "Why the game ended, when it did not end in success.",
-    "executed_seconds": "The steps' total duration so far, the ones that run by themselves included.",
+    "executed_seconds": "How long the steps ran in all (the ones that run by themselves included).",
     "autonomous_seconds": "The duration of the finished steps that run by themselves (oven, stove ...).",
     "recipes:actions": "Step actions the rules accepted.",
     "time_constraints": "Whether the recipes' time windows between steps were enforced.",

@@ -113,7 +113,9 @@ class Game(models.Model):
     pause_reason = models.CharField(max_length=20, blank=True)
     next_deadline_at = models.DateTimeField(null=True, blank=True, help_text="When the scheduler must advance it.")
     status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.RUNNING)
-    outcome = models.CharField(max_length=200, blank=True, help_text="Why it ended.")
+    # a recipes spoil reads ~230 characters ("... only when step 2 can follow it in time."): at 200
+    # the result panel ended mid-sentence
+    outcome = models.CharField(max_length=500, blank=True, help_text="Why it ended.")
     result = models.JSONField(null=True, blank=True, help_text="The domain's metrics, stored when it ends.")
     disconnect_policy = models.CharField(
         max_length=10, choices=DisconnectPolicy.choices, default=DisconnectPolicy.PAUSE

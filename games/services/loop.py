@@ -204,10 +204,17 @@ def _advance(ctx: _Context, until: float) -> None:
     ctx.apply(ctx.rules.advance(ctx.state, until))
 
 
+def clipped(text: str, limit: int) -> str:
+    """``text`` as it fits in ``limit`` characters: whole, or cut at a word with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
+
+
 def _end(ctx: _Context, reason: str, *, by: Any = None) -> None:
     game = ctx.game
     game.status = GameStatus.FINISHED
-    game.outcome = reason[:200]
+    game.outcome = clipped(reason, Game._meta.get_field("outcome").max_length)
     game.result = ctx.rules.result(ctx.state)
     game.finished_at = ctx.now
     game.anchor_time = float(ctx.rules.now(ctx.state))
