@@ -265,11 +265,11 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
             continue
         kind = "runs by itself" if step["autonomous"] else "keeps you busy"
         label = f"Start {name} step {step['index']}: {_short(step['text'])} ({clock(step['remaining'])}, {kind})"
-        button = {"action": action, "label": label}
+        button: dict[str, Any] = {"action": action, "label": label}
         if not step["autonomous"] and (missed := _window_missed(data, found[0], step)):
             # one missed window ends the game: a player started a five-minute chop with a window
             # closing in 1:30 and only learned of it from the result
-            button.update(label=f"{label}; {missed}", risky=True)
+            button.update({"label": f"{label}; {missed}", "risky": True})
         start.append(button)
     groups: list[dict[str, Any]] = []
     if start:

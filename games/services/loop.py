@@ -204,6 +204,9 @@ def _advance(ctx: _Context, until: float) -> None:
     ctx.apply(ctx.rules.advance(ctx.state, until))
 
 
+OUTCOME_LENGTH = 500  # Game.outcome's max_length
+
+
 def clipped(text: str, limit: int) -> str:
     """``text`` as it fits in ``limit`` characters: whole, or cut at a word with an ellipsis."""
     if len(text) <= limit:
@@ -214,7 +217,7 @@ def clipped(text: str, limit: int) -> str:
 def _end(ctx: _Context, reason: str, *, by: Any = None) -> None:
     game = ctx.game
     game.status = GameStatus.FINISHED
-    game.outcome = clipped(reason, Game._meta.get_field("outcome").max_length)
+    game.outcome = clipped(reason, OUTCOME_LENGTH)
     game.result = ctx.rules.result(ctx.state)
     game.finished_at = ctx.now
     game.anchor_time = float(ctx.rules.now(ctx.state))

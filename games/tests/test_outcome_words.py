@@ -9,7 +9,7 @@ from games import services
 from games.domains.recipes.tests.kitchens import BAKE, SOUP, kitchen
 from games.models import Game
 from games.scenarios import save_scenario
-from games.services.loop import clipped
+from games.services.loop import OUTCOME_LENGTH, clipped
 
 
 @pytest.mark.django_db
@@ -40,6 +40,7 @@ def _free(game: Game) -> bool:
 
 
 def test_an_outcome_too_long_is_cut_at_a_word():
+    assert Game._meta.get_field("outcome").max_length == OUTCOME_LENGTH
     assert clipped("short enough", 20) == "short enough"
     cut = clipped("one two three four five", 12)
     assert cut == "one two…" and len(cut) <= 12
