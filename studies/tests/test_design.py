@@ -398,3 +398,13 @@ def test_the_design_page_gives_a_plain_link_beside_the_panels(client, researcher
     assert client.get(html.unescape(panel)).status_code == 400
     joined = client.get(plain)
     assert joined.status_code == 200 and "I have read the information" in joined.content.decode()
+
+
+def test_a_draft_with_the_default_consent_is_reminded_to_check_it(client, researcher):
+    study = services.create_study(title="Fresh", created_by=researcher)
+    client.force_login(researcher)
+    reminder = "The consent text is still the default one"
+    assert reminder in client.get(reverse("studies:design", args=[study.pk])).content.decode()
+    study.consent_text = "A ten-minute study about games. By agreeing you confirm you are 18 or older."
+    study.save()
+    assert reminder not in client.get(reverse("studies:design", args=[study.pk])).content.decode()

@@ -77,6 +77,8 @@ def _status_context(study: Study) -> dict[str, Any]:
         "locked": services.design_locked(study),
         "counts": selectors.status_counts(study),
         "n_pilots": study.participants.filter(is_pilot=True).count(),
+        # not a blocker (a pilot may well keep it), but its "about 20 minutes" is rarely the study's
+        "default_consent": study.consent_text.strip() == services.DEFAULT_CONSENT.strip(),
     }
 
 
