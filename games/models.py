@@ -149,6 +149,12 @@ class Game(models.Model):
         return self.status == GameStatus.FINISHED and self.outcome.startswith(STOPPED)
 
     @property
+    def failed(self) -> bool:
+        """Ended, and its rules' result says it failed (recipes: a spoiled recipe, ``success``
+        false); a failed game read "finished" in the success colour."""
+        return self.is_finished and isinstance(self.result, dict) and self.result.get("success") is False
+
+    @property
     def waits_for_start(self) -> bool:
         """Paused until its player presses Start (or acts): see ``READY``."""
         return self.paused and self.pause_reason == READY and self.status == GameStatus.RUNNING

@@ -53,20 +53,30 @@ def appliance_state(props: Mapping[str, Any]) -> str:
 def _blocked_by(step: Mapping[str, Any], recipe: Mapping[str, Any], data: Mapping[str, Any], agent: int) -> str:
     """Why a step that is not done or running cannot start now, in a few words."""
     steps = recipe["steps"]
-    for index in step["prerequisites"]:
-        before = steps[index]
-        if before["status"] != "done":
-            if before["status"] == "running" and before["running_until"] is not None:
-                return f"waits for step {index} (ends at {clock(before['running_until'])})"
-            return f"waits for step {index} ({_short(before['text']).rstrip('.')})"
+    waiting = [index for index in step["prerequisites"] if steps[index]["status"] != "done"]
+    if waiting:
+        index, before = waiting[0], steps[waiting[0]]
+        if len(waiting) > 1:  # Omelette step 3 read "waits for step 0" when it waited for 0 and 2
+            return f"waits for steps {', '.join(map(str, waiting[:-1]))} and {waiting[-1]}"
+        if before["status"] == "running" and before["running_until"] is not None:
+            return f"waits for step {index} (ends at {clock(before['running_until'])})"
+        return f"waits for step {index} ({_short(before['text']).rstrip('.')})"
+    appliance = _appliance_block(step, data)
     cook = next((c for c in data["cooks"] if c["agent"] == agent), None)
     if cook and cook["busy"]:
         doing = _step_doing(cook, data)
-        if doing is not None and doing["interruptible"]:
-            # a player who stayed busy with a step they could have paused lost a closing window
+        has_window = any(c["deadline"] is not None for c in step["time_constraints"])
+        if doing is not None and doing["interruptible"] and has_window and not appliance:
+            # a player who stayed busy with a step they could have paused lost a closing window;
+            # said where a window runs and pausing would let the step start, not on every step
             name = f"{recipe_title(cook['doing']['recipe'])} step {cook['doing']['step']}"
             return f"you are busy with {name} until {clock(cook['busy_until'])}: pause it to start this now"
         return f"you are busy until {clock(cook['busy_until'])}"
+    return appliance or "cannot start yet"
+
+
+def _appliance_block(step: Mapping[str, Any], data: Mapping[str, Any]) -> str:
+    """Why the step's appliances keep it from starting now ("" if they do not)."""
     appliances = {a["name"]: a for a in data["appliances"]}
     for use in step["appliances"]:
         here = appliances.get(use["name"])
@@ -79,7 +89,7 @@ def _blocked_by(step: Mapping[str, Any], recipe: Mapping[str, Any], data: Mappin
             if here["state"].get(key) != wanted:
                 need = appliance_state({key: wanted})
                 return f"needs the {use['name']} at {need} (now {appliance_state({key: here['state'].get(key)})})"
-    return "cannot start yet"
+    return ""
 
 
 def _step_doing(cook: Mapping[str, Any], data: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -266,7 +276,7 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
         kind = "runs by itself" if step["autonomous"] else "keeps you busy"
         label = f"Start {name} step {step['index']}: {_short(step['text'])} ({clock(step['remaining'])}, {kind})"
         button: dict[str, Any] = {"action": action, "label": label}
-        if not step["autonomous"] and (missed := _window_missed(data, found[0], step)):
+        if missed := _window_missed(data, found[0], step):
             # one missed window ends the game: a player started a five-minute chop with a window
             # closing in 1:30 and only learned of it from the result
             button.update({"label": f"{label}; {missed}", "risky": True})
@@ -295,19 +305,24 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
 
 
 def _window_missed(data: Mapping[str, Any], recipe: str, step: Mapping[str, Any]) -> str:
-    """What starting ``step`` (which keeps the cook busy) would cost: the first open time window,
-    of a step not started yet, that closes before it ends ("" if none)."""
+    """What starting ``step`` would cost: the first open time window, of a step not started yet,
+    that closes before it ends while it keeps the cook busy, or while it holds an appliance that
+    step needs (a "runs by itself" melt on the stove lost a porridge's stir; "" if none)."""
     ends = data["time"] + step["remaining"]
-    waiting = {(r["name"], s["index"]) for r in data["recipes"] for s in r["steps"] if s["status"] == "todo"}
+    uses = {use["name"] for use in step["appliances"]}
+    todo = {(r["name"], s["index"]): s for r in data["recipes"] for s in r["steps"] if s["status"] == "todo"}
     for window in data.get("deadlines", []):  # soonest first
         other = (window["recipe"], window["step"])
-        if other == (recipe, step["index"]) or other not in waiting or window["deadline"] < data["time"]:
+        if other == (recipe, step["index"]) or other not in todo or window["deadline"] < data["time"]:
             continue
-        if ends > window["deadline"]:
-            return (
-                f"you would be busy past {clock(window['deadline'])}, when "
-                f"{recipe_title(window['recipe'])} step {window['step']} must have started"
-            )
+        if ends <= window["deadline"]:
+            continue
+        name = f"{recipe_title(window['recipe'])} step {window['step']}"
+        if not step["autonomous"]:
+            return f"you would be busy past {clock(window['deadline'])}, when {name} must have started"
+        shared = sorted(uses & {use["name"] for use in todo[other]["appliances"]})
+        if shared:
+            return f"the {shared[0]} would be in use past {clock(window['deadline'])}, when {name} must have started"
     return ""
 
 

@@ -445,8 +445,7 @@ def test_the_recipes_board_says_what_blocks_each_step_and_labels_actions_in_word
     steps = {s["index"]: s for s in board["cards"][0]["steps"]}
     assert steps[1]["state"] == "running" and steps[1]["run_end"] == 300
     assert steps[2]["why"] == "waits for step 1 (ends at 5:00)"
-    # the step keeping the cook busy can be paused: the page says so where a window may be closing
-    assert steps[0]["why"] == "you are busy with Bake step 1 until 5:00: pause it to start this now"
+    assert steps[0]["why"] == "you are busy until 5:00"  # no window runs: no call to pause
     assert board["cook"] == "busy with Bake step 1 until 5:00"
     assert board["next_event"] == {"at": 300, "clock": "5:00", "what": "Bake step 1 ends", "in": "5:00"}
     later = RECIPES.advance(state, 120).state  # a replay's board, two minutes on, says what is left
@@ -1289,12 +1288,14 @@ def test_a_recipes_board_writes_whats_left_as_of_its_own_time_for_a_replay():
 
 def test_a_recipes_start_that_would_miss_an_open_time_window_says_so():
     """One missed window ends a recipes game: starting a step that keeps the cook busy past a
-    window's end is marked, with the window it would miss; a step that runs by itself is not."""
+    window's end, or holds the appliance the window's step needs, is marked, with the window it
+    would miss; a step that runs by itself elsewhere is not."""
     from games import recipes_view
     from games.domains.recipes.rules import RULES as RECIPES
-    from games.domains.recipes.tests.kitchens import BAKE, SOUP, kitchen
+    from games.domains.recipes.tests.kitchens import BAKE, SOUP, STOVE, kitchen, step
 
-    state = RECIPES.initial_state(kitchen(BAKE, SOUP), options={"time_constraints": True, "max_rejections": 0})
+    eggs = {"name": "Eggs", "steps": [step(0, 180, auto=True, physical=STOVE, text="Melt the butter.")]}
+    state = RECIPES.initial_state(kitchen(BAKE, SOUP, eggs), options={"time_constraints": True, "max_rejections": 0})
     state = RECIPES.act(state, 0, "Step(0, Soup)", 0).state  # chop until 4:00
     state = RECIPES.advance(state, 240).state
     state = RECIPES.act(state, 0, "Step(1, Soup)", 240).state  # heat the pot (by itself) until 9:00
@@ -1307,5 +1308,28 @@ def test_a_recipes_start_that_would_miss_an_open_time_window_says_so():
     assert mix.get("risky") and mix["label"].endswith(
         "; you would be busy past 10:00, when Soup step 2 must have started"
     ), mix["label"]
-    assert not buttons["Step(0, Bake)"].get("risky")  # the preheat runs by itself
+    assert not buttons["Step(0, Bake)"].get("risky")  # the preheat runs by itself, in the oven
     assert not buttons["Step(2, Soup)"].get("risky")  # the window's own step
+    # a step that runs by itself but holds the stove the stir needs is as costly
+    melt = buttons["Step(0, Eggs)"]
+    assert melt.get("risky") and melt["label"].endswith(
+        "; the stove would be in use past 10:00, when Soup step 2 must have started"
+    ), melt["label"]
+
+
+def test_a_cook_busy_with_a_pausable_step_while_a_window_runs_is_told_to_pause_it():
+    from games import recipes_view
+    from games.domains.recipes.rules import RULES as RECIPES
+    from games.domains.recipes.tests.kitchens import BAKE, SOUP, kitchen
+
+    state = RECIPES.initial_state(kitchen(BAKE, SOUP), options={"time_constraints": True, "max_rejections": 0})
+    state = RECIPES.act(state, 0, "Step(0, Soup)", 0).state
+    state = RECIPES.advance(state, 240).state
+    state = RECIPES.act(state, 0, "Step(1, Soup)", 240).state  # the pot is hot at 9:00: stir by 10:00
+    state = RECIPES.advance(state, 300).state
+    state = RECIPES.act(state, 0, "Step(1, Bake)", 300).state  # mixing (pausable) until 10:00
+    state = RECIPES.advance(state, 540).state
+    cards = recipes_view.recipe_cards(RECIPES.observe(state, 0).data, 0)
+    steps = {(c["title"], s["index"]): s for c in cards for s in c["steps"]}
+    assert steps[("Soup", 2)]["why"] == "you are busy with Bake step 1 until 10:00: pause it to start this now"
+    assert steps[("Bake", 2)]["why"].startswith("waits for step 1")  # no window: nothing to pause for

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from games import services
 from games.domains.recipes.tests.kitchens import BAKE, SOUP, kitchen
@@ -13,7 +14,7 @@ from games.services.loop import OUTCOME_LENGTH, clipped
 
 
 @pytest.mark.django_db
-def test_a_spoiled_recipes_reason_is_kept_to_its_last_word(participant):
+def test_a_spoiled_recipes_reason_is_kept_to_its_last_word(client, participant):
     soup = dict(SOUP, name="Tomato Soup with Garlic")  # Omelette_Tomato-Soup's reason was 226 characters
     definition = kitchen(BAKE, soup)
     save_scenario(domain="recipes", slug="test/bake-soup", title="Bake and soup", source="test", definition=definition)
@@ -29,6 +30,12 @@ def test_a_spoiled_recipes_reason_is_kept_to_its_last_word(participant):
         services.pass_turn(game.pk, agent=0, by=participant)
     assert game.outcome.startswith("Time constraint violated"), game.outcome
     assert len(game.outcome) > 200 and game.outcome.endswith("can follow it in time."), game.outcome
+    # and the game reads "failed" in the danger colour, not "finished" in the success one
+    assert game.failed
+    client.force_login(participant)
+    page = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert '<span class="badge danger"' in page and ">failed</span>" in page and ">finished</span>" not in page
+    assert 'class="card result failed"' in page
 
 
 def _free(game: Game) -> bool:
