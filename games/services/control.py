@@ -112,7 +112,7 @@ def start(game_id: int, *, by: Any = None, now: datetime | None = None) -> int:
         game = ctx.game
         if game.is_finished:
             raise GameOver(f"game {game_id} is over; it cannot be started")
-        if game.paused and game.pause_reason == READY:
+        if game.waits_for_start:
             run_clock(ctx, by)
             _catch_up(ctx)
             _save(ctx)

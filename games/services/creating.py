@@ -164,30 +164,23 @@ def create_game(
             )
         )
         real_time = clock == ClockMode.REAL_TIME
+        waits: tuple[str, str] | None = None  # (pause reason, message) of a clock that waits
         if real_time and humans == 1 and start_when_ready:
             # A first-time player needs time to read the brief, the map or the recipe book: a
             # kitchen's first order ran out while they did. The clock waits for their Start.
-            game.paused, game.pause_reason = True, READY
-            ctx.append(
-                Entry(
-                    "control",
-                    "paused",
-                    float(rules.now(state)),
-                    data={"reason": READY, "message": "the clock starts when the player presses Start", "by": ""},
-                )
-            )
+            waits = (READY, "the clock starts when the player presses Start")
         elif real_time and (humans > 1 or _made_for_someone_else(plan, created_by, disconnect_policy)):
             # The clock starts once every person is connected (``seat_connected``), not while the
             # last one is still loading the page; nor, in a game a researcher made for someone who
             # opens it later, in their absence (a kitchen of 60 steps was over before its player
             # came). A player who starts their own game (a study's "Start game 1" too) is there.
-            game.paused, game.pause_reason = True, WAITING
+            waits = (WAITING, "the game starts when every player is here")
+        if waits is not None:
+            reason, message = waits
+            game.paused, game.pause_reason = True, reason
             ctx.append(
                 Entry(
-                    "control",
-                    "paused",
-                    float(rules.now(state)),
-                    data={"reason": WAITING, "message": "the game starts when every player is here", "by": ""},
+                    "control", "paused", float(rules.now(state)), data={"reason": reason, "message": message, "by": ""}
                 )
             )
         _catch_up(ctx)

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from games import clock
 from games.codec import Entry
-from games.models import READY, ClockMode, SeatKind
+from games.models import ClockMode, SeatKind
 from games.schema import text_problem
 from games.services.control import run_clock
 from games.services.errors import GameOver, GamePaused, InvalidInput, UnknownSeat
@@ -42,7 +42,7 @@ def _start_or_refuse(ctx: Any, agent: int, by: Any, retry: str) -> None:
     their Start (``READY``) starts its clock, as Start would: the action was their start."""
     if not ctx.game.paused:
         return
-    if ctx.game.pause_reason == READY and by is not None and _seat_kinds(ctx)[agent] == SeatKind.HUMAN:
+    if ctx.game.waits_for_start and by is not None and _seat_kinds(ctx)[agent] == SeatKind.HUMAN:
         run_clock(ctx, by)
         return
     raise GamePaused(f"the game is paused; {retry}")
