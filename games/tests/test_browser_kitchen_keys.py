@@ -24,6 +24,15 @@ def test_the_floor_plan_is_one_tab_stop_and_the_orders_lead_on_a_phone(tmp_path,
             expect(places.first).to_be_visible()
             count = places.count()
             names = [places.nth(k).get_attribute("data-pick-place") for k in range(count)]
+            # from the page, an arrow key enters the commands; End and Home go to their ends
+            page.keyboard.press("ArrowDown")
+            first_command = page.evaluate("() => document.activeElement.dataset.action || ''")
+            page.keyboard.press("End")
+            last_command = page.evaluate("() => document.activeElement.dataset.action || document.activeElement.tagName")
+            page.keyboard.press("ArrowUp")
+            above_last = page.evaluate("() => document.activeElement.dataset.action || document.activeElement.tagName")
+            shown = page.locator("#game-actions button.action:visible, #game-actions details.more-actions > summary")
+            commands = [b.get_attribute("data-action") or "SUMMARY" for b in shown.all()]
             places.first.focus()
             page.keyboard.press("ArrowRight")
             second = page.evaluate("() => document.activeElement.dataset.pickPlace")
@@ -52,6 +61,7 @@ def test_the_floor_plan_is_one_tab_stop_and_the_orders_lead_on_a_phone(tmp_path,
         stack.close()
     assert not errors, errors
     assert count >= 6, names
+    assert first_command == commands[0] and last_command == commands[-1] and above_last == commands[-2], commands
     assert second == names[1] and last == names[-1]
     assert after_tab not in names, after_tab
     assert back == names[-1]

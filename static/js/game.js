@@ -177,39 +177,47 @@
   function actionButtons() {
     // the visible ones (a folded group's buttons are reached by opening it)
     return Array.prototype.slice.call(document.querySelectorAll("#game-actions button.action, #game-actions details.more-actions > summary"))
-      .filter(function (b) { return b.offsetParent !== null || b.getClientRects().length; });
+      .filter(function (b) {
+        // a closed group's buttons still have an offsetParent in chromium: ArrowUp from W went to
+        // a hidden one and the focus stayed put
+        if (b.tagName !== "SUMMARY" && b.closest("details:not([open])")) return false;
+        return b.offsetParent !== null || b.getClientRects().length;
+      });
   }
 
   // The kitchen's floor plan is one Tab stop: the arrow keys (and Home/End) move between its
   // places, in reading order; Enter or Space picks the focused one.
   function floorMove(event) {
     const here = event.target && event.target.closest && event.target.closest("[data-pick-place]");
-    const moves = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1, Home: "first", End: "last" };
-    if (!here || !(event.key in moves)) return false;
+    if (!here || !(event.key in MOVES)) return false;
     const places = Array.prototype.slice.call(document.querySelectorAll("[data-pick-place]"));
-    const at = places.indexOf(here);
-    const move = moves[event.key];
-    const next = move === "first" ? 0 : move === "last" ? places.length - 1 : Math.min(places.length - 1, Math.max(0, at + move));
-    places.forEach(function (p, i) { p.tabIndex = i === next ? 0 : -1; });
-    places[next].focus();
+    focusPlace(places[moved(places.length, places.indexOf(here), MOVES[event.key])]);
     event.preventDefault();
     return true;
   }
 
+  // the one place of the floor plan that Tab reaches, and the focus, on ``place``
+  function focusPlace(place) {
+    document.querySelectorAll("[data-pick-place]").forEach(function (p) { p.tabIndex = p === place ? 0 : -1; });
+    place.focus();
+  }
+
+  const MOVES = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1, Home: "first", End: "last" };
+  // the index a move leads to in a list of ``count``, from ``at`` (-1: not in it yet)
+  function moved(count, at, move) {
+    if (move === "first") return 0;
+    if (move === "last") return count - 1;
+    if (at < 0) return 0;
+    return Math.min(count - 1, Math.max(0, at + move));
+  }
+
   function arrowMove(event) {
-    const moves = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1, Home: "first", End: "last" };
-    if (!(event.key in moves)) return false;
+    if (!(event.key in MOVES)) return false;
     const buttons = actionButtons();
     if (!buttons.length) return false;
     const here = buttons.indexOf(document.activeElement);
     if (here < 0 && (event.key === "Home" || event.key === "End") && document.activeElement !== document.body) return false;
-    const move = moves[event.key];
-    let next;
-    if (move === "first") next = 0;
-    else if (move === "last") next = buttons.length - 1;
-    else if (here < 0) next = 0;
-    else next = Math.min(buttons.length - 1, Math.max(0, here + move));
-    buttons[next].focus();
+    buttons[moved(buttons.length, here, MOVES[event.key])].focus();
     event.preventDefault();
     return true;
   }
@@ -231,11 +239,7 @@
     const active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) return;
     const place = placeFocus && document.querySelector('[data-pick-place="' + CSS.escape(placeFocus) + '"]');
-    if (place) {
-      document.querySelectorAll("[data-pick-place]").forEach(function (p) { p.tabIndex = p === place ? 0 : -1; });
-      place.focus();
-      return;
-    }
+    if (place) { focusPlace(place); return; }
     if (!actionFocus) return;
     const buttons = actionButtons();
     if (!buttons.length) return;
