@@ -26,11 +26,12 @@ def test_the_floor_plan_is_one_tab_stop_and_the_orders_lead_on_a_phone(tmp_path,
             names = [places.nth(k).get_attribute("data-pick-place") for k in range(count)]
             # from the page, an arrow key enters the commands; End and Home go to their ends
             page.keyboard.press("ArrowDown")
-            first_command = page.evaluate("() => document.activeElement.dataset.action || ''")
+            focused = "() => document.activeElement.dataset.action || document.activeElement.tagName"
+            first_command = page.evaluate(focused)
             page.keyboard.press("End")
-            last_command = page.evaluate("() => document.activeElement.dataset.action || document.activeElement.tagName")
+            last_command = page.evaluate(focused)
             page.keyboard.press("ArrowUp")
-            above_last = page.evaluate("() => document.activeElement.dataset.action || document.activeElement.tagName")
+            above_last = page.evaluate(focused)
             shown = page.locator("#game-actions button.action:visible, #game-actions details.more-actions > summary")
             commands = [b.get_attribute("data-action") or "SUMMARY" for b in shown.all()]
             places.first.focus()
