@@ -52,10 +52,16 @@ def test_the_clock_waits_until_the_player_presses_start(tmp_path, shots):
             page.screenshot(path=str(shots / "start-when-ready-kitchen.png"), full_page=True)
             clock_after_reading = page.locator("[data-clock-value]").inner_text()
             left_after_reading = order.inner_text()
+            page.keyboard.press("Tab")  # on to the page, not to the researcher's Stop beside Start
+            after_start = page.evaluate("() => document.activeElement.textContent.trim()")
+            page.keyboard.press("Shift+Tab")
+            expect(start).to_be_focused()
+            status_width = page.locator("#game-status").bounding_box()["width"]
             page.keyboard.press("Enter")
             expect(page.locator(".ready-gate")).to_have_count(0)
             expect(page.locator("[data-clock-value]")).not_to_have_text("0", timeout=10_000)
             focused = page.evaluate("() => document.activeElement.dataset.action || ''")
+            width_running = page.locator("#game-status").bounding_box()["width"]
             stored = json.loads(stack.python(LOG).strip().splitlines()[-1])
     finally:
         stack.close()
@@ -64,6 +70,8 @@ def test_the_clock_waits_until_the_player_presses_start(tmp_path, shots):
     assert actions_while_reading >= 2  # what they will be able to do is there to read
     assert clock_after_reading == "0" and left_after_reading == left_before and "14 steps left" in left_before
     assert focused.startswith("goto "), focused  # on to the first action, not lost to the page
+    assert after_start != "Stop", after_start
+    assert width_running == status_width  # the status bar keeps its width as the gate goes
     assert not stored["paused"]
     assert [kind for kind, _ in stored["control"]] == ["created", "paused", "resumed"]
     assert stored["control"][1][1]["reason"] == "ready"
