@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -90,29 +91,24 @@ def pause(game_id: int, *, reason: str = "researcher", by: Any = None, now: date
 
 def resume(game_id: int, *, by: Any = None, now: datetime | None = None) -> int:
     """Restart the clock from where it stopped."""
-    with transaction.atomic():
-        ctx = _load(game_id, now)
-        game = ctx.game
-        if game.is_finished:
-            raise GameOver(f"game {game_id} is over; it cannot be resumed")
-        if not game.paused:
-            return game.last_seq
-        run_clock(ctx, by)
-        _catch_up(ctx)
-        _save(ctx)
-        return game.last_seq
+    return _restart(game_id, by, now, lambda game: game.paused, "resumed")
 
 
 def start(game_id: int, *, by: Any = None, now: datetime | None = None) -> int:
     """The player of a game made to start when ready (``READY``) starts its clock: after reading
     the brief, not while the page was still loading. A game that has started already is left as
     it is (a second press, or a press on another tab, changes nothing)."""
+    return _restart(game_id, by, now, lambda game: game.waits_for_start, "started")
+
+
+def _restart(game_id: int, by: Any, now: datetime | None, due: Callable[[Game], bool], done: str) -> int:
+    """Run a paused game's clock (``resume``, ``start``) when ``due`` says it should; the seq."""
     with transaction.atomic():
         ctx = _load(game_id, now)
         game = ctx.game
         if game.is_finished:
-            raise GameOver(f"game {game_id} is over; it cannot be started")
-        if game.waits_for_start:
+            raise GameOver(f"game {game_id} is over; it cannot be {done}")
+        if due(game):
             run_clock(ctx, by)
             _catch_up(ctx)
             _save(ctx)

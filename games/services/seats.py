@@ -19,6 +19,7 @@ from django.utils import timezone
 from games import hooks, presence
 from games.codec import Entry
 from games.models import Game, GameStatus, Seat, SeatKind
+from games.services.control import run_clock
 from games.services.errors import GameOver, InvalidInput, UnknownSeat
 from games.services.loop import _catch_up, _load, _name, _save
 
@@ -72,8 +73,7 @@ def replace_seat(
         )
         missing = _humans_missing(game_id)
         if game.paused and game.pause_reason in (WAITING, "disconnect") and not missing:
-            game.paused, game.pause_reason, game.anchor_at = False, "", ctx.now
-            ctx.append(Entry("control", "resumed", game.anchor_time, data={"message": "the game resumes", "by": ""}))
+            run_clock(ctx, None)
         _save(ctx)
         seq = game.last_seq
         transaction.on_commit(lambda: hooks.call(hooks.SEAT_REPLACED, game_id, agent))
