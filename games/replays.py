@@ -148,13 +148,19 @@ def _plan(game: Game, labels: list[str]) -> dict[str, Any] | None:
         log.exception("the %s planner failed on game %s", game.domain, game.pk)
         return None
     # the rows are the seats, named as in the game's own timeline beside it (the card says the
-    # planner plays them; "Planner for Teammate 1" was cut to "Planner for Tea…")
-    plan_labels = [label.split(" (")[0] for label in labels]
+    # planner plays them; "Planner for Teammate 1" was cut to "Planner for Tea…"); the player's own
+    # row is not "You" (a helper read the planner's row as their own)
+    plan_labels = ["Planner"] if len(labels) == 1 else [_planner_row(label) for label in labels]
     return {
         "timeline": episode_timeline(rules, game.domain, episode, plan_labels),
         "result_rows": presenters.metric_rows(rules.result(episode.state), game.domain),
         "over": rules.outcome(episode.state).reason,
     }
+
+
+def _planner_row(label: str) -> str:
+    name = label.split(" (")[0]
+    return "Your seat" if name == "You" else name
 
 
 def episode_timeline(rules: Any, domain: str, episode: Any, labels: list[str]) -> timeline.Timeline:

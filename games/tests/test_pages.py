@@ -300,15 +300,21 @@ def test_every_domains_replay_renders_beside_its_planned_episode(client, partici
         page = client.get(reverse("games:replay", args=[game.pk]))
         assert page.status_code == 200 and f"board-{domain}" in page.content.decode()
     # the plan's rows are the seats as the game's timeline beside it names them ("Planner for
-    # Teammate 1" did not fit its column)
+    # Teammate 1" did not fit its column), but the planner's row of a one-seat game is "Planner",
+    # not "You" (a player read it as their own)
     html = page.content.decode()
-    assert html.count('<div class="tl-label agent-0" title="You">You</div>') == 2 and "Planner for" not in html
+    assert html.count('<div class="tl-label agent-0" title="You">You</div>') == 1 and "Planner for" not in html
+    assert '<div class="tl-label agent-0" title="Planner">Planner</div>' in html.split("The planner's plan")[1]
     assert "The planner NPC plays every seat" in html
     assert cache.get(replays.plan_key(game, ["You"]))  # an itinerary's clock texts pickle too
-    # a researcher's rows are "Player 1", also in the plan the player's visit cached ("You" was kept)
+    # a researcher's rows are "Player 1" (the plan the player's visit cached kept no "You")
     client.force_login(researcher)
     theirs = client.get(reverse("games:replay", args=[game.pk])).content.decode()
-    assert 'title="You"' not in theirs and '<div class="tl-label agent-0" title="Player 1">Player 1</div>' in theirs
+    played, planned = theirs.split("The planner's plan")
+    assert 'title="You"' not in theirs and re.search(
+        r'<div class="tl-label agent-0" title="Player 1[^"]*">Player 1</div>', played
+    )
+    assert '<div class="tl-label agent-0" title="Planner">Planner</div>' in planned
     # the board's moment reads the game's clock ("The board at t=7686" on a trip of six days)
     moment = re.search(r"The board at (.+?) \(after log entry", html)
     assert moment, html
