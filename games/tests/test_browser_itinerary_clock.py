@@ -9,6 +9,7 @@ who only read was never moved on: a sight that opened stayed off the menu and th
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -182,6 +183,20 @@ def test_a_trip_of_several_days_is_played_by_its_buttons(tmp_path, shots):
             # is, as the studio's plan preview draws it (it read "wait")
             expect(page.locator("#game-timeline .tl-bar.wait[title^='In Stonegate']").first).to_be_attached()
             page.screenshot(path=str(shots / "itinerary-grand-tour.png"), full_page=True)
+            # on a phone: the page does not scroll sideways (the departures table widened it by 8 px)
+            # and the axis's times with their day do not run together ("d1 00d1020:00")
+            page.set_viewport_size({"width": 390, "height": 844})
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            boxes = page.eval_on_selector_all(
+                "#game-timeline .tl-tick",
+                "ts => ts.filter(t => t.offsetParent).map(t => { const r = t.getBoundingClientRect();"
+                " return [r.left, r.right, r.height, t.textContent]; })",
+            )
+            assert len(boxes) >= 2, boxes
+            for (_, right, height, text), (left, _, _, after) in itertools.pairwise(boxes):
+                assert right <= left, (text, after, boxes)
+                assert height < 24, (text, height)  # one line each ("d3 12:00" wrapped)
+            page.screenshot(path=str(shots / "itinerary-grand-tour-phone.png"), full_page=True)
         assert not errors, errors
     finally:
         stack.close()
