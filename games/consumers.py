@@ -188,6 +188,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._deliver(update)
         if result.rejection is not None:
             await self._send_feedback(result.rejection.kind, result.rejection.message, result.seq, update.game.domain)
+        elif result.note:  # a wait that changed nothing says why (it went unanswered)
+            await self._send_feedback("info", result.note, result.seq, update.game.domain)
         elif self.html:  # an accepted action clears the last complaint
             await self.send(text_data='<div id="game-feedback" class="feedback" role="alert" hx-swap-oob="true"></div>')
 

@@ -63,6 +63,7 @@ class ActionResult:
     finished: bool
     game: Game | None = None
     state: Any = None
+    note: str = ""  # why a wait changed nothing (told to its sender; nothing is stored)
 
 
 @dataclass

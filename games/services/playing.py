@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -19,6 +20,12 @@ MAX_ACTION_LENGTH = 300
 
 
 MAX_CHAT_LENGTH = 1000
+
+# what a wait that changes nothing tells its sender (nothing is stored)
+NOTHING_TO_WAIT_FOR = (
+    "Nothing to wait for: a real-time game's clock runs on by itself (you may be busy; act when you are free)."
+)
+PASSED_ALREADY = "You have passed already: time moves on once every free agent has acted or passed."
 
 
 def _check_agent(agent: Any) -> None:
@@ -107,13 +114,18 @@ def pass_turn(game_id: int, *, agent: int, by: Any = None, now: datetime | None 
         _start_or_refuse(ctx, agent, by, "send wait again after it resumes")
         has_wait = "wait" in ctx.rules.legal_actions(ctx.state, agent)
         if not has_wait:
-            if game.clock != ClockMode.REAL_TIME and agent not in game.passed_agents:
+            note = ""
+            if game.clock == ClockMode.REAL_TIME:
+                note = NOTHING_TO_WAIT_FOR
+            elif agent in game.passed_agents:
+                note = PASSED_ALREADY
+            else:
                 game.passed_agents = sorted({*game.passed_agents, agent})
                 time = float(ctx.rules.now(ctx.state))
                 ctx.append(Entry("control", "passed", time, agent, {"message": "lets time pass", "by": _name(by)}))
                 _catch_up(ctx)
             _save(ctx)
-            return ctx.result()
+            return replace(ctx.result(), note=note)
     return apply_action(game_id, agent=agent, action="wait", by=by, now=now)
 
 

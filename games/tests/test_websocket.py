@@ -101,6 +101,27 @@ async def test_bot_plays_a_real_time_game_with_the_clock_moved_by_hand(toy_scena
     await client.close()
 
 
+async def test_a_wait_that_changes_nothing_is_answered_and_stores_nothing(toy_scenario, django_user_model):
+    """A real-time game's wait while the agent is busy went unanswered (a program waited for a
+    reply that never came); it now says why, and nothing is stored."""
+    bot = await database_sync_to_async(django_user_model.objects.create_user)("bot")
+    with time_machine.travel(T0, tick=False):
+        game, token = await new_game(bot, clock="real_time", speed=0.5), await token_for(bot)
+        client = Client(game.pk, token)
+        assert await client.connect()
+        state = await client.state()
+        await client.send({"type": "act", "action": "do sweep"})  # busy for two minutes
+        state = await client.receive_until("state")
+        assert state["legal_actions"] == []
+        stored = await database_sync_to_async(GameEvent.objects.filter(game=game).count)()
+        await client.send({"type": "wait"})
+        note = await client.receive()
+        assert note["type"] == "feedback" and note["kind"] == "info", note
+        assert note["message"].startswith("Nothing to wait for: a real-time game's clock runs on by itself")
+        assert await database_sync_to_async(GameEvent.objects.filter(game=game).count)() == stored
+    await client.close()
+
+
 async def test_malformed_frames_get_an_error_and_the_connection_stays_open(toy_scenario, django_user_model):
     bot = await database_sync_to_async(django_user_model.objects.create_user)("bot")
     game, token = await new_game(bot), await token_for(bot)
