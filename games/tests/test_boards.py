@@ -711,6 +711,10 @@ def test_a_near_perfect_score_never_reads_as_a_perfect_one():
     assert metrics.headline_text("itinerary", {"total": 66.67}) == "score 67 of 100"  # as its percent
     goals = {"goals": [{"met": True}, {"met": False}, {"met": True}]}
     assert metrics.headline_text("itinerary", {"total": 66.67}, goals) == "2 of 3 goals met"  # not the % again
+    # a trip under way: its score is what it would get if it ended now ("72% · 0 of 2 goals met"
+    # after one walk read as nearly done)
+    running = {**goals, "over": ""}
+    assert metrics.headline_text("itinerary", {"total": 72.0}, running) == "score so far · 2 of 3 goals met"
     assert [metrics.whole(v) for v in (0, 0.4, 33.4, 66.6, 99.6, 100)] == [0, 1, 33, 67, 99, 100]
     chart = presenters.progress_chart([[0, 0.0], [200, 80.0]], 271, 271, final=99.93)
     html = render_to_string("games/live/_chart.html", {"chart": chart})

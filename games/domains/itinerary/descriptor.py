@@ -22,7 +22,10 @@ def headline_text(result: Mapping[str, Any], observation: Mapping[str, Any]) -> 
     goals = observation.get("goals") if isinstance(observation, Mapping) else None
     if goals:
         met = sum(1 for goal in goals if goal.get("met"))
-        return f"{met} of {len(goals)} goal{'' if len(goals) == 1 else 's'} met"
+        tally = f"{met} of {len(goals)} goal{'' if len(goals) == 1 else 's'} met"
+        # a trip under way scores 60 for holding together before any goal is met: "72% · 0 of 2
+        # goals met" read as nearly done; the score is what the trip would get if it ended now
+        return tally if observation.get("over", True) else f"score so far · {tally}"
     total = result.get("total")
     if not isinstance(total, int | float) or isinstance(total, bool):
         return "score"
