@@ -18,9 +18,14 @@ from games.engine import registry
 Row = Mapping[str, Any]  # {"item": {...}, "metrics": {...}}
 
 
-def _mean(values: Iterable[Any]) -> float | None:
+def _exact_mean(values: Iterable[Any]) -> float | None:
     numbers = [float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
-    return round(mean(numbers), 2) if numbers else None
+    return mean(numbers) if numbers else None
+
+
+def _mean(values: Iterable[Any]) -> float | None:
+    value = _exact_mean(values)
+    return None if value is None else round(value, 2)
 
 
 def _rate(values: Iterable[Any]) -> float | None:
@@ -79,16 +84,16 @@ def kitchen_table(rows: Sequence[Row]) -> dict[str, Any]:
     alphas = sorted({float(r["item"].get("group", {}).get("alpha", 0)) for r in rows})
     out = []
     for (level, agents), members in _grouped(rows, lambda g: (g.get("level", ""), g.get("agents", 1))):
-        per_alpha = []
+        exact = []
         for alpha in alphas:
             rates = [
                 m["metrics"].get("success_rate")
                 for m in members
                 if float(m["item"].get("group", {}).get("alpha", 0)) == alpha
             ]
-            value = _mean(rates)
-            per_alpha.append(None if value is None else round(100 * value, 2))
-        present = [v for v in per_alpha if v is not None]
+            exact.append(_exact_mean(rates))  # rounded only as shown (5 of 7 read 71.00, not 71.43)
+        per_alpha = [None if value is None else round(100 * value, 2) for value in exact]
+        present = [100 * value for value in exact if value is not None]
         cos = round(mean(present), 2) if present else None
         out.append(
             {
