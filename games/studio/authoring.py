@@ -219,7 +219,7 @@ def _each_prerequisite_once(definition: Mapping[str, Any]) -> None:
 
 
 def parse_recipes(name: str, text: str) -> dict[str, Any]:
-    from games.domains.recipes.dataset import convert_authored, instance_definition
+    from games.domains.recipes.dataset import AUTHORED_STEP_FIELDS, convert_authored, instance_definition
     from games.domains.recipes.kitchen import DefinitionError, load_kitchen
 
     raw = _json(text)
@@ -242,7 +242,7 @@ def parse_recipes(name: str, text: str) -> dict[str, Any]:
         return instance_definition(converted)
     except DefinitionError as error:
         message = str(error)
-        number = re.search(r"recipes?\[?(\d+)\]?", message)
+        number = re.search(r"recipes?\s*\[?(\d+)\]?", message)  # "recipes[1]", "recipe 0 (Soup)"
         recipe: Path = () if single else ((int(number.group(1)),) if number else ())
         whole = isinstance(raw, dict) and "recipes" in raw  # the game's own format: {"recipes": [...]}
         listing = raw["recipes"] if whole else raw
@@ -256,8 +256,11 @@ def parse_recipes(name: str, text: str) -> dict[str, Any]:
         step = re.search(r"step (\d+)", message)
         path: Path = (*recipe, "steps", int(step.group(1))) if step else recipe
         missing = re.search(r"(?:missing|unknown) field '(\w+)'", message)
+        said = re.search(r"step \d+: (\w+)\b", message)  # "step 2: time: ...", "step 0: interruptible must be"
         if missing:
             path = (*path, missing.group(1))
+        elif step and said and said.group(1) in AUTHORED_STEP_FIELDS:
+            path = (*path, said.group(1))
         field = ".".join(str(p) for p in path) if path else ""
         raise AuthoringError([Problem(line_of(lines, path), field, message)]) from None
 

@@ -137,16 +137,19 @@ def convert_authored(raw: Mapping[str, Any], where: str = "recipe") -> dict[str,
         if not isinstance(step, Mapping):
             raise DefinitionError(f"{label}: expected an object")
         _known_fields(step, AUTHORED_STEP_FIELDS, label)
+        if "time" not in step:
+            raise DefinitionError(f"{label}: missing field 'time'")
         try:
             duration = parse_amount(step["time"])
+        except (TimeFormatError, ValueError, TypeError) as error:
+            raise DefinitionError(f"{label}: time: {error}") from None
+        try:
             constraints = {
                 str(_whole(k, label, "time_constraints")): parse_amount(v)
                 for k, v in dict(step.get("time_constraints") or {}).items()
             }
-        except KeyError as missing:
-            raise DefinitionError(f"{label}: missing field {missing}") from None
         except (TimeFormatError, ValueError, TypeError) as error:
-            raise DefinitionError(f"{label}: {error}") from None
+            raise DefinitionError(f"{label}: time_constraints: {error}") from None
         steps.append(
             {
                 "index": position,

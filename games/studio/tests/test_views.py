@@ -102,6 +102,40 @@ def test_a_misspelt_field_of_a_recipe_is_refused_not_read_as_left_out(client_r):
     assert "unknown field &#x27;serves&#x27;; the fields are name, title, description, steps" in far.content.decode()
 
 
+PAIR = """[
+  {"name": "Toast", "steps": [
+    {"text": "Slice the bread.", "time": "2 min"},
+    {"text": "Toast it.", "time": "3 min", "prerequisites": [0], "autonomous": true},
+    {"text": "Butter it.", "time": "1 min", "prerequisites": [1]}
+  ]},
+  {"name": "Tea", "steps": [
+    {"text": "Boil water.", "time": "4 min", "autonomous": true},
+    {"text": "Steep the tea.", "time": "3 min", "prerequisites": [0]}
+  ]}
+]"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "field"),
+    [
+        ('"time": "1 min"', '"time": "-12 min"', 5, "0.steps.2.time"),
+        ('"time": "3 min", "prerequisites": [0]}', '"prerequisites": [0]}', 9, "1.steps.1.time"),
+        ('"autonomous": true}', '"autonomous": "yes"}', 4, "0.steps.1.autonomous"),
+    ],
+)
+def test_a_mistake_in_a_list_of_recipes_is_named_by_its_line_and_field(client_r, old, new, line, field):
+    """In a list of recipes every step's mistake read "line 1 steps.2": "recipe 0 (Toast) step 2"
+    was not read as recipe 0, and the field was not named."""
+    assert (
+        _check(client_r, "recipes", PAIR).status_code == 200
+        and "studio-preview" in _check(client_r, "recipes", PAIR).content.decode()
+    )
+    bad = PAIR.replace(old, new, 1)
+    assert bad != PAIR
+    html = _check(client_r, "recipes", bad).content.decode()
+    assert f'data-line="{line}"' in html and f"<code>{field}</code>" in html, html
+
+
 def test_a_kitchen_level_keeps_its_pace_and_a_brief_refuses_a_misspelt_setting(client_r):
     # the studio dropped a level's alpha and beta (salad-bar's 1.5 played at 1.0) and took any
     # field, so "check_opening_hour" played a brief without opening hours
