@@ -7,7 +7,7 @@ The world is games/content/itinerary/world.json (four towns, daily trains for 12
   ``cities`` towns other than the origin, back home at the end;
 - with ``cities`` = 0: a day plan (type 2) of ``constraints`` sights in the origin town;
 - with both: a combined trip (type 3) to ``constraints`` sights spread over the origin and
-  ``cities`` other towns;
+  ``cities`` other towns, at least one in each of those towns (as far as ``constraints`` goes);
 - ``tightness``: the transport budget is the cheapest plan's cost times 1 + 1.5 × (1 − tightness)
   (1: exactly the cheapest; day plans need no budget). ``minimise_time`` picks the objective
   (day plans always minimise time: their travel is free).
@@ -75,9 +75,13 @@ def _brief(rng: random.Random, knobs: dict[str, Any], budget: float | None) -> t
         cities = dict.fromkeys(others, knobs["days"])
         length = sum(cities.values()) + 2
     else:
-        pool = [(name, town) for town in [origin, *others] for name, kind_ in places[town] if kind_ == "spot"]
-        chosen = rng.sample(pool, min(count, len(pool)))
-        spots = {name: rng.choice((30, 45, 60, 90, 120)) for name, _ in chosen}
+        sights = {town: [name for name, kind_ in places[town] if kind_ == "spot"] for town in [origin, *others]}
+        # every town the knob adds is visited: a sight in each first (two sights could both fall in
+        # the origin and a trip with "cities 1" stayed at home for 0 CNY), the rest from any town
+        chosen = [rng.choice(sights[town]) for town in others[:count] if sights[town]]
+        pool = [name for town in [origin, *others] for name in sights[town] if name not in chosen]
+        chosen += rng.sample(pool, min(count - len(chosen), len(pool)))
+        spots = {name: rng.choice((30, 45, 60, 90, 120)) for name in chosen}
         length = (1 if kind == 2 else len(others) + 1) + knobs["days"] - 1
         settings.update(check_opening_hours=knobs["opening_hours"], check_meal=False)
     start = FIRST_DAY + timedelta(days=rng.randrange(0, DAYS_RUNNING - length))

@@ -188,6 +188,18 @@ def test_generated_briefs_pass_conformance_and_the_planner_plan_scores_full_mark
         assert not [c for c in instance["plan"] if not c.strip()]
 
 
+def test_a_combined_trip_visits_every_town_its_cities_knob_adds():
+    """cities 1 with two sights drew both in the origin: a trip that stayed at home for 0 CNY."""
+    for seed in range(6):
+        for instance in generate("itinerary", count=2, seed=seed, knobs={"cities": 1, "constraints": 2}):
+            definition = instance["definition"]
+            origin = definition["origin_city"]
+            places = {p["name"]: p["city"] for p in definition["world"]["places"]}
+            towns = {places[goal["spot"]] for goal in definition["constraints"]["spot_minutes"]}
+            assert towns - {origin}, (seed, origin, towns)
+            assert instance["optimal_makespan"] > 0, (seed, definition["brief"])
+
+
 @pytest.mark.parametrize(
     ("knob", "low", "high", "stat"),
     [
