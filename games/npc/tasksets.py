@@ -30,11 +30,27 @@ def scenario_slugs(domain: str, patterns: Sequence[str] = (), source: str = "") 
     if patterns:
         slugs = [slug for slug in slugs if any(fnmatch(slug, p) or slug == p for p in patterns)]
     if not slugs:
-        what = f" matching {', '.join(patterns)}" if patterns else ""
-        raise TaskSetError(
-            f"no current {domain} scenarios{what}; load some first (manage.py seed_demo or import_dataset)"
-        )
+        raise TaskSetError(_none_found(domain, patterns, source, any_of_domain=query.exists()))
     return slugs
+
+
+def _none_found(domain: str, patterns: Sequence[str], source: str, *, any_of_domain: bool) -> str:
+    """Why no scenario was found: a pattern naming another domain's scenario says so (it read "load
+    some first" beside a scenario that existed, in the tasks domain)."""
+    what = f" matching {', '.join(patterns)}" if patterns else ""
+    elsewhere = sorted(
+        {
+            (scenario.slug, scenario.domain)
+            for scenario in Scenario.objects.current().exclude(domain=domain).only("slug", "domain")
+            if any(fnmatch(scenario.slug, p) or scenario.slug == p for p in patterns)
+        }
+    )
+    if elsewhere:
+        named = ", ".join(f"{slug} is a {other} scenario" for slug, other in elsewhere[:3])
+        return f"no current {domain} scenarios{what}: {named}; pick its domain, or {domain} scenarios"
+    if any_of_domain:
+        return f"no current {domain} scenarios{what}; the scenarios page lists them (filter by {domain})"
+    return f"no current {domain} scenarios{what}; load some first (manage.py seed_demo or import_dataset)"
 
 
 def _natural(slug: str) -> tuple[str, int, str]:

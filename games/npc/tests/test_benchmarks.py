@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from games.agents.tests.stub_server import stub_endpoint
+from games.models import Scenario
 from games.npc import benchmarks
 from games.npc.models import BenchmarkResult, BenchmarkRun, RunStatus
 from games.npc.tasksets import build_items
@@ -171,8 +172,12 @@ def test_ctrl_c_on_the_benchmark_command_leaves_its_run_stopped_and_says_how_to_
 def test_benchmark_command_refuses_bad_input_with_a_message(tasks_scenarios):
     from django.core.management.base import CommandError
 
-    with pytest.raises(CommandError, match="no current tasks scenarios matching nothing"):
+    with pytest.raises(CommandError, match="no current tasks scenarios matching nothing; the scenarios page"):
         call_command("benchmark", "tasks", "--agent", "random", "--scenarios", "nothing", stdout=io.StringIO())
+    # another domain's scenario is named as such (it read "load some first" beside a scenario that was there)
+    slug = Scenario.objects.filter(domain="tasks").values_list("slug", flat=True).first()
+    with pytest.raises(CommandError, match=f"no current kitchen scenarios matching {slug}: {slug} is a tasks scenario"):
+        call_command("benchmark", "kitchen", "--agent", "random", "--scenarios", slug, stdout=io.StringIO())
     with pytest.raises(CommandError, match="there is no benchmark run 999"):
         call_command("benchmark", "tasks", "--agent", "random", "--resume", "999", stdout=io.StringIO())
 
