@@ -53,9 +53,24 @@ def _numbers(text: str, kind: type, field: str, allowed: set[Any] | None = None)
     return values
 
 
+AGENT_LABELS = {
+    "react": "react (LLM: ReAct)",
+    "plan-and-solve": "plan-and-solve (LLM)",
+    "dispatcher": "dispatcher (LLM: MindAgent's central dispatcher)",
+    "tdag": "tdag (LLM: TDAG's agent)",
+    "planner": "planner (no LLM: the domain's planner)",
+    "random": "random (no LLM: a random legal action)",
+}
+
+
 class BenchmarkForm(forms.Form):
     domain = forms.ChoiceField()
-    agent = forms.ChoiceField(choices=[(a, a) for a in BENCHMARK_AGENTS])
+    agent = forms.ChoiceField(
+        # "dispatcher" read as the studio's heuristic dispatcher, and a run meant to need no model
+        # started 15 episodes on the local LLM: each choice says whether it calls a model
+        choices=[(a, AGENT_LABELS.get(a, a)) for a in BENCHMARK_AGENTS],
+        help_text="The LLM agents call the model set below; planner and random need none.",
+    )
     scenarios = forms.CharField(
         required=False,
         max_length=2000,

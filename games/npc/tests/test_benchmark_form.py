@@ -22,3 +22,15 @@ def test_recipes_needs_at_least_one_constraint_variant() -> None:
 def test_other_domains_ignore_the_constraints_box(domain: str) -> None:
     form = _form(domain, [])
     assert form.is_valid(), form.errors
+
+
+def test_each_agent_choice_says_whether_it_calls_a_model() -> None:
+    """ "dispatcher" read as the studio's heuristic dispatcher: a run meant to need no model started
+    15 episodes on the local LLM."""
+    from games.agents.dispatcher import BENCHMARK_AGENTS
+
+    labels = dict(BenchmarkForm().fields["agent"].choices)
+    assert set(labels) == set(BENCHMARK_AGENTS)
+    assert labels["dispatcher"].startswith("dispatcher (LLM")
+    assert labels["planner"].startswith("planner (no LLM") and labels["random"].startswith("random (no LLM")
+    assert all("LLM" in label for label in labels.values())
