@@ -175,9 +175,17 @@ def refusal(
             return Feedback("full", f"{tool.name} is full ({capacity}); take something out first")
         after = (*tool.contents, item)
         if not can_become_recipe(state, tool.kind, after):
-            fits = where_it_fits(state, item)
-            hint = f"it belongs in {', '.join(fits)}" if fits else "nothing here uses it: put it into storage0"
-            return Feedback("waste", f"putting {item} into {tool.name} would make waste; {hint}")
+            # with what the tool holds: "would make waste; it belongs in pan0, pan1" said so of
+            # pan0 itself, which held a teammate's bread already
+            fits = [name for name in where_it_fits(state, item) if name != tool.name or not tool.contents]
+            held = f" with the {', '.join(tool.contents)} it holds" if tool.contents else ""
+            if fits:
+                hint = f"it belongs in {', '.join(fits)}"
+            elif tool.contents:
+                hint = "finish what it holds first (or take that out)"
+            else:
+                hint = "nothing here uses it: put it into storage0"
+            return Feedback("waste", f"putting {item} into {tool.name}{held} would make waste; {hint}")
         return None
     # activate
     if agent.holding is not None:

@@ -163,6 +163,22 @@ def test_putting_what_cannot_become_a_recipe_is_refused_as_waste_with_a_suggesti
     assert after.agents[0].holding is None and after.thrown_away == 1
 
 
+def test_waste_in_a_tool_that_holds_something_says_so_and_names_only_other_tools():
+    """ "putting bread into Pan 1 would make waste; it belongs in Pan 1, Pan 2": Pan 1 held a
+    teammate's bread already, which the message did not say."""
+    state = fresh()
+    state, _ = step(state, (0, "goto mixer0"))
+    cook = replace(state.agents[0], holding="salmonSashimi")
+    tools = tuple(replace(t, contents=("salmonSashimi",)) if t.name == "mixer0" else t for t in state.tools)
+    _, events = step(replace(state, agents=(cook, *state.agents[1:]), tools=tools), (0, "put mixer0"))
+    (problem,) = rejections(events)
+    assert problem.data["feedback"] == "waste"
+    assert problem.message == (
+        "putting salmonSashimi into mixer0 with the salmonSashimi it holds would make waste; "
+        "finish what it holds first (or take that out)"
+    )
+
+
 def test_capacity_is_enforced():
     state = fresh()
     state, _ = step(state, (0, "goto storage0"), (1, "goto storage0"))
