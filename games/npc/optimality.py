@@ -77,10 +77,14 @@ def against_optimum(domain: str, rows: Sequence[Mapping[str, Any]]) -> dict[str,
     """Per instance and overall: how far the episodes' makespans are from the certified optimum;
     None when no episode was played on a scenario with a certificate."""
     played: dict[str, tuple[dict[str, Any], list[float | None]]] = {}
-    for found in compared(domain, rows):
+    teams: set[tuple[int, int]] = set()  # (the optimum's agents, the episode's) where they differ
+    for row, found in zip(rows, compared(domain, rows), strict=True):
         if found is not None:
             slug, certificate, episode = found
             played.setdefault(slug, (certificate, []))[1].append(episode["value"])
+            wanted, had = certificate.get("basis", {}).get("agents"), row["item"].get("agents", 1)
+            if isinstance(wanted, int) and wanted != had:
+                teams.add((wanted, had))
     if not played:
         return None
     show = getattr(_generator(domain), "show", None)
@@ -96,6 +100,12 @@ def against_optimum(domain: str, rows: Sequence[Mapping[str, Any]]) -> dict[str,
         "proven": sum(1 for i in instances if i["optimal"]),
         "mean_ratio": round(mean(ratios), 3) if ratios else None,
         "heuristic_ratio": round(mean(heuristic), 3) if heuristic else None,
+        # why episodes were not compared: a team of another size than the optimum's ("No episode
+        # finished under the optimum's conditions" said nothing of the 2-agent optimum and 1 agent)
+        "teams": "; ".join(
+            f"the optimum is for {wanted} agent{'' if wanted == 1 else 's'} and episodes played with {had}"
+            for wanted, had in sorted(teams)
+        ),
     }
 
 

@@ -50,7 +50,7 @@ def test_save_stores_the_family_as_current_scenarios_and_is_idempotent():
     stored = Scenario.objects.current().filter(source="generated").order_by("slug")
     assert [s.slug for s in stored] == [i["slug"] for i in instances]
     assert stored[0].definition == instances[0]["definition"]
-    assert f"Optimum {instances[0]['optimal_makespan']} (proven optimal)" in stored[0].description
+    assert f"Optimum {instances[0]['optimal_makespan']} for 1 agent (proven optimal)" in stored[0].description
     _run("tasks", "--count", "2", "--seed", "9", "--actions", "6", "--save")
     assert Scenario.objects.filter(source="generated").count() == 2
 

@@ -71,6 +71,16 @@ def test_episodes_are_compared_only_when_they_finished_under_the_optimums_condit
     assert (found["episodes"], found["compared"], found["at_optimum"]) == (5, 3, 1)
     expected = (one["greedy_makespan"] / best_one + two["greedy_makespan"] / best_two) / 2
     assert found["heuristic_ratio"] == pytest.approx(expected, abs=1e-3)
+    # the run page says why the two-agent episode was not compared
+    assert found["teams"] == "the optimum is for 1 agent and episodes played with 2"
+    alone = optimality.against_optimum("tasks", [row(one["slug"], minutes=best_one, agents=2)])
+    assert alone["compared"] == 0 and alone["teams"] == found["teams"]
+    from django.template.loader import render_to_string
+
+    run = benchmarks.create_run("tasks", "planner", build_items("tasks", patterns=[one["slug"]]))
+    html = render_to_string("npc/_benchmark_progress.html", {"optimum": alone, "run": run})
+    assert "none is compared (the optimum is for 1 agent and episodes played with 2)." in html
+    assert Scenario.objects.get(slug=one["slug"], is_current=True).description.count("for 1 agent (") == 1
 
 
 def test_nothing_to_compare_without_certified_scenarios(family):
