@@ -318,17 +318,27 @@ def participant_for(study: Study, user: Any) -> Participant | None:
     return study.participants.filter(user=user).first()
 
 
+def _failed_calls() -> Any:
+    """NPC model calls that moved no teammate: failed (``error``), or answered with nothing the
+    rules could take (no command, and a problem fed back). A 135M model's every reply in a kitchen
+    was "no command found", its teammate only waited, and the monitor said "No NPC errors"."""
+    from django.db.models import Q
+
+    from games.npc.models import LlmCall
+
+    return LlmCall.objects.filter(~Q(error="") | (Q(parsed=[]) & ~Q(problems=[])))
+
+
 def npc_error_counts(study: Study) -> dict[int, int]:
-    """{participant id: failed NPC model calls in their games}, for the monitor's participant rows."""
+    """{participant id: NPC model calls in their games that failed or gave no usable command}, for
+    the monitor's participant rows."""
     from django.apps import apps
 
     if not apps.is_installed("games.npc"):
         return {}
-    from games.npc.models import LlmCall
-
     rows = (
-        LlmCall.objects.filter(game__study_episode__participant__study=study)
-        .exclude(error="")
+        _failed_calls()
+        .filter(game__study_episode__participant__study=study)
         .values("game__study_episode__participant")
         .annotate(n=Count("id"))
     )
@@ -336,13 +346,12 @@ def npc_error_counts(study: Study) -> dict[int, int]:
 
 
 def npc_errors(study: Study, limit: int = 20) -> list[dict[str, Any]]:
-    """The latest failed NPC model calls in this study's games (none when the npc app is absent)."""
+    """The latest NPC model calls in this study's games that failed or gave no usable command
+    (none when the npc app is absent)."""
     from django.apps import apps
 
     if not apps.is_installed("games.npc"):
         return []
-    from games.npc.models import LlmCall
-
     episodes = {
         game_id: (participant_code(pid), index + 1, condition)
         for game_id, pid, index, condition in Episode.objects.filter(
@@ -350,20 +359,22 @@ def npc_errors(study: Study, limit: int = 20) -> list[dict[str, Any]]:
         ).values_list("game_id", "participant_id", "index", "condition__name")
     }
     calls = (
-        LlmCall.objects.filter(game_id__in=list(episodes))
-        .exclude(error="")
+        _failed_calls()
+        .filter(game_id__in=list(episodes))
         .order_by("-id")
-        .values("game_id", "created_at", "error", "model", "agent")[:limit]
+        .values("game_id", "created_at", "error", "problems", "model", "agent")[:limit]
     )
     rows = []
     for call in calls:
         participant, position, condition = episodes[call["game_id"]]
+        problems = call["problems"] or [""]
+        said = call["error"] or f"no usable command in the reply ({problems[0]})"
         rows.append(
             {
                 "at": call["created_at"],
                 "participant": participant,
                 "game": f"game {position} ({condition})",
-                "message": f"{call['agent']} · {call['model']}: {call['error']}",
+                "message": f"{call['agent']} · {call['model']}: {said}",
             }
         )
     return rows

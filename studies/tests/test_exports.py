@@ -187,19 +187,27 @@ def test_npc_calls_export_and_failed_calls_show_on_the_monitor(client, researche
         parsed=["do sweep"],
     )
     LlmCall.objects.create(game_id=episode.game_id, agent="dispatcher", model="smollm2", error="timed out after 20 s")
+    # a reply the rules could take nothing from moved no teammate either (a 135M model's every
+    # reply in a kitchen: the monitor said "No NPC errors" while the teammate only waited)
+    LlmCall.objects.create(
+        game_id=episode.game_id, agent="dispatcher", model="smollm2", reply="I cook.", problems=["no command found"]
+    )
+    # nothing to do, said as nothing: not a problem
+    LlmCall.objects.create(game_id=episode.game_id, agent="dispatcher", model="smollm2", reply="NOTHING")
     client.force_login(researcher)
     text = body(client.get(reverse("studies:export", args=[study.pk, "npc_calls", "jsonl"])))
     rows = [json.loads(line) for line in text.splitlines()]
-    assert [r["reply"] for r in rows] == ["do sweep", ""]
+    assert [r["reply"] for r in rows] == ["do sweep", "", "I cook.", "NOTHING"]
     assert rows[0]["prompt"] == [{"role": "user", "content": "state"}]
     assert rows[1]["error"] == "timed out after 20 s"
     assert {r["participant"] for r in rows} == {participant.code}
     monitor = client.get(reverse("studies:monitor", args=[study.pk])).content.decode()
     assert "timed out after 20 s" in monitor
+    assert "dispatcher · smollm2: no usable command in the reply (no command found)" in monitor
     # the participant's row counts their failed NPC calls
     other = services.give_consent(services.join(study, external_id="CALM"))
     rows = {row["participant"].pk: row["npc_errors"] for row in selectors.participants_for_monitor(study)}
-    assert rows == {participant.pk: 1, other.pk: 0}
+    assert rows == {participant.pk: 2, other.pk: 0}
     assert 'href="#npc-errors"' in client.get(reverse("studies:monitor", args=[study.pk])).content.decode()
 
 
