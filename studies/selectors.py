@@ -103,6 +103,7 @@ def participants_for_monitor(study: Study, participants: Iterable[Participant] |
     rows = []
     now = timezone.now()
     errors = npc_error_counts(study)
+    in_game = on_a_game_page(study)
     pages = list(study.onboarding_pages.order_by("index"))
     if participants is None:
         participants = monitor_participants(study)
@@ -111,6 +112,7 @@ def participants_for_monitor(study: Study, participants: Iterable[Participant] |
         step = participant_step(participant, pages=pages, episodes=episodes)
         idle = (
             participant.status == ParticipantStatus.ACTIVE
+            and participant.pk not in in_game
             and participant.last_seen_at is not None
             and now - participant.last_seen_at > IDLE_AFTER
         )
@@ -124,10 +126,32 @@ def participants_for_monitor(study: Study, participants: Iterable[Participant] |
                 "total": len(episodes),
                 "order": participant_order_names(participant),
                 "npc_errors": errors.get(participant.pk, 0),
+                "in_game": participant.pk in in_game,
                 "seat_note": seat_note(episodes, now),
             }
         )
     return rows
+
+
+def on_a_game_page(study: Study) -> set[int]:
+    """The participants with a game of theirs open now (a websocket of their seat): "last seen 12
+    minutes ago" and "idle" were read off the study's own pages while they played or read their
+    result."""
+    from games.models import Seat, SeatConnection, SeatKind
+
+    open_seats = set(
+        SeatConnection.objects.filter(game__study_episode__participant__study=study).values_list("game_id", "agent")
+    )
+    if not open_seats:
+        return set()
+    users = {
+        (game, agent): user
+        for game, agent, user in Seat.objects.filter(
+            game_id__in={game for game, _ in open_seats}, kind=SeatKind.HUMAN
+        ).values_list("game_id", "agent", "user_id")
+    }
+    present = {users[seat] for seat in open_seats if users.get(seat) is not None}
+    return set(study.participants.filter(user_id__in=present).values_list("pk", flat=True))
 
 
 def seat_note(episodes: Any, now: datetime) -> str:

@@ -211,6 +211,32 @@ def test_npc_calls_export_and_failed_calls_show_on_the_monitor(client, researche
     assert 'href="#npc-errors"' in client.get(reverse("studies:monitor", args=[study.pk])).content.decode()
 
 
+def test_the_monitor_counts_an_open_game_page_as_presence(client, researcher, make_study):
+    """A participant who played for ten minutes read "last seen 12 minutes ago" and "idle": only
+    the study's own pages were counted."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import SeatConnection, ServerProcess
+    from studies.models import Participant
+
+    study = make_study(pages=False)
+    participant = services.give_consent(services.join(study, external_id="PLAYING"))
+    episode = services.start_episode(participant, participant.episodes.get(index=0))
+    Participant.objects.filter(pk=participant.pk).update(last_seen_at=timezone.now() - timedelta(minutes=12))
+    (row,) = selectors.participants_for_monitor(study)
+    assert row["idle"] and not row["in_game"]
+    seat = episode.game.seats.get(user=participant.user)
+    server = ServerProcess.objects.create(id="here", started_at=timezone.now(), seen_at=timezone.now())
+    SeatConnection.objects.create(game=episode.game, agent=seat.agent, server=server, opened_at=timezone.now())
+    (row,) = selectors.participants_for_monitor(study)
+    assert row["in_game"] and not row["idle"]
+    client.force_login(researcher)
+    monitor = client.get(reverse("studies:monitor", args=[study.pk])).content.decode()
+    assert "now (game page open)" in monitor and "12 minutes ago" not in monitor
+
+
 def test_episodes_on_a_generated_instance_read_against_its_certified_optimum(client, researcher):
     study, instance = generated_study(researcher)
     player = services.give_consent(services.join(study, external_id="P1"))
