@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +38,11 @@ def participants_of(study: Study, options: Options) -> Any:
     return queryset
 
 
+# the login-less accounts a study's link makes (studies.services.participation): only these are
+# written as codes; a signed-in person's name could be a word of any message
+PARTICIPATION_ACCOUNT = re.compile(r"p-[0-9a-f]{16}")
+
+
 def iso(value: Any) -> str:
     return value.isoformat() if value else ""
 
@@ -63,6 +69,16 @@ class GamePlayers:
     humans: int  # participant seats when the game started (1 for a game played alone)
     backfilled: int  # seats after the participants' given to the backfill NPC at the lobby's timeout
     seats: dict[int, tuple[str, int]] = field(default_factory=dict)  # agent -> (code, episode position)
+    # the participants' account names -> their codes: a log entry says who acted by account name
+    # ("p-f14f2484030fe6ce: goto storage0"), which an export writes as the code everywhere else
+    names: dict[str, str] = field(default_factory=dict)
+
+    def coded(self, text: str) -> str:
+        """``text`` with every participant's account name written as their code."""
+        for name, code in self.names.items():
+            if name in text:
+                text = text.replace(name, code)
+        return text
 
     @property
     def shared(self) -> bool:
@@ -101,9 +117,19 @@ def players_by_game(study: Study, options: Options) -> dict[int, GamePlayers]:
     """game id -> its ``GamePlayers``, one small entry per episode (a shared game is one entry)."""
     games: dict[int, GamePlayers] = {}
     rows = Episode.objects.filter(participant__in=participants_of(study, options), game__isnull=False).values_list(
-        "game_id", "participant_id", "index", "condition__name", "seat", "lobby__humans", "lobby__backfilled"
+        "game_id",
+        "participant_id",
+        "index",
+        "condition__name",
+        "seat",
+        "lobby__humans",
+        "lobby__backfilled",
+        "participant__user__username",
     )
-    for game_id, participant_id, index, condition, seat, humans, backfilled in rows:
+    for game_id, participant_id, index, condition, seat, humans, backfilled, username in rows:
         players = games.setdefault(game_id, GamePlayers(condition, max(humans or 1, 1), backfilled or 0))
-        players.seats[seat or 0] = (participant_code(participant_id), index + 1)
+        code = participant_code(participant_id)
+        players.seats[seat or 0] = (code, index + 1)
+        if username and PARTICIPATION_ACCOUNT.fullmatch(username):  # never a person's own name ("participant")
+            players.names[username] = code
     return games

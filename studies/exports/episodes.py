@@ -193,7 +193,7 @@ def event_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
             "seat_kind": players.seat_kind(agent, taken_over),
             "time": time,
             "created_at": iso(created_at),
-            "data": RawJSON(data),
+            "data": RawJSON(players.coded(data)),
         }
         if kind == "seat_replaced" and agent is not None:  # the entry names who left; what follows is the NPC's
             taken_over.add(agent)
@@ -233,7 +233,8 @@ def npc_call_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
     queryset = LlmCall.objects.filter(game_id__in=list(games)).order_by("game_id", "id")
     for call in queryset.iterator(chunk_size=CHUNK):
         # a shared game's calls belong to no one participant: blanks, joined on game_id
-        participant, episode, condition = games[int(call.game_id or 0)].owner()
+        players = games[int(call.game_id or 0)]
+        participant, episode, condition = players.owner()
         yield {
             "participant": participant,
             "episode": episode,
@@ -247,7 +248,12 @@ def npc_call_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
             "action_seqs": call.action_seqs,
             "model": call.model,
             "base_url": call.base_url,
-            "prompt": call.messages,
+            "prompt": [
+                {**message, "content": players.coded(message["content"])}
+                if isinstance(message, dict) and isinstance(message.get("content"), str)
+                else message
+                for message in call.messages
+            ],
             "reply": call.reply,
             "parsed": call.parsed,
             "problems": call.problems,

@@ -112,6 +112,12 @@ def test_event_logs_export_every_entry_of_the_participants_games(client, researc
     assert [r["seq"] for r in rows] == list(range(1, episode.game.events.count() + 1))
     assert {r["participant"] for r in rows} == {participant.code}
     assert any(r["category"] == "action" and "dust" in json.dumps(r["data"]) for r in rows)
+    # who acted is the participant's code, as everywhere else in the export, not their account's
+    # name ("by": "p-f14f2484030fe6ce" sat in 53 rows beside a participant column of P0001)
+    name = participant.user.get_username()
+    assert name.startswith("p-") and name not in text
+    (action,) = [r for r in rows if r["category"] == "action"]
+    assert action["data"]["by"] == participant.code
 
 
 def test_the_data_dictionary_describes_every_column(client, researcher, study):
