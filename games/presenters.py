@@ -169,6 +169,21 @@ def _says(message: str, reason: str) -> bool:
     return bool(core) and core in message.casefold()
 
 
+def backfill_after(game: Game, state: Mapping[str, Any]) -> float | None:
+    """Seconds after which a computer teammate takes an absent player's seat, while a game is paused
+    for that absence and its seats say so (a study's shared game); else None. The player left
+    behind read only "paused until the player returns" and did not know help was 30 s away."""
+    clock = state.get("clock") or {}
+    if not (clock.get("paused") and clock.get("pause_reason") == "disconnect"):
+        return None
+    waits = [
+        float(settings["backfill"].get("after_seconds", 60))
+        for settings in game.seats.filter(kind=SeatKind.HUMAN).values_list("settings", flat=True)
+        if isinstance(settings, dict) and isinstance(settings.get("backfill"), dict)
+    ]
+    return min(waits) if waits else None
+
+
 def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[dict] | None = None) -> dict[str, Any]:
     game, state = update.game, update.state
     observation = state["observation"]["data"]
@@ -199,6 +214,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
     deaf = cannot_read_chat(seats)
     return {
         "game": game,
+        "backfill_after": backfill_after(game, state),
         "state": state,
         "data": observation,
         "viewer": who,

@@ -76,6 +76,16 @@ def test_a_seat_away_too_long_goes_to_its_backfill_npc_and_the_game_resumes(toy_
     services.seat_disconnected(game.pk, 1, now=T0 + timedelta(seconds=10))
     assert Game.objects.get(pk=game.pk).pause_reason == "disconnect"
 
+    # the player left behind reads that help is coming (it said only "paused until the player returns")
+    from django.template.loader import render_to_string
+
+    from games.presenters import live_context
+    from games.viewer import Viewer, load_update
+
+    left_behind = Viewer(agents=[0])
+    context = live_context(load_update(game.pk, left_behind, 0), left_behind, full=True)
+    html = " ".join(render_to_string("games/live/_status.html", context).split())
+    assert "paused until the player returns; a computer teammate takes their seat if they are away 30 s" in html
     assert services.backfill_due(now=T0 + timedelta(seconds=11)) == []  # first seen missing: the wait starts
     assert services.backfill_due(now=T0 + timedelta(seconds=30)) == []  # 19 s away: not yet
     assert services.backfill_due(now=T0 + timedelta(seconds=42)) == [(game.pk, 1)]
