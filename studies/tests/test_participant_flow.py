@@ -48,6 +48,8 @@ def test_a_participant_goes_from_the_link_to_the_completion_code(client, make_st
     for position in range(2):
         page = client.get(step_url)
         assert f"Game {position + 1}" in page.content.decode()
+        # the bar shows what is done: half full before any game was played read as half done
+        assert f'<span style="width: {50 * position}%">' in page.content.decode()
         client.post(step_url, {"action": "start", "index": str(position)})
         episode = participant.episodes.get(index=position)
         assert episode.status == EpisodeStatus.PLAYING
