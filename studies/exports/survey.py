@@ -53,9 +53,11 @@ def _items(study: Study) -> list[Any]:
 
 
 def _constructs(items: list[Any]) -> list[str]:
+    """The constructs scored: an attention check's answer screens and is never scored (an item of
+    construct "attention" made an ``attention_score`` column)."""
     seen: list[str] = []
     for item in items:
-        if item.construct not in seen:
+        if item.attention_answer is None and item.construct not in seen:
             seen.append(item.construct)
     return seen
 
@@ -119,6 +121,7 @@ def response_wide_rows(study: Study, options: Options) -> Iterator[dict[str, Any
         item = by_pk[item_id]
         assert current is not None
         current[f"q{item.index + 1}_{item.construct}"] = value
-        scores.setdefault(item.construct, []).append(item_score(value, item.reverse_scored))
+        if item.attention_answer is None:
+            scores.setdefault(item.construct, []).append(item_score(value, item.reverse_scored))
     if current is not None:
         yield finish(current)

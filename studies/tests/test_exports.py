@@ -89,6 +89,16 @@ def test_survey_answers_long_and_wide_agree(client, researcher, study):
     assert int(reversed_row["score"]) == 6 - int(reversed_row["answer"])
     trust = [float(r["trust_score"]) for r in wide if r["condition"] == "Random NPC"]
     assert sorted(trust) == [4.0, 5.0]
+    # an attention check screens and is never scored: its construct made an "attention_score"
+    check = study.items.exclude(construct="trust").first()
+    study.items.filter(pk=check.pk).update(construct="attention", attention_answer=4)
+    again = list(
+        csv.DictReader(
+            io.StringIO(body(client.get(reverse("studies:export", args=[study.pk, "responses_wide", "csv"]))))
+        )
+    )
+    assert f"q{check.index + 1}_attention" in again[0] and "attention_score" not in again[0]
+    assert sorted(float(r["trust_score"]) for r in again if r["condition"] == "Random NPC") == [4.0, 5.0]
 
 
 def test_episodes_carry_the_objective_metrics(client, researcher, study):
