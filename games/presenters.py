@@ -308,6 +308,10 @@ def as_read_by(entry: dict[str, Any], agents: Sequence[int]) -> str:
     if entry.get("category") == "chat":
         # "agent 1: ..." / "<username>: ...": the log names the seat as the reader knows it
         # ("Teammate 1"), so the sender's stored name (an account's name too) is left out
+        data = entry.get("data")
+        text = data.get("text") if isinstance(data, dict) else None
+        if isinstance(text, str):
+            return text
         return message.split(": ", 1)[1] if ": " in message else message
     if entry["agent"] not in agents:
         for pattern, words in _THIRD_PERSON:

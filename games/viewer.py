@@ -90,6 +90,9 @@ def event_message(entry: GameEvent, *, blind: bool = False) -> dict[str, Any]:
     if blind and entry.kind == "seat_replaced" and isinstance(data, dict):
         # who left and what took over are the researcher's to know
         data = {key: data[key] for key in ("message", "reason") if key in data}
+    if blind and entry.category in ("action", "chat") and isinstance(data, dict) and ("by" in data or "from" in data):
+        # an account's name ("p-f14f2484030fe6ce: goto storage0"): the seat's number says who
+        data = {key: value for key, value in data.items() if key not in ("by", "from")}
     return wire_event(entry.seq, entry.category, entry.kind, entry.agent, entry.time, data)
 
 

@@ -159,3 +159,20 @@ def test_a_blinded_player_reads_that_a_teammate_took_over_but_not_who_left_or_wh
     assert "random" not in str(blinded) and "second-player" not in str(blinded)
     assert "a computer teammate takes over" in str(blinded)
     assert "second-player" in str(viewer.event_message(entry))  # researchers see everything
+
+
+def test_a_blinded_player_never_reads_another_players_account_name(toy_scenario, participant, second):
+    """A study game's frames said "p-f14f2484030fe6ce: goto storage0" (the login-less account's name)."""
+    from games import presenters, viewer
+
+    game = two_humans(toy_scenario, participant, second, clock_mode="lockstep")
+    services.apply_action(game.pk, agent=1, action="do dust", by=second)
+    services.post_chat(game.pk, text="I dust: now", by=second, agent=1)
+    for kind in ("act", "chat"):
+        entry = GameEvent.objects.get(game=game, kind=kind)
+        assert "second-player" in str(viewer.event_message(entry))  # researchers see everything
+        blinded = viewer.event_message(entry, blind=True)
+        assert "second-player" not in str(blinded), blinded
+        assert blinded["agent"] == 1 and blinded["message"] in ("agent: do dust", "I dust: now")
+        if kind == "chat":  # the log shows the text whole (a text with ": " lost its start)
+            assert presenters.as_read_by(blinded, [0]) == "I dust: now"
