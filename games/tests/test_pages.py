@@ -268,8 +268,8 @@ def test_every_domain_board_renders(client, participant, domain):
     if domain == "tasks":  # what an action waits for is named ("needs 1 first" read as "needs action 1")
         assert re.search(r'title="Needs: [^"]+">after [a-z]', page.content.decode())
         assert " first</span>" not in page.content.decode()
-    if domain == "itinerary":  # the header says how the brief stands, beside the score's percent
-        assert re.search(r'class="headline-text">0 of \d+ goals? met<', page.content.decode())
+    if domain == "itinerary":  # the header says how the brief stands, beside the score's percent so far
+        assert re.search(r'class="headline-text">score so far · 0 of \d+ goals? met<', page.content.decode())
     # the shortcut "A: type an action" only where there is a box to type in (kitchen and itinerary
     # pages listed it and pressing A did nothing)
     html = page.content.decode()
