@@ -256,11 +256,11 @@ def parse_recipes(name: str, text: str) -> dict[str, Any]:
         step = re.search(r"step (\d+)", message)
         path: Path = (*recipe, "steps", int(step.group(1))) if step else recipe
         missing = re.search(r"(?:missing|unknown) field '(\w+)'", message)
-        said = re.search(r"step \d+: (\w+)\b", message)  # "step 2: time: ...", "step 0: interruptible must be"
+        about = re.search(r"step \d+: (\w+)\b", message)  # "step 2: time: ...", "step 0: interruptible must be"
         if missing:
             path = (*path, missing.group(1))
-        elif step and said and said.group(1) in AUTHORED_STEP_FIELDS:
-            path = (*path, said.group(1))
+        elif step and about and about.group(1) in AUTHORED_STEP_FIELDS:
+            path = (*path, about.group(1))
         field = ".".join(str(p) for p in path) if path else ""
         raise AuthoringError([Problem(line_of(lines, path), field, message)]) from None
 
