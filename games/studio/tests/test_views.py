@@ -809,6 +809,8 @@ def test_a_generator_run_shows_its_progress_and_adds_the_instances_as_they_are_s
     assert Scenario.objects.filter(source="generated").count() == 2
     page = client_r.get(f"/studio/generate/runs/{run.pk}/").content.decode()
     assert "Saved 2 instances as generated/" in page and "Save as a family</button>" not in page
+    # it said "unsaved, the studio keeps it only if you save it there" of a saved family
+    assert "(saved: each is a scenario of the family" in page and "unsaved" not in page
     assert page.count('href="/studio/edit/') == 2
     # ... and benchmarking it starts from a form with the family filled in.
     run.refresh_from_db()
