@@ -74,6 +74,10 @@ def test_a_new_game_with_an_llm_teammate_asks_how_it_answers(
     held = page.get_by_label("Hold LLM teammates' replies to legal actions")
     assert not held.is_visible()  # no LLM seat yet: nothing to ask
     page.get_by_label("Scenario", exact=True).select_option("bundled/make-tea")
+    # "play together with" offers every other tasks scenario, not the chosen one itself
+    together = page.get_by_label("Play together with")
+    offered = together.evaluate("s => Array.from(s.options).filter(o => !o.hidden).map(o => o.value)")
+    assert "bundled/make-tea" not in offered and len(offered) >= 2, offered
     page.get_by_label("Seat 1", exact=True).select_option(label="NPC: LLM dispatcher")
     assert held.is_visible() and held.is_checked()  # small models act only when held
     page.get_by_label("Seat 1", exact=True).select_option(label="NPC: random (baseline)")

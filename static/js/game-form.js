@@ -1,4 +1,4 @@
-// The new-game form: "play together with" only for a tasks scenario, the player picker only on
+// The new-game form: "play together with" only for a tasks scenario (and not the scenario itself), the player picker only on
 // human seats, the source game only on replay seats, how LLM teammates answer only with an LLM seat.
 // Without scripts every field stays visible.
 (function () {
@@ -9,7 +9,12 @@
     const tasks = scenario && domains[scenario.value] === "tasks";
     document.querySelectorAll("[data-tasks-only]").forEach(function (el) {
       el.hidden = !tasks;
-      if (!tasks) el.querySelectorAll("option").forEach(function (o) { o.selected = false; });
+      el.querySelectorAll("option").forEach(function (o) {
+        // the scenario itself is not offered to play together with itself (the server drops it anyway)
+        const itself = !!scenario && o.value === scenario.value;
+        o.hidden = itself;
+        if (!tasks || itself) o.selected = false;
+      });
     });
     // a replay seat copies a game of the same scenario
     document.querySelectorAll("[data-seat-for='npc:replay'] select").forEach(function (select) {
