@@ -493,14 +493,18 @@ class ItineraryPresenter:
         less, none at 540 or more"); None: the generic row."""
         if key != "objective" or not isinstance(value, Mapping):
             return None
-        unit = "min" if value.get("unit") == "minute" else str(value.get("unit", ""))
         amount = value.get("value")
         low, high = value.get("min"), value.get("max")
         if not isinstance(amount, int | float) or not isinstance(low, int | float) or not isinstance(high, int | float):
             return None
+        if value.get("unit") == "minute":  # "8340 min" of a six-day trip: "5 days 19 h"
+            said = [time_left(round(n)) for n in (amount, low, high)]
+        else:
+            unit = str(value.get("unit", ""))
+            said = [f"{amount:g} {unit}", f"{low:g} {unit}", f"{high:g}"]
         return (
-            f"{value.get('quantity', '')}: {amount:g} {unit}; full efficiency points at {low:g} {unit} or less, "
-            f"none at {high:g} or more"
+            f"{value.get('quantity', '')}: {said[0]}; full efficiency points at {said[1]} or less, "
+            f"none at {said[2]} or more"
         )
 
     def rewrites_log(self, entries: Sequence[Mapping[str, Any]]) -> bool:

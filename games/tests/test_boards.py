@@ -1071,7 +1071,7 @@ def test_a_wait_read_in_pieces_is_one_bar_and_one_line_of_the_day():
 
 
 def test_the_trip_log_and_result_read_as_the_page_does():
-    from games import presenters
+    from games import itinerary_view, presenters
     from games.domains.itinerary.rules import RULES as TRIPS
     from games.domains.itinerary.tests.worlds import definition
 
@@ -1096,7 +1096,13 @@ def test_the_trip_log_and_result_read_as_the_page_does():
     rows = {label: text for label, text, _ in presenters.metric_rows(result, "itinerary")}
     objective = result["objective"]
     assert rows["objective"] == (
-        f"time: 0 min; full efficiency points at {objective['min']:g} min or less, none at {objective['max']:g} or more"
+        f"time: 0 min; full efficiency points at {itinerary_view.time_left(round(objective['min']))} or less, "
+        f"none at {itinerary_view.time_left(round(objective['max']))} or more"
+    )
+    # a trip of days reads in days and hours ("time: 8340 min")
+    days = {"quantity": "time", "unit": "minute", "value": 8340, "min": 4000, "max": 9000}
+    assert itinerary_view.ItineraryPresenter().result_text("objective", days) == (
+        "time: 5 days 19 h; full efficiency points at 2 days 18 h or less, none at 6 days 6 h or more"
     )
 
 
