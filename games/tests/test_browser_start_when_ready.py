@@ -56,6 +56,16 @@ def test_the_clock_waits_until_the_player_presses_start(tmp_path, shots):
             after_start = page.evaluate("() => document.activeElement.textContent.trim()")
             page.keyboard.press("Shift+Tab")
             expect(start).to_be_focused()
+            # a message to the team before starting: the redraw its update brings left the focus in
+            # the box (a redrawn Start took it by autofocus: the rest of the words went to the page
+            # and Enter started the clock)
+            page.keyboard.press("c")
+            page.keyboard.type("hello cooks")
+            page.keyboard.press("Enter")
+            expect(page.locator("#game-log-list")).to_contain_text("hello cooks")
+            page.keyboard.type("and")
+            chat_focus = page.evaluate("() => [document.activeElement.id, document.activeElement.value]")
+            start.focus()
             status_width = page.locator("#game-status").bounding_box()["width"]
             page.keyboard.press("Enter")
             expect(page.locator(".ready-gate")).to_have_count(0)
@@ -70,6 +80,7 @@ def test_the_clock_waits_until_the_player_presses_start(tmp_path, shots):
     assert actions_while_reading >= 2  # what they will be able to do is there to read
     assert clock_after_reading == "0" and left_after_reading == left_before and "14 steps left" in left_before
     assert focused.startswith("goto "), focused  # on to the first action, not lost to the page
+    assert chat_focus == ["chat-text", "and"], chat_focus
     assert after_start != "Stop", after_start
     assert width_running == status_width  # the status bar keeps its width as the gate goes
     assert not stored["paused"]

@@ -231,8 +231,9 @@
     const place = event.target.closest && event.target.closest("[data-pick-place]");
     placeFocus = place ? place.dataset.pickPlace : null;
     if (button) actionFocus = { action: button.dataset.action || "", index: actionButtons().indexOf(button) };
-    // Start goes away once pressed: the focus moves on to the first action
-    else if (event.target.closest && event.target.closest(".ready-gate")) actionFocus = { action: "", index: 0 };
+    // Start goes away once pressed: the focus moves on to the first action (while it is there, a
+    // redraw keeps it on Start; a redrawn Start took the focus back by autofocus, from the chat box too)
+    else if (event.target.closest && event.target.closest(".ready-gate")) actionFocus = { action: "", index: 0, gate: true };
     else if (event.target !== document.body) actionFocus = null;
   });
   function restoreFocus() {
@@ -241,6 +242,8 @@
     const place = placeFocus && document.querySelector('[data-pick-place="' + CSS.escape(placeFocus) + '"]');
     if (place) { focusPlace(place); return; }
     if (!actionFocus) return;
+    const gate = actionFocus.gate && document.querySelector(".ready-gate button");
+    if (gate) { gate.focus(); return; }
     const buttons = actionButtons();
     if (!buttons.length) return;
     const same = actionFocus.action && buttons.find(function (b) { return b.dataset.action === actionFocus.action; });
