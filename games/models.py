@@ -73,6 +73,8 @@ STOPPED = "stopped by a researcher"
 # The pause reason of a real-time game whose clock starts when its player presses Start or acts
 # (``services.create_game(start_when_ready=True)``): they read the brief first.
 READY = "ready"
+# The pause reason of a game whose people are not all connected yet (``games.services.seats``).
+WAITING = "waiting"
 
 
 class GameStatus(models.TextChoices):

@@ -13,6 +13,7 @@ from games import clock
 from games.codec import Entry
 from games.models import (
     READY,
+    WAITING,
     Game,
     GameStatus,
 )
@@ -118,9 +119,11 @@ def _restart(game_id: int, by: Any, now: datetime | None, due: Callable[[Game], 
 def run_clock(ctx: Any, by: Any) -> None:
     """Set a paused game's clock running from now (inside the caller's transaction)."""
     game = ctx.game
-    started = game.pause_reason == READY
+    # a shared game's log read "the game starts / the game starts when every player is here / the
+    # game resumes": the clock's first run says it starts, whatever it waited for
+    messages = {READY: "the clock starts", WAITING: "every player is here: the clock starts"}
+    message = messages.get(game.pause_reason, "the game resumes")
     game.paused, game.pause_reason, game.anchor_at = False, "", ctx.now
-    message = "the clock starts" if started else "the game resumes"
     ctx.append(Entry("control", "resumed", game.anchor_time, data={"message": message, "by": _name(by)}))
 
 

@@ -174,7 +174,7 @@ def create_game(
             # last one is still loading the page; nor, in a game a researcher made for someone who
             # opens it later, in their absence (a kitchen of 60 steps was over before its player
             # came). A player who starts their own game (a study's "Start game 1" too) is there.
-            waits = (WAITING, "the game starts when every player is here")
+            waits = (WAITING, "the clock starts when every player is here")
         if waits is not None:
             reason, message = waits
             game.paused, game.pause_reason = True, reason

@@ -18,12 +18,11 @@ from django.utils import timezone
 
 from games import hooks, presence
 from games.codec import Entry
-from games.models import Game, GameStatus, Seat, SeatKind
+from games.models import WAITING, Game, GameStatus, Seat, SeatKind
 from games.services.control import run_clock
 from games.services.errors import GameOver, InvalidInput, UnknownSeat
 from games.services.loop import _catch_up, _load, _name, _save
 
-WAITING = "waiting"  # pause reason of a game whose people are not all connected yet
 MISSING_SINCE = "missing_since"  # seat settings: when backfill_due first found the seat empty
 
 

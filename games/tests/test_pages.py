@@ -632,7 +632,7 @@ def test_a_watcher_of_a_recipes_game_reads_each_cooks_line_not_a_you_card(client
     assert "busy with Tomato Soup step 0 until 5:00" in played
     assert "Tell your teammates what to do" in played
     # after a message the keys type into the box: the page says how to give them back to the game
-    assert '<kbd>Esc</kbd> gives the keys back to the game' in played and 'aria-describedby="chat-keys"' in played
+    assert "<kbd>Esc</kbd> gives the keys back to the game" in played and 'aria-describedby="chat-keys"' in played
 
 
 def test_a_watcher_of_a_trip_reads_where_the_traveller_is_not_you(client, participant, researcher):

@@ -42,6 +42,14 @@ def test_the_clock_waits_until_every_human_seat_is_connected(toy_scenario, parti
     game = Game.objects.get(pk=game.pk)
     assert not game.paused
     assert game_time(game.pk, T0 + timedelta(seconds=12)) == pytest.approx(3.0)  # from the second's arrival
+    # the log says what happened, in order (it read "the game starts / the game starts when every
+    # player is here / the game resumes")
+    said = list(GameEvent.objects.filter(game=game, category="control").order_by("seq").values_list("data", flat=True))
+    assert [entry["message"] for entry in said] == [
+        "the game starts",
+        "the clock starts when every player is here",
+        "every player is here: the clock starts",
+    ]
 
 
 def test_one_human_and_lockstep_games_start_at_once(toy_scenario, participant, second):
