@@ -232,7 +232,11 @@ def test_the_monitor_lists_the_longest_running_games_and_counts_them_all(client,
     page = client.get(reverse("studies:monitor", args=[study.pk])).content.decode()
     assert '<span class="stat-value">4</span><span class="stat-label">games running</span>' in page
     running = page[page.index("<h2>Running games</h2>") : page.index('<h2 id="participants">')]
-    assert running.count("Watch live") == 3 and "The 3 running longest are listed, of 4." in running
+    assert running.count("Watch live") == 0 and "The 3 running longest are listed, of 4." in running
+    # the link names the site's game: "Game 2" (the episode) sat beside a link to game 13
+    watched = re.findall(r'href="/games/(\d+)/[^"]*">Watch game (\d+) live</a>', running)
+    assert len(watched) == 3 and all(url == said for url, said in watched), watched
+    assert "<th title=" in running and ">Their game</th>" in running
 
 
 def test_condition_validation_names_the_fix(make_study):
