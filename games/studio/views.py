@@ -410,6 +410,8 @@ def _row(run: GeneratorRun, index: int, instance: dict[str, Any], saved_pk: int 
         row["open_url"] = reverse("studio:edit", args=[saved_pk])
     else:
         row["open_url"] = reverse("studio:generate_open", args=[run.pk, index])
+    # a kitchen level where the reference dispatcher serves no order read "Optimum 0.0" like any other
+    row["unserved"] = run.domain == "kitchen" and instance.get("optimal_makespan") == 0
     return row
 
 

@@ -836,6 +836,11 @@ def test_a_generator_runs_actions_column_says_what_it_counts_in_that_domain(
     page = client_r.get(f"/studio/generate/runs/{run.pk}/").content.decode()
     assert f"Actions: {kitchen.ACTIONS}.".replace("'", "&#x27;") in page
     assert f'<td class="num" title="{actions}">{round(actions, 1):g}</td>' in page
+    # a level where the reference dispatcher serves nothing says so (it read "Optimum 0.0" plainly)
+    assert (run.instances[0]["optimal_makespan"] == 0) == ("nothing served</span>" in page)
+    run.instances[0]["optimal_makespan"] = 0
+    run.save(update_fields=["instances"])
+    assert "nothing served</span>" in client_r.get(f"/studio/generate/runs/{run.pk}/").content.decode()
 
 
 def test_a_stopped_generator_run_keeps_the_instances_solved_before_it(
