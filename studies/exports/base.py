@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from studies.models import Episode, ParticipantStatus, Study, participant_code
+from studies.services.participation import ACCOUNT_NAME
 
 CHUNK = 2000
 
@@ -36,11 +36,6 @@ def participants_of(study: Study, options: Options) -> Any:
     if not options.include_excluded:
         queryset = queryset.filter(is_pilot=False, status__in=[ParticipantStatus.ACTIVE, ParticipantStatus.COMPLETED])
     return queryset
-
-
-# the login-less accounts a study's link makes (studies.services.participation): only these are
-# written as codes; a signed-in person's name could be a word of any message
-PARTICIPATION_ACCOUNT = re.compile(r"p-[0-9a-f]{16}")
 
 
 def iso(value: Any) -> str:
@@ -130,6 +125,8 @@ def players_by_game(study: Study, options: Options) -> dict[int, GamePlayers]:
         players = games.setdefault(game_id, GamePlayers(condition, max(humans or 1, 1), backfilled or 0))
         code = participant_code(participant_id)
         players.seats[seat or 0] = (code, index + 1)
-        if username and PARTICIPATION_ACCOUNT.fullmatch(username):  # never a person's own name ("participant")
+        # only the login-less accounts a study's link makes: a signed-in person's own name
+        # ("participant") could be a word of any message
+        if username and ACCOUNT_NAME.fullmatch(username):
             players.names[username] = code
     return games

@@ -38,6 +38,8 @@ from studies.models import (
 # reads as a formula (arena_site.spreadsheet); panels' ids (Prolific, MTurk, SONA) start so anyway
 EXTERNAL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@:-]{0,127}$")
 ACCOUNT_PREFIX = "p-"
+# the name ``_participant_account`` gives (16 hex digits after the prefix): exports write it as the code
+ACCOUNT_NAME = re.compile(rf"{re.escape(ACCOUNT_PREFIX)}[0-9a-f]{{16}}")
 RESUME_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 MAX_RESUME_TRIES = 10
 
