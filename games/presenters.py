@@ -22,6 +22,7 @@ from games.engine.domain import resolve
 from games.models import Game, GameEvent, SeatKind
 from games.npc import optimality
 from games.seatnames import SeatInfo, cannot_read_chat, seat_names
+from games.services.seats import backfill_wait
 from games.viewer import Update, Viewer, event_message
 
 LOG_LENGTH = 150
@@ -177,7 +178,7 @@ def backfill_after(game: Game, state: Mapping[str, Any]) -> float | None:
     if not (clock.get("paused") and clock.get("pause_reason") == "disconnect"):
         return None
     waits = [
-        float(settings["backfill"].get("after_seconds", 60))
+        backfill_wait(settings["backfill"])
         for settings in game.seats.filter(kind=SeatKind.HUMAN).values_list("settings", flat=True)
         if isinstance(settings, dict) and isinstance(settings.get("backfill"), dict)
     ]

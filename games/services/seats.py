@@ -111,9 +111,7 @@ def backfill_due(*, now: datetime | None = None) -> list[tuple[int, int]]:
             seat.save(update_fields=["settings"])
             continue
         backfill = seat.settings["backfill"]
-        if now - datetime.fromtimestamp(float(since), tz=now.tzinfo) < timedelta(
-            seconds=float(backfill.get("after_seconds", 60))
-        ):
+        if now - datetime.fromtimestamp(float(since), tz=now.tzinfo) < timedelta(seconds=backfill_wait(backfill)):
             continue
         others = Seat.objects.filter(game_id=seat.game_id, kind=SeatKind.HUMAN).exclude(agent=seat.agent)
         if not others.filter(agent__in=here).exists():
@@ -124,13 +122,18 @@ def backfill_due(*, now: datetime | None = None) -> list[tuple[int, int]]:
                 seat.agent,
                 dispatcher=backfill["dispatcher"],
                 settings=backfill.get("settings") or {},
-                reason=f"away for {float(backfill.get('after_seconds', 60)):g} s",
+                reason=f"away for {backfill_wait(backfill):g} s",
                 now=now,
             )
         except (GameOver, UnknownSeat):
             continue
         replaced.append((seat.game_id, seat.agent))
     return replaced
+
+
+def backfill_wait(backfill: Mapping[str, Any]) -> float:
+    """How long a seat's player may be away before its ``backfill`` takes the seat, in seconds."""
+    return float(backfill.get("after_seconds", 60))
 
 
 def is_waiting(game: Game) -> bool:
