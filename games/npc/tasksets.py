@@ -30,11 +30,11 @@ def scenario_slugs(domain: str, patterns: Sequence[str] = (), source: str = "") 
     if patterns:
         slugs = [slug for slug in slugs if any(fnmatch(slug, p) or slug == p for p in patterns)]
     if not slugs:
-        raise TaskSetError(_none_found(domain, patterns, source, any_of_domain=query.exists()))
+        raise TaskSetError(_none_found(domain, patterns, any_of_domain=query.exists()))
     return slugs
 
 
-def _none_found(domain: str, patterns: Sequence[str], source: str, *, any_of_domain: bool) -> str:
+def _none_found(domain: str, patterns: Sequence[str], *, any_of_domain: bool) -> str:
     """Why no scenario was found: a pattern naming another domain's scenario says so (it read "load
     some first" beside a scenario that existed, in the tasks domain)."""
     what = f" matching {', '.join(patterns)}" if patterns else ""
