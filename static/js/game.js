@@ -361,6 +361,15 @@
     if (form) form.querySelectorAll("input[name=text], input[name=action]").forEach(function (i) { i.value = ""; });
   });
 
-  document.addEventListener("DOMContentLoaded", function () { syncOffset(); tick(); pinLog(); });
+  // Start takes the focus as the page opens, by script rather than by autofocus alone: the browser
+  // applies autofocus late, and the status the socket pushes on connecting could replace the button
+  // first (the focus then stayed on the page, and Enter did nothing)
+  function focusGate() {
+    const gate = document.querySelector(".ready-gate button");
+    const active = document.activeElement;
+    if (gate && (!active || active === document.body)) gate.focus();
+  }
+  focusGate();
+  document.addEventListener("DOMContentLoaded", function () { focusGate(); syncOffset(); tick(); pinLog(); });
   setInterval(tick, 200);
 })();
