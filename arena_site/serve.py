@@ -62,6 +62,12 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+# Frames up to this size reach the consumer, which answers one over schema.MAX_FRAME_BYTES with a
+# bad_frame error; a larger one is not read into memory: the server closes the connection (1009).
+# Daphne's default (make run), where uvicorn's own is 16 MiB.
+WS_MAX_BYTES = 1024 * 1024
+
+
 def run_worker(host: str, port: int) -> None:
     import uvicorn
 
@@ -72,6 +78,7 @@ def run_worker(host: str, port: int) -> None:
         lifespan="off",  # the app has no startup/shutdown hooks (Channels' router refuses lifespan)
         access_log=False,  # no line per websocket
         ws_per_message_deflate=False,  # CPU is better spent on games (Daphne does not compress either)
+        ws_max_size=WS_MAX_BYTES,
     )
     uvicorn.Server(config).run(sockets=[listening_socket(host, port)])
 

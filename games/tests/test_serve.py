@@ -141,3 +141,44 @@ def test_a_bad_setting_stops_serve_with_one_line(tmp_path):
     assert failed.returncode == 2
     assert "error: DATABASE_URL: cannot connect" in failed.stderr
     assert "stopped at start" in failed.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", [None, 1], ids=["make run (Daphne)", "make serve (uvicorn)"])
+def test_an_oversized_frame_is_answered_and_a_huge_one_closes_only_its_connection(tmp_path, workers):
+    """Over 8,000 bytes: a bad_frame error and the connection stays open. Over 1 MiB the server does
+    not read it into memory but closes that connection (uvicorn with 1009, message too big, where its
+    own limit is 16 MiB; Daphne drops it before its close frame arrives); another connection to the
+    game works on."""
+    stack = Stack(tmp_path)
+    try:
+        stack.manage("migrate", "--noinput", "-v0")
+        token = stack.python(SETUP).strip().splitlines()[-1]
+        stack.start(workers=workers)
+        game = api(stack, token, "/api/games/", {"domain": "tasks", "scenario": "bundled/make-tea"})
+        url = f"ws://127.0.0.1:{stack.port}/ws/games/{game['id']}/?since=0"
+        headers = {"Authorization": f"Token {token}"}
+
+        async def play() -> tuple[dict, int | None, int, int]:
+            async with websockets.connect(url, additional_headers=headers, max_size=None) as ws:
+                await next_state(ws, {})
+                await ws.send(json.dumps({"type": "chat", "text": "x" * 9_000}))
+                answer = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                try:
+                    await ws.send(json.dumps({"type": "chat", "text": "x" * (2 * 1024 * 1024)}))
+                    while True:
+                        await asyncio.wait_for(ws.recv(), 30)
+                except websockets.ConnectionClosed as closed:
+                    code = closed.rcvd.code if closed.rcvd else None  # None: no close frame came
+            async with websockets.connect(url, additional_headers=headers) as ws:
+                state = await next_state(ws, {})
+                await ws.send(json.dumps({"type": "act", "action": pick(state["legal_actions"])}))
+                after = await next_state(ws, {})
+            return answer, code, state["seq"], after["seq"]
+
+        answer, code, before, after = asyncio.run(play())
+    finally:
+        stack.close()
+    assert answer["type"] == "error" and answer["code"] == "bad_frame" and "8000 bytes" in answer["message"]
+    assert code == 1009 if workers else code in (1009, None)  # closed, not answered with bad_frame
+    assert after > before  # the game took the next connection's action
