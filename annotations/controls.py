@@ -162,7 +162,9 @@ def value_from_post(prop: str, data: QueryDict | Mapping[str, list[str]]) -> str
     """The label a control's form posted ("" clears it); ValueError says what is wrong."""
     values = [v for v in _getlist(data, "value") if v != ""]
     if prop in RADIO_CHOICES:
-        return values[-1] if values else ""
+        if not values:  # the page cannot untick a radio: an empty post is not a way to clear it
+            raise ValueError(f"choose one of {', '.join(label for _, label, _ in RADIO_CHOICES[prop])}")
+        return values[-1]
     if prop in (RESOURCE, DEPENDENCY):
         if NONE in values and len(values) > 1:
             raise ValueError("choose none or some steps/appliances, not both")
@@ -188,9 +190,11 @@ def value_from_post(prop: str, data: QueryDict | Mapping[str, list[str]]) -> str
         return NONE
     if minutes == "":
         raise IncompleteInput(f"now enter within how many minutes after step {step} this step must start")
-    if not (minutes.isascii() and minutes.isdigit()) or not 0 < int(minutes) <= MAX_CONSTRAINT_MINUTES:
+    # at most a few digits before int(): a longer run of digits is Python's own error, not the user's
+    digits = minutes.isascii() and minutes.isdigit() and len(minutes) <= 6
+    if not digits or not 0 < int(minutes) <= MAX_CONSTRAINT_MINUTES:
         raise ValueError(f"the minutes must be a whole number from 1 to {MAX_CONSTRAINT_MINUTES}")
-    if not (step.isascii() and step.isdigit()):
+    if not (step.isascii() and step.isdigit() and len(step) <= 6):
         raise ValueError("pick the step from the list")
     return f"{int(step)}:{int(minutes)}"
 

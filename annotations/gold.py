@@ -43,7 +43,7 @@ def set_gold_labels(*, user: Any, item: Item, labels: Mapping[str, str]) -> int:
         if not value.strip():
             continue
         try:
-            checked[prop] = check_label(prop, value, step=item.step, steps=steps)
+            checked[prop] = check_label(prop, value, step=item.step, steps=steps, earlier_only=True)
         except LabelError as exc:
             raise AnnotationError(f"{prop}: {exc}") from None
     for prop, value in checked.items():

@@ -120,7 +120,7 @@ def parse_reply(
                 problems.append(f"step {step}: no {prop} label")
                 continue
             try:
-                labels.append((step, prop, check_label(prop, value, step=step, steps=steps)))
+                labels.append((step, prop, check_label(prop, value, step=step, steps=steps, earlier_only=True)))
             except LabelError as exc:
                 closed = choices_for(prop)
                 problems.append(f"step {step}: {exc}" + (f" (expected {', '.join(closed)})" if closed else ""))

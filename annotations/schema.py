@@ -115,11 +115,16 @@ def _shown(value: str, most: int = 40) -> str:
     return repr(value) if len(value) <= most else repr(value[:most]) + "…"
 
 
-def check_label(prop: str, value: str, step: int | None = None, steps: Iterable[int] | None = None) -> str:
+def check_label(
+    prop: str, value: str, step: int | None = None, steps: Iterable[int] | None = None, *, earlier_only: bool = False
+) -> str:
     """Return ``value`` if it is a canonical label of ``prop``; raise LabelError saying what to write.
 
     ``step`` and ``steps`` (the item's own index and its recipe's step indices), when known, also
-    check that referenced steps exist and are not the step itself.
+    check that referenced steps exist and are not the step itself. ``earlier_only`` (what a person or
+    a model labels: the page offers the steps before this one) refuses a later step too: a recipe
+    lists its steps in cooking order, so a dependency or time constraint on a later step could never
+    hold. An import keeps what its file says.
     """
     if prop not in PROPERTIES:
         raise LabelError(f"unknown property {_shown(prop)}; use one of {', '.join(PROPERTIES)}")
@@ -151,7 +156,7 @@ def check_label(prop: str, value: str, step: int | None = None, steps: Iterable[
             raise LabelError(
                 f"write dependencies once each in ascending order: {_shown(canonical)}, not {_shown(value)}"
             )
-        _check_refs(refs, step, steps, prop)
+        _check_refs(refs, step, steps, prop, earlier_only=earlier_only)
         return value
     # TIME_CONSTRAINT
     if not _CONSTRAINTS.match(value):
@@ -164,11 +169,13 @@ def check_label(prop: str, value: str, step: int | None = None, steps: Iterable[
         raise LabelError(f"time constraint {_shown(value)}: name each step k once, in ascending order")
     if any(n <= 0 for _, n in pairs):
         raise LabelError(f"time constraint {_shown(value)}: N must be a positive number of minutes")
-    _check_refs(ks, step, steps, prop)
+    _check_refs(ks, step, steps, prop, earlier_only=earlier_only)
     return value
 
 
-def _check_refs(refs: list[int], step: int | None, steps: Iterable[int] | None, prop: str) -> None:
+def _check_refs(
+    refs: list[int], step: int | None, steps: Iterable[int] | None, prop: str, *, earlier_only: bool = False
+) -> None:
     prop = prop.replace("_", " ")  # "time constraint", as the other messages write it
     if step is not None and step in refs:
         raise LabelError(f"{prop} of step {step} cannot refer to step {step} itself")
@@ -177,6 +184,11 @@ def _check_refs(refs: list[int], step: int | None, steps: Iterable[int] | None, 
         missing = [r for r in refs if r not in known]
         if missing:
             raise LabelError(f"{prop} refers to step {missing[0]}, which this recipe does not have")
+    if earlier_only and step is not None and (later := [r for r in refs if r > step]):
+        raise LabelError(
+            f"{prop} of step {step} can only name an earlier step, not step {later[0]}: the steps are listed in "
+            "cooking order, so a later one cannot come first"
+        )
 
 
 def join_resources(appliances: Iterable[str]) -> str:

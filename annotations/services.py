@@ -141,7 +141,7 @@ def save_label(*, user: Any, item: Item, prop: str, value: str) -> Label | None:
         Label.objects.filter(item=item, annotator=annotator, property=prop).delete()
         return None
     try:
-        value = check_label(prop, value, step=item.step, steps=recipe_steps(item.recipe))
+        value = check_label(prop, value, step=item.step, steps=recipe_steps(item.recipe), earlier_only=True)
     except LabelError as exc:
         raise AnnotationError(str(exc)) from None
     # One INSERT .. ON CONFLICT DO UPDATE: concurrent saves of the same row cannot fail or duplicate.
@@ -181,7 +181,7 @@ def set_gold(*, user: Any, item: Item, prop: str, value: str) -> GoldLabel:
     if prop not in item.project.properties:
         raise AnnotationError(f"this project does not label {prop!r}")
     try:
-        value = check_label(prop, value, step=item.step, steps=recipe_steps(item.recipe))
+        value = check_label(prop, value, step=item.step, steps=recipe_steps(item.recipe), earlier_only=True)
     except LabelError as exc:
         raise AnnotationError(str(exc)) from None
     gold, _ = GoldLabel.objects.update_or_create(

@@ -47,8 +47,9 @@ def test_label_a_recipe_with_the_keyboard(live_server, browser):
     for key in ("a", "n", "s", "x"):
         page.keyboard.press(key)
     page.wait_for_function("document.querySelector('#label-progress .hint').textContent.startsWith('4 of 8')")
-    # "No time constraint" has no minutes: the field is not there to fill in (nor to tab into)
-    assert not page.locator("#step-0 .control-time_constraint input.minutes").is_visible()
+    # the first step follows no other: no minutes to fill in (nor to tab into), and it says why
+    assert page.locator("#step-0 .control-time_constraint input.minutes").count() == 0
+    assert "No earlier step to follow" in page.locator("#step-0 .control-time_constraint").inner_text()
     assert page.locator("#step-1 .control-time_constraint input.minutes").is_visible()
     # Step 1: continuous, not interruptible, no resource, within 2 min after step 0.
     page.keyboard.press("j")
@@ -59,6 +60,10 @@ def test_label_a_recipe_with_the_keyboard(live_server, browser):
     page.keyboard.press("ArrowDown")  # -> "After step 0"
     status = page.locator("#step-1 .control-time_constraint .save-status")
     status.filter(has_text="now enter within how many minutes").wait_for()
+    # the keys passed "No time constraint" on the way: only where they stopped is sent, and that
+    # waits for its minutes (each ArrowDown saved: "none" was stored, a label never chosen)
+    assert not Label.objects.filter(item__step=1, property="time_constraint").exists()
+    assert page.locator("#label-progress .hint").inner_text().startswith("7 of 8")
     page.keyboard.press("Tab")  # into the minutes
     page.keyboard.type("99999")  # out of range: refused by the field, and the page says so
     page.keyboard.press("Enter")

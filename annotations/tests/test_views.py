@@ -68,9 +68,14 @@ def test_a_refused_value_shows_why_and_changes_nothing(client, setup):
         ("1", "99999999999999999999", "a whole number from 1 to 999"),  # it was stored as the label
         ("1", "\u0663", "a whole number from 1 to 999"),
         ("1\u0663", "5", "pick the step from the list"),  # int() read it as step 13
+        ("9" * 5000, "5", "pick the step from the list"),  # was Python's "Exceeds the limit (4300 digits)"
+        ("1", "9" * 5000, "a whole number from 1 to 999"),
+        ("3", "5", "can only name an earlier step, not step 3"),  # the page offers steps 0 and 1; it was saved
     ):
         refused = _save(client, item, "time_constraint", k=k, n=n)
         assert "Not saved" in refused.content.decode() and said in refused.content.decode(), (k, n)
+    unticked = _save(client, item, "concurrency")  # no value: the page cannot untick a radio
+    assert "Not saved: choose one of" in unticked.content.decode()
     minutes_first = _save(client, item, "time_constraint", k="", n="5")
     assert "now pick the step this one must start within 5 min of" in minutes_first.content.decode()
     assert not Label.objects.exists()
@@ -405,3 +410,25 @@ def test_the_import_page_imports_a_csv_and_refuses_one_too_large_or_not_utf8(cli
     # an annotator may not import
     client.force_login(setup[2])
     assert client.post(url, {"file": SimpleUploadedFile("labels.csv", good, "text/csv")}).status_code == 403
+
+
+def test_gold_and_an_annotator_cannot_name_a_later_step(researcher):
+    """A time constraint or dependency on a later step could never hold (the steps are in cooking
+    order): gold typed on the adjudication page made a recipe whose step 2 must follow step 4."""
+    amy = make_annotator("amy")
+    project = services.create_project(
+        name="Forward",
+        recipes=[make_recipe("Cobbler")],
+        properties=["time_constraint", "dependency"],
+        annotators=[amy],
+        annotators_per_item=1,
+    )
+    item = project.recipes.get().items.get(step=2)
+    for prop, value in (("time_constraint", "4:5"), ("dependency", "0+3")):
+        with pytest.raises(services.AnnotationError, match="can only name an earlier step"):
+            services.set_gold(user=researcher, item=item, prop=prop, value=value)
+        with pytest.raises(services.AnnotationError, match="can only name an earlier step"):
+            services.save_label(user=amy, item=item, prop=prop, value=value)
+    assert not GoldLabel.objects.exists() and not Label.objects.exists()
+    services.set_gold(user=researcher, item=item, prop="time_constraint", value="1:5")  # an earlier step is kept
+    assert GoldLabel.objects.get().value == "1:5"

@@ -44,6 +44,41 @@
     if (event.target.matches(".control-multi input[type=checkbox]")) exclusive(event.target);
   }, true);
 
+  // Arrow keys on a closed select change its value at each press, and each change would save: on
+  // the way from "not labelled yet" to "After step 0" a keyboard user stored "No time constraint".
+  // A change made by a key is held until the keys stop (or the field is left, or Enter), and only
+  // the value the user stopped on is sent.
+  const HOLD_MS = 800;
+  let keyedAt = 0;
+  let held = null;
+  function release() {
+    if (!held) return;
+    const select = held.select;
+    clearTimeout(held.timer);
+    held = null;
+    select.dataset.released = "1";
+    changed(select);
+  }
+  document.addEventListener("keydown", (event) => {
+    if (event.target.matches && event.target.matches("select[name=k]")) {
+      if (event.key === "Enter") release();
+      else keyedAt = Date.now();
+    }
+  }, true);
+  document.addEventListener("change", (event) => {
+    const select = event.target;
+    if (!(select.matches && select.matches("select[name=k]"))) return;
+    if (select.dataset.released) { delete select.dataset.released; return; }
+    if (Date.now() - keyedAt > 250) return; // a pick with the mouse saves at once
+    event.stopImmediatePropagation();
+    if (held && held.select !== select) release();
+    if (held) clearTimeout(held.timer);
+    held = { select, timer: setTimeout(release, HOLD_MS) };
+  }, true);
+  document.addEventListener("focusout", (event) => {
+    if (held && event.target === held.select) release();
+  }, true);
+
   function press(key) {
     if (!current) return false;
     if (key === "x") {
