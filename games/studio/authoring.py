@@ -57,9 +57,11 @@ def check_name(name: str) -> None:
         )
 
 
-def check_text(name: str, text: str) -> None:
-    """What every format asks first: a usable name and some text."""
-    check_name(name)
+def check_text(name: str, text: str, *, named: bool = False) -> None:
+    """What every format asks first: a usable name and some text. ``named``: the name is a stored
+    scenario's own (a bundled recipe pair is "Lemonade_Banana-Bread"), kept as it is when editing."""
+    if not named:
+        check_name(name)
     if not text.strip():
         raise AuthoringError([Problem(1, "", "the editor is empty; start from the example")])
 

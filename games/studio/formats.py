@@ -87,8 +87,9 @@ def format_of(domain: str) -> Format:
     return found
 
 
-def parse(domain: str, name: str, text: str) -> Definition:
-    authoring.check_text(name, text)
+def parse(domain: str, name: str, text: str, *, named: bool = False) -> Definition:
+    """``named``: ``name`` is the stored scenario's own, not one typed for a new scenario."""
+    authoring.check_text(name, text, named=named)
     return format_of(domain).parse(name, text)
 
 

@@ -116,20 +116,42 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = get_object_or_404(Scenario, pk=pk)
     if scenario.domain not in formats.domains():
         raise Http404("this domain has no editor")
-    name = scenario.slug.split("/", 1)[-1]
-    _, text = export(scenario.domain, scenario.definition, name)
-    return _editor(request, scenario.domain, name=name, text=text, scenario=scenario)
+    _, text = _export(scenario)
+    return _editor(request, scenario.domain, name=_own_name(scenario), text=text, scenario=scenario)
+
+
+def _own_name(scenario: Scenario) -> str:
+    return scenario.slug.split("/", 1)[-1]
+
+
+def _export(scenario: Scenario) -> tuple[str, str]:
+    definition = scenario.definition
+    if scenario.domain == "itinerary" and "title" not in definition:
+        # a bundled brief keeps its title on the scenario: the export wrote the slug as the title,
+        # and a saved version or a re-import was called "harbourton-morning"
+        definition = {**definition, "title": scenario.title}
+    return export(scenario.domain, definition, _own_name(scenario))
+
+
+def _edited(request: HttpRequest, domain: str) -> Scenario | None:
+    """The stored scenario the editor's text is a new version of, if it is one."""
+    if (pk := whole_number(request.POST.get("scenario"))) is None:
+        return None
+    return Scenario.objects.filter(pk=pk, domain=domain).first()
 
 
 def _read(
-    request: HttpRequest, domain: str, *, name: str | None = None
+    request: HttpRequest, domain: str, *, name: str | None = None, scenario: Scenario | None = None
 ) -> tuple[str, str, dict[str, Any] | None, list[Problem]]:
+    """``scenario``: the text is a new version of it, under its own name whatever that looks like."""
     name = request.POST.get("name", "").strip() if name is None else name
+    if scenario is not None:
+        name = _own_name(scenario)
     text = request.POST.get("text", "")
     if len(text) > MAX_TEXT:
         return name, text, None, [Problem(None, "", f"the text is over {MAX_TEXT} characters")]
     try:
-        return name, text, parse(domain, name, text), []
+        return name, text, parse(domain, name, text, named=scenario is not None), []
     except AuthoringError as error:
         return name, text, None, error.problems
 
@@ -142,12 +164,16 @@ def check(request: HttpRequest, domain: str) -> HttpResponse:
     # The text is checked whatever the name says (a researcher edits the example before naming it,
     # as the page's first check does); a name typed wrong is one more problem, beside the preview.
     name = request.POST.get("name", "").strip()
+    scenario = _edited(request, domain)
     try:
-        check_name(name)
+        if scenario is None:
+            check_name(name)
         misnamed: list[Problem] = []
     except AuthoringError as error:
         misnamed = error.problems if name else []
-    _, _, definition, problems = _read(request, domain, name="untitled" if misnamed or not name else name)
+    _, _, definition, problems = _read(
+        request, domain, name="untitled" if misnamed or not name else name, scenario=scenario
+    )
     agents = _agents(request.POST.get("agents"), domain)
     found = formats.preview_of(domain, definition, agents=agents) if definition is not None else None
     context = {"problems": misnamed + problems, "preview": found, "domain": domain}
@@ -177,11 +203,9 @@ def scenario_preview(request: HttpRequest, pk: int) -> HttpResponse:
 def save(request: HttpRequest, domain: str) -> HttpResponse:
     """Store the text as a new version of its scenario (old games keep theirs); ``play`` also starts a game."""
     domain = _domain(domain)
-    name, text, definition, problems = _read(request, domain)
+    scenario = _edited(request, domain)
+    name, text, definition, problems = _read(request, domain, scenario=scenario)
     agents = _agents(request.POST.get("agents"), domain)
-    scenario = None
-    if (scenario_pk := whole_number(request.POST.get("scenario"))) is not None:
-        scenario = Scenario.objects.filter(pk=scenario_pk, domain=domain).first()
     if definition is None:
         return _editor(
             request, domain, name=name, text=text, scenario=scenario, problems=problems, agents=agents, status=400
@@ -228,7 +252,7 @@ def download(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = get_object_or_404(Scenario, pk=pk)
     if scenario.domain not in formats.domains():
         raise Http404("this domain has no export")
-    filename, text = export(scenario.domain, scenario.definition, scenario.slug.split("/", 1)[-1])
+    filename, text = _export(scenario)
     kind = "application/toml" if filename.endswith(".toml") else "application/json"
     response = HttpResponse(text, content_type=f"{kind}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

@@ -3,6 +3,7 @@ page, and who may use them."""
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -965,3 +966,36 @@ def test_a_researcher_runs_one_generator_run_at_a_time(client_r, django_capture_
     assert f'href="/studio/generate/runs/{run.pk}/"' in busy.content.decode()
     runs.stop(run)
     assert _queued(client_r, data, django_capture_on_commit_callbacks).pk != run.pk
+
+
+def test_a_bundled_recipe_pair_and_brief_are_edited_under_their_own_names_and_titles(client_r):
+    """The bundled recipe pairs' slugs ("Lemonade_Banana-Bread") are not studio names: every check
+    said "name: use lower-case letters" about the read-only name, and saving was refused. A bundled
+    brief's export wrote its slug as its title, so a saved version lost "A morning in Harbourton"."""
+    from games.importers import bundled_itinerary, bundled_recipes
+
+    bundled_recipes.load(log=lambda line: None)
+    bundled_itinerary.load(log=lambda line: None)
+    pair = Scenario.objects.filter(domain="recipes", source="bundled", slug__contains="_").first()
+    assert pair is not None and re.search(r"[A-Z_]", pair.slug)
+    editor = client_r.get(f"/studio/edit/{pair.pk}/").content.decode()
+    text = html.unescape(re.search(r"<textarea[^>]*>(.*?)</textarea>", editor, re.S).group(1))
+    name = pair.slug.split("/", 1)[1]
+    checked = _check(client_r, "recipes", text, name=name, scenario=pair.pk).content.decode()
+    assert "lower-case" not in checked
+    changed = re.sub(r'"time": "(\d+) min"', lambda m: f'"time": "{int(m.group(1)) + 1} min"', text, count=1)
+    saved = client_r.post("/studio/recipes/save/", {"name": name, "text": changed, "scenario": pair.pk})
+    assert saved.status_code == 302
+    current = Scenario.objects.get(slug=pair.slug, is_current=True)
+    assert current.version == 2 and current.title == pair.title
+
+    brief = Scenario.objects.get(slug="bundled/harbourton-morning", is_current=True)
+    exported = json.loads(client_r.get(f"/studio/export/{brief.pk}/").content)
+    assert exported["title"] == brief.title == "A morning in Harbourton"
+    exported["spots"] = {spot: minutes + 15 for spot, minutes in exported["spots"].items()}
+    client_r.post(
+        "/studio/itinerary/save/",
+        {"name": "harbourton-morning", "text": json.dumps(exported), "scenario": brief.pk},
+    )
+    again = Scenario.objects.get(slug="bundled/harbourton-morning", is_current=True)
+    assert again.version == 2 and again.title == "A morning in Harbourton"
