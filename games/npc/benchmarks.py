@@ -19,7 +19,7 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -623,6 +623,13 @@ def stop(run: BenchmarkRun) -> None:
     )
 
 
+def in_plan_order(run: BenchmarkRun, results: Iterable[BenchmarkResult]) -> list[BenchmarkResult]:
+    """Results in the order of the run's episodes (instance, then attempt), not the order they
+    finished in: episodes played side by side finish out of turn ("attempt 2" listed above 1)."""
+    order = {item["key"]: index for index, item in enumerate(run.items)}
+    return sorted(results, key=lambda r: (order.get(r.key, len(order)), r.pk))
+
+
 def result_rows(run: BenchmarkRun) -> list[dict[str, Any]]:
     return [
         {"item": r.item, "metrics": r.metrics, "error": r.error, "curve": r.curve}
@@ -690,7 +697,7 @@ CSV_FIELDS = [
 
 def csv_text(run: BenchmarkRun) -> str:
     """One row per episode: the item, the agent's cost, and every scalar metric as a column."""
-    results = list(run.results.order_by("id"))
+    results = in_plan_order(run, run.results.all())
     metric_names: list[str] = []
     for result in results:
         for name, value in result.metrics.items():

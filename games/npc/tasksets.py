@@ -57,7 +57,8 @@ def _natural(slug: str) -> tuple[str, int, str]:
     name = slug.rsplit("/", 1)[-1]
     match = re.match(r"^(.*?)(\d+)$", name)
     # Numbered sets (cooking1..10) form categories; authored names form one category.
-    return (match.group(1), int(match.group(2)), slug) if match else ("", 0, slug)
+    # "tasks-s7-d91197-001" is of category "tasks-s7-d91197": a trailing "-" read as a cut label
+    return (match.group(1).rstrip("-_ "), int(match.group(2)), slug) if match else ("", 0, slug)
 
 
 @dataclass(frozen=True)

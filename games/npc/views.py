@@ -119,7 +119,7 @@ def _titles(slugs: set[str]) -> dict[str, str]:
 def _context(run: BenchmarkRun) -> dict[str, object]:
     done, total = benchmarks.progress(run)
     active = run.status in (RunStatus.QUEUED, RunStatus.RUNNING)
-    results = list(run.results.order_by("id"))
+    results = benchmarks.in_plan_order(run, run.results.all())
     playing = _playing(run) if active else []
     keys = [r.key for r in results] + [str(p["key"]) for p in playing]
     slugs = {slug for key in keys for slug in episode_names.slugs_of(key)}

@@ -303,3 +303,38 @@ def test_a_runs_page_reports_only_the_prompt_parts_its_agent_has(client, researc
         "react": "hints on",
         "dispatcher": "hints on, demonstration on",
     }
+
+
+def test_episodes_are_listed_in_the_runs_order_whatever_order_they_finished_in(tasks_scenarios, client, researcher):
+    """Episodes played side by side finish out of turn; the run page and the CSV listed them as they
+    finished ("attempt 2" above "attempt 1")."""
+    items = build_items("tasks", patterns=["test/chores1", "test/chores2"], task_counts=[1])
+    run = benchmarks.create_run("tasks", "planner", items, repeats=2)
+    for item in reversed(run.items):  # the last episode finishes first
+        benchmarks.run_item(run, item)
+    planned = [item["key"] for item in run.items]
+    assert list(run.results.order_by("id").values_list("key", flat=True)) == planned[::-1]
+    rows = list(csv.DictReader(io.StringIO(benchmarks.csv_text(run))))
+    assert [row["key"] for row in rows] == planned
+    assert [row["attempt"] for row in rows] == ["0", "1", "0", "1"]
+    client.force_login(researcher)
+    page = client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
+    episodes = page[page.index('id="episodes-h"') :]
+    shown = re.findall(r'<td title="([^"]+)">', episodes)
+    assert shown == planned
+
+
+def test_a_generated_familys_category_reads_whole(tasks_scenarios):
+    """ "tasks-s7-d91197-001" made the setting "#Task=1 · tasks-s7-d91197-", which read as cut off."""
+    from games.npc.tests.conftest import task
+
+    for number in (1, 2):
+        save_scenario(
+            domain="tasks",
+            slug=f"generated/tasks-s7-d91197-00{number}",
+            title="",
+            source="tests",
+            definition=task("j", 1),
+        )
+    items = build_items("tasks", patterns=["generated/*"], task_counts=[1])
+    assert {item["group"]["category"] for item in items} == {"tasks-s7-d91197"}
