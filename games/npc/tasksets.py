@@ -127,9 +127,22 @@ def itinerary_items(slugs: Sequence[str], seed: int, knobs: Knobs) -> list[dict[
     return [_item([slug], {}, 1, seed, {"type": itinerary_type(slug)}) for slug in slugs]
 
 
+def _certified_teams(slugs: Sequence[str]) -> dict[str, int]:
+    """The team size each certified (generated) scenario's optimum was computed for, where not one."""
+    stored = Scenario.objects.current().filter(slug__in=slugs, certificate__isnull=False)
+    teams = {}
+    for slug, certificate in stored.values_list("slug", "certificate"):
+        agents = (certificate or {}).get("basis", {}).get("agents")
+        if isinstance(agents, int) and not isinstance(agents, bool) and agents > 1:
+            teams[slug] = agents
+    return teams
+
+
 def _tasks_items(slugs: Sequence[str], task_counts: Sequence[int], seed: int) -> list[dict[str, Any]]:
     """#Task = 1/2/3: singles, pairs (i, i+1) and triples (i, i+1, i+2) within each category,
-    wrapping round (SPEC section 2)."""
+    wrapping round (SPEC section 2). A generated instance alone is played by the team its certified
+    optimum is for (a family generated for 2 agents was played by 1, and no episode compared)."""
+    teams = _certified_teams(slugs) if 1 in task_counts else {}
     categories: dict[str, list[str]] = {}
     for slug in sorted(slugs, key=_natural):
         categories.setdefault(_natural(slug)[0], []).append(slug)
@@ -142,7 +155,8 @@ def _tasks_items(slugs: Sequence[str], task_counts: Sequence[int], seed: int) ->
                 continue
             for i in range(len(members)):
                 combo = [members[(i + k) % len(members)] for k in range(count)]
-                items.append(_item(combo, {}, 1, seed, {"tasks": count, "category": category or "tasks"}))
+                agents = teams.get(combo[0], 1) if count == 1 else 1
+                items.append(_item(combo, {}, agents, seed, {"tasks": count, "category": category or "tasks"}))
     return items
 
 

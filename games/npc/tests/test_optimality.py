@@ -174,3 +174,16 @@ def test_the_comparison_sets_people_and_the_reference_plan_against_the_optimum(f
     (reference,) = [label for label in certified if label.startswith("Reference plan")]
     assert certified[reference]["compared"] == 2 and certified[reference]["mean_ratio"] >= 1
     assert "Against the certified optimum" in page.content.decode()
+
+
+def test_a_family_generated_for_a_team_is_benchmarked_by_that_team_and_compared(db):
+    """The generator page sends a family to the benchmark form "compared with its instance's
+    optimum"; a family generated for 2 agents was played by 1 and no episode was compared."""
+    instances = generate("tasks", count=2, seed=5, knobs={"actions": 8, "agents": 2}, max_seconds=2)
+    save_generated("tasks", instances)
+    items = build_items("tasks", patterns=[f"generated/{instances[0]['family']}-*"])
+    assert [item["agents"] for item in items] == [2, 2]
+    run = benchmarks.run_benchmark(benchmarks.create_run("tasks", "planner", items).pk)
+    found = optimality.against_optimum("tasks", benchmarks.result_rows(run))
+    assert found["compared"] == found["episodes"] == 2 and not found["teams"]
+    assert all(instance["mean_ratio"] >= 1 for instance in found["instances"])
