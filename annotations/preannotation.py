@@ -206,9 +206,11 @@ def run(run_id: int, client_factory: ClientFactory = _default_client) -> Preanno
     message = f"{done - failed} of {done} recipes labelled" + (
         f"; {len(errors)} problems (see below)" if errors else ""
     )
-    PreannotationRun.objects.filter(pk=job.pk).update(
-        status=PreannotationRun.Status.DONE, message=message, finished_at=timezone.now()
-    )
+    status = PreannotationRun.Status.DONE
+    if done and failed == done:  # a green "Done" over "0 of 1 recipes labelled" hid an endpoint that was down
+        first = next(e["message"] for e in errors if e.get("fatal"))
+        status, message = PreannotationRun.Status.FAILED, f"no recipe labelled: {first}"
+    PreannotationRun.objects.filter(pk=job.pk).update(status=status, message=message, finished_at=timezone.now())
     return PreannotationRun.objects.get(pk=job.pk)
 
 

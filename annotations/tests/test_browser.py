@@ -93,6 +93,38 @@ def test_label_a_recipe_with_the_keyboard(live_server, browser):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_refused_submit_keeps_its_reason_in_view(live_server, browser):
+    """Submitting half a recipe reloads the page with what is missing; the page then jumped to the
+    first open step, far below, and the reason was out of sight."""
+    amy = make_annotator("amy", password="pw-annotator-1")
+    steps = [(f"Step number {i} of a long recipe.", 60, [i - 1] if i else [], {}, False, False, {}) for i in range(12)]
+    project = services.create_project(
+        name="Long",
+        recipes=[make_recipe("Stew", steps=steps)],
+        properties=["concurrency"],
+        annotators=[amy],
+        annotators_per_item=1,
+    )
+    unit = project.recipes.get()
+    for item in unit.items.filter(step__lt=10):
+        services.save_label(user=amy, item=item, prop="concurrency", value="continuous")
+    page = browser.new_page(viewport={"width": 1280, "height": 700})
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "amy")
+    page.fill("input[name=password]", "pw-annotator-1")
+    page.press("input[name=password]", "Enter")
+    page.goto(f"{live_server.url}/annotate/recipes/{unit.pk}/")
+    assert page.evaluate("window.scrollY") > 0  # it opens at the first open step, step 10
+    page.click("#submit-recipe")
+    reason = page.locator(".messages .message.error")
+    reason.wait_for()
+    assert "missing step 10: concurrency" in reason.inner_text()
+    box = reason.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 700, box
+    page.close()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_researcher_sends_a_studio_recipe_pair_to_annotators(live_server, browser, researcher):
     """From the pair's page: "Label its steps", the project form comes with its recipes ticked and a
     name; the annotator finds the studio recipe in their queue."""

@@ -135,9 +135,15 @@ def test_an_unreachable_endpoint_is_an_error_entry_not_a_crash(settings, researc
     settings.LLM_BASE_URL = "http://127.0.0.1:9/v1"  # discard port: nothing listens
     settings.LLM_TIMEOUT_SECONDS = 2
     run = preannotation.run(preannotation.start(project=project, user=researcher).pk)
-    assert run.status == PreannotationRun.Status.DONE
+    # no recipe labelled: failed, saying why on the run's line (a green "Done" hid it)
+    assert run.status == PreannotationRun.Status.FAILED
+    assert run.message.startswith("no recipe labelled: no answer: cannot reach")
     assert run.errors[0]["message"].startswith("no answer: cannot reach")
     assert not Label.objects.exists()
+    from django.template.loader import render_to_string
+
+    shown = render_to_string("annotations/_run.html", {"run": run})
+    assert 'badge danger">Failed' in shown and "no recipe labelled: no answer: cannot reach" in shown
 
 
 @pytest.mark.django_db

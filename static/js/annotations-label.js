@@ -174,6 +174,8 @@
   const first = document.getElementById(`step-${stepsRoot.dataset.first}`) || steps()[0];
   if (first) {
     highlight(first);
-    if (stepsRoot.dataset.first !== "0") first.scrollIntoView({ block: "center" });
+    // a refused submit's message ("missing step 3: concurrency") stays in view, above the steps
+    const refused = document.querySelector(".messages .message.error");
+    if (stepsRoot.dataset.first !== "0" && !refused) first.scrollIntoView({ block: "center" });
   }
 })();
