@@ -165,6 +165,7 @@ def projects_progress(projects: list[Project]) -> dict[int, dict[str, Any]]:
             "recipes": recipes.get(project.pk, 0),
             "assignments": total,
             "submitted": submitted,
+            "open": total - submitted,
             "percent": round(100 * submitted / total) if total else 0,
             "items": items.get(project.pk, 0),
             "gold": gold.get(project.pk, 0),

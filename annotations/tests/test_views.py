@@ -432,3 +432,28 @@ def test_gold_and_an_annotator_cannot_name_a_later_step(researcher):
     assert not GoldLabel.objects.exists() and not Label.objects.exists()
     services.set_gold(user=researcher, item=item, prop="time_constraint", value="1:5")  # an earlier step is kept
     assert GoldLabel.objects.get().value == "1:5"
+
+
+def test_adjudication_warns_while_assignments_are_open_and_applying_gold_asks_first(client, researcher):
+    """Gold could be accepted and applied, one click each, while annotators were still labelling."""
+    people = [make_annotator(n) for n in ("amy", "bob")]
+    project = services.create_project(
+        name="Half",
+        recipes=[make_recipe("Cobbler")],
+        properties=["concurrency"],
+        annotators=people,
+        annotators_per_item=2,
+    )
+    unit = project.recipes.get()
+    for item in unit.items.all():
+        services.save_label(user=people[0], item=item, prop="concurrency", value="autonomous")
+    services.submit(user=people[0], unit=unit)
+    client.force_login(researcher)
+    page = client.get(reverse("annotations:adjudicate", args=[project.pk])).content.decode()
+    assert "1 of 2 recipe assignments are still open" in page
+    detail = client.get(reverse("annotations:project", args=[project.pk])).content.decode()
+    assert "return confirm(" in detail and "while 1 recipe assignment is still open?" in detail
+    for item in unit.items.all():
+        services.save_label(user=people[1], item=item, prop="concurrency", value="autonomous")
+    services.submit(user=people[1], unit=unit)
+    assert "still open" not in client.get(reverse("annotations:adjudicate", args=[project.pk])).content.decode()
