@@ -542,6 +542,8 @@ def parse_itinerary(name: str, text: str) -> dict[str, Any]:
             raise fail(("spots", spot), f"unknown sight {spot!r}{hint}")
     if not raw.get("cities") and not raw.get("spots"):
         raise fail((), "ask for something: 'cities' ({city: days}) and/or 'spots' ({sight: minutes})")
+    if (said := _question_disagrees(question, raw)) is not None:
+        raise fail(*said)
     try:
         definition = definition_from_sample(int(raw["kind"]), 0, as_sample(raw), tables)
     except (KeyError, ValueError, TypeError) as error:
@@ -549,6 +551,18 @@ def parse_itinerary(name: str, text: str) -> dict[str, Any]:
     definition["title"] = str(raw.get("title") or name)
     definition["source"] = {"dataset": "studio", "sample": name, "settings": settings}
     return definition
+
+
+def _question_disagrees(question: str, raw: Mapping[str, Any]) -> tuple[tuple[str, str], str] | None:
+    """(field, what is wrong) where the question a player reads names another amount than the wish
+    the trip is scored on ("Old Town Walls for 45 minutes" beside spots 120), or None."""
+    for key, unit in (("spots", "minutes?"), ("cities", "days?")):
+        for place, amount in (raw.get(key) or {}).items():
+            found = re.search(rf"{re.escape(place)} for (\d+) {unit}\b", question, re.I)
+            if found and int(found.group(1)) != amount:
+                said = found.group(0)
+                return (key, place), f"is {amount}, but the question says '{said}': make them agree (players read both)"
+    return None
 
 
 def _brief_settings_problem(

@@ -992,10 +992,21 @@ def test_a_bundled_recipe_pair_and_brief_are_edited_under_their_own_names_and_ti
     brief = Scenario.objects.get(slug="bundled/harbourton-morning", is_current=True)
     exported = json.loads(client_r.get(f"/studio/export/{brief.pk}/").content)
     assert exported["title"] == brief.title == "A morning in Harbourton"
-    exported["spots"] = {spot: minutes + 15 for spot, minutes in exported["spots"].items()}
+    exported["settings"]["check_meal"] = not exported["settings"].get("check_meal", False)
     client_r.post(
         "/studio/itinerary/save/",
         {"name": "harbourton-morning", "text": json.dumps(exported), "scenario": brief.pk},
     )
     again = Scenario.objects.get(slug="bundled/harbourton-morning", is_current=True)
     assert again.version == 2 and again.title == "A morning in Harbourton"
+
+
+def test_a_briefs_question_and_its_wishes_must_agree(client_r):
+    """The studio saved "Old Town Walls for 45 minutes" beside spots {"Old Town Walls": 120}: the
+    player read one target on the brief and another on the goal chip."""
+    text = starter("itinerary").replace('"Old Town Walls": 45', '"Old Town Walls": 120')
+    page = _check(client_r, "itinerary", text).content.decode()
+    assert "spots.Old Town Walls" in page
+    assert "is 120, but the question says &#x27;Old Town Walls for 45 minutes&#x27;" in page
+    both = text.replace("Old Town Walls for 45 minutes", "Old Town Walls for 120 minutes")
+    assert "is 120, but" not in _check(client_r, "itinerary", both).content.decode()
