@@ -30,6 +30,7 @@ from typing import Any
 
 from games.domains.itinerary.samples import Tables, definition_from_sample
 from games.domains.itinerary.tools import check_plan
+from games.engine.durations import describe_amount
 from games.generators.knobs import Knob
 from games.importers.itinerary_content import FOLDER, as_sample, read_world
 from games.planners.itinerary_search import plan
@@ -129,6 +130,13 @@ def build(rng: random.Random, knobs: dict[str, Any], index: int) -> dict[str, An
     definition["title"] = f"Generated brief #{index + 1} (type {kind})"
     definition["source"] = {"dataset": "generated", "sample": f"generated-{index + 1}", "settings": brief["settings"]}
     return definition
+
+
+def show_in(definition: dict[str, Any], value: float) -> str:
+    """The planner's value in the brief's own unit (the table read "Optimum 61.0")."""
+    if definition.get("objective") == "time":
+        return describe_amount(round(value * 60))
+    return f"{value:g} CNY"
 
 
 def evaluate(definition: dict[str, Any], knobs: dict[str, Any], max_seconds: float) -> dict[str, Any]:

@@ -284,7 +284,7 @@ def _generator_context(
         "max_count": PAGE_COUNT,
         "page_seconds": f"{PAGE_SECONDS:g}",
         "objective": generator_module(domain).OBJECTIVE,
-        "shown": hasattr(generator_module(domain), "show"),
+        "shown": any(hasattr(generator_module(domain), part) for part in ("show", "show_in")),
         "recent": recent[:5],
     }
 
@@ -365,7 +365,7 @@ def _run_context(run: GeneratorRun, *, since: int = 0) -> dict[str, Any]:
         + urlencode({"domain": run.domain, "scenarios": f"{family.SOURCE}/{family_name}-*"}),
         "objective": generator_module(run.domain).OBJECTIVE,
         "actions": generator_module(run.domain).ACTIONS,
-        "shown": hasattr(generator_module(run.domain), "show"),
+        "shown": any(hasattr(generator_module(run.domain), part) for part in ("show", "show_in")),
     }
 
 
@@ -426,10 +426,16 @@ def _row(run: GeneratorRun, index: int, instance: dict[str, Any], saved_pk: int 
     unsaved one from the run (the studio checks its text without saving it)."""
     name = instance["slug"].split("/", 1)[-1]
     show = getattr(generator_module(run.domain), "show", None)
+    show_in = getattr(generator_module(run.domain), "show_in", None)  # the unit depends on the instance
     row: dict[str, Any] = {"instance": instance, "name": name, "stats": stats_text(instance.get("stats", {}))}
     for key in ("optimal_makespan", "lower_bound", "greedy_makespan"):  # as the game page writes them
         value = instance.get(key)
-        row[key] = "—" if value is None else (show(value) if show else value)
+        if value is None:
+            row[key] = "—"
+        elif show_in is not None:
+            row[key] = show_in(instance["definition"], value)
+        else:
+            row[key] = show(value) if show else value
     if saved_pk is not None:
         row["open_url"] = reverse("studio:edit", args=[saved_pk])
     else:

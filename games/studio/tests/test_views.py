@@ -1010,3 +1010,15 @@ def test_a_briefs_question_and_its_wishes_must_agree(client_r):
     assert "is 120, but the question says &#x27;Old Town Walls for 45 minutes&#x27;" in page
     both = text.replace("Old Town Walls for 45 minutes", "Old Town Walls for 120 minutes")
     assert "is 120, but" not in _check(client_r, "itinerary", both).content.decode()
+
+
+def test_a_generated_briefs_optimum_reads_in_its_own_unit(client_r, generate):
+    """The table read "Optimum 61.0": minutes or CNY, as the brief minimises."""
+    from games.generators.itinerary import show_in
+
+    page = generate({"domain": "itinerary", "count": "1", "seed": "3"})
+    first = page.context["instances"][0]
+    written = show_in(first["definition"], first["optimal_makespan"])
+    assert written.endswith("CNY") or written.endswith("min") or written.endswith(" h")
+    assert f'title="{first["optimal_makespan"]}">{written}</td>' in page.content.decode()
+    assert show_in({"objective": "time"}, 61) == "1 h 1 min" and show_in({"objective": "money"}, 61.5) == "61.5 CNY"
