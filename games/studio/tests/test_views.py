@@ -800,7 +800,7 @@ def test_a_generator_run_shows_its_progress_and_adds_the_instances_as_they_are_s
         f"/studio/generate/runs/{run.pk}/", {"shown": "0"}, headers={"HX-Request": "true"}
     ).content.decode()
     assert "hx-trigger" not in poll and 'hx-target="#run-rows" hx-swap="beforeend"' in poll
-    assert poll.count("<tr>") == 2 and "Save as a family</button>" in poll and ">Stop<" not in poll
+    assert poll.count("<tr>") == 2 and "Save these instances as a family</button>" in poll and ">Stop<" not in poll
     later = client_r.get(
         f"/studio/generate/runs/{run.pk}/", {"shown": "1"}, headers={"HX-Request": "true"}
     ).content.decode()
@@ -809,7 +809,7 @@ def test_a_generator_run_shows_its_progress_and_adds_the_instances_as_they_are_s
     client_r.post(f"/studio/generate/runs/{run.pk}/save/")
     assert Scenario.objects.filter(source="generated").count() == 2
     page = client_r.get(f"/studio/generate/runs/{run.pk}/").content.decode()
-    assert "Saved 2 instances as generated/" in page and "Save as a family</button>" not in page
+    assert "Saved 2 instances as generated/" in page and "Save these instances as a family</button>" not in page
     # it said "unsaved, the studio keeps it only if you save it there" of a saved family
     assert "(saved: each is a scenario of the family" in page and "unsaved" not in page
     assert page.count('href="/studio/edit/') == 2
@@ -867,7 +867,7 @@ def test_a_stopped_generator_run_keeps_the_instances_solved_before_it(
     run.refresh_from_db()
     assert (run.status, len(run.instances), len(calls)) == ("stopped", 1, 2)
     page = client_r.get(f"/studio/generate/runs/{run.pk}/").content.decode()
-    assert "Stopped after 1 of 3" in page and page.count("<tr><td><code>") == 1 and "Save as a family" in page
+    assert "Stopped after 1 of 3" in page and page.count("<tr><td><code>") == 1 and "Save these instances as a family" in page
     runs.run(run.pk)  # a stopped run is not taken up again (a restart, a second worker)
     assert len(calls) == 2
 
