@@ -86,7 +86,8 @@ def _editor(request: HttpRequest, domain: str, **context: Any) -> HttpResponse:
     found = None
     if not problems:
         try:
-            definition = parse(domain, context.get("name") or "untitled", context["text"])
+            named = context.get("scenario") is not None  # a stored scenario's own name, as it is
+            definition = parse(domain, context.get("name") or "untitled", context["text"], named=named)
         except AuthoringError as error:
             problems = error.problems
         else:

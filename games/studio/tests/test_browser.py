@@ -187,3 +187,30 @@ def test_a_researcher_generates_a_family_sees_what_is_proven_and_saves_it(tmp_pa
         page.click("text=← Studio")
         expect(page.locator(".studio-generated li")).to_have_count(2)
         assert not errors, errors
+
+
+def test_a_bundled_recipe_pair_is_edited_and_saved_as_its_next_version(tmp_path, shots):
+    """Every bundled recipe pair is named like "Porridge_Omelette": the editor said "name: use
+    lower-case letters" about its read-only name and refused to save any change."""
+    from playwright.sync_api import expect
+
+    with in_the_studio(tmp_path) as (stack, page, errors):
+        stack.python("from games.importers import bundled_recipes\nbundled_recipes.load(log=lambda line: None)")
+        page.click("nav >> text=Scenarios")
+        page.get_by_role("link", name="Breakfast for two").click()
+        page.get_by_role("link", name="Edit in the studio").click()
+        expect(page.locator("h1")).to_contain_text("Porridge_Omelette")
+        htmx_ready(page)
+        expect(page.locator(".studio-preview")).to_contain_text("Makespan")
+        expect(page.locator("#studio-check")).not_to_contain_text("lower-case")
+        text = page.input_value("#studio-text")
+        assert '"time": "4 min"' in text
+        page.fill("#studio-text", text.replace('"time": "4 min"', '"time": "6 min"', 1))
+        expect(page.locator("#studio-check")).not_to_contain_text("problem", timeout=10_000)
+        page.get_by_role("button", name="Save as a new version").click()
+        expect(page.locator(".message")).to_contain_text("Saved bundled/Porridge_Omelette as version 2.")
+        page.screenshot(path=str(shots / "studio-bundled-pair-saved.png"), full_page=True)
+        # the saves and the Export link stand in one row (a form's submit margin lifted Export 6 px)
+        tops = {round(page.locator(s).bounding_box()["y"]) for s in ("button[value=save]", ".studio-actions a.button")}
+        assert len(tops) == 1, tops
+        assert not errors, errors

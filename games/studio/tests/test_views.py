@@ -867,7 +867,11 @@ def test_a_stopped_generator_run_keeps_the_instances_solved_before_it(
     run.refresh_from_db()
     assert (run.status, len(run.instances), len(calls)) == ("stopped", 1, 2)
     page = client_r.get(f"/studio/generate/runs/{run.pk}/").content.decode()
-    assert "Stopped after 1 of 3" in page and page.count("<tr><td><code>") == 1 and "Save these instances as a family" in page
+    assert (
+        "Stopped after 1 of 3" in page
+        and page.count("<tr><td><code>") == 1
+        and "Save these instances as a family" in page
+    )
     runs.run(run.pk)  # a stopped run is not taken up again (a restart, a second worker)
     assert len(calls) == 2
 
@@ -979,6 +983,7 @@ def test_a_bundled_recipe_pair_and_brief_are_edited_under_their_own_names_and_ti
     pair = Scenario.objects.filter(domain="recipes", source="bundled", slug__contains="_").first()
     assert pair is not None and re.search(r"[A-Z_]", pair.slug)
     editor = client_r.get(f"/studio/edit/{pair.pk}/").content.decode()
+    assert "lower-case" not in editor  # the page's first check, rendered with it
     text = html.unescape(re.search(r"<textarea[^>]*>(.*?)</textarea>", editor, re.S).group(1))
     name = pair.slug.split("/", 1)[1]
     checked = _check(client_r, "recipes", text, name=name, scenario=pair.pk).content.decode()
