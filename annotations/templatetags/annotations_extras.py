@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import template
 
 from annotations import schema
+from annotations.schema import PROPERTY_TITLES
 from games.domains.recipes.text import recipe_title
 
 register = template.Library()
@@ -23,6 +24,12 @@ def item_title(key: str) -> str:
 def label_text(value: str, prop: str) -> str:
     """A label as people read it: ``{{ label|label_text:prop }}`` ("1:2" -> "after step 1, within 2 min")."""
     return schema.label_text(str(prop), str(value))
+
+
+@register.filter
+def property_title(prop: str) -> str:
+    """A property as the rest of the pages name it: "time_constraint" -> "Time constraint"."""
+    return PROPERTY_TITLES.get(str(prop), str(prop))
 
 
 @register.filter

@@ -216,6 +216,8 @@ def test_report_and_adjudication_write_labels_in_words(client, setup, researcher
     page = client.get(reverse("annotations:report", args=[project.pk])).content.decode()
     assert '<th scope="col">after step 1, within 2 min</th>' in page and "oven + stove×1" in page
     assert ">1:2<" not in page and "oven+stove" not in page
+    disputed = page[page.index("Most disputed items") :]
+    assert "Time constraint (" in disputed and "time_constraint (" not in disputed  # the page's own names
     url = reverse("annotations:adjudicate", args=[project.pk])
     page = client.get(url, {"item": "Cobbler/2"}).content.decode()
     assert "<strong>after step 1, within 2 min</strong> × 1" in page and "<li>amy: oven + stove</li>" in page
