@@ -33,6 +33,13 @@ RADIO_CHOICES: dict[str, list[tuple[str, str, str]]] = {
     CONCURRENCY: [("autonomous", "Autonomous", "a"), ("continuous", "Continuous", "c")],
     INTERRUPTIBILITY: [("interruptible", "Interruptible", "i"), ("not_interruptible", "Not interruptible", "n")],
 }
+# What each closed label means (the project's guidelines say more); Recipe2Plan's parallel and interrupt.
+MEANINGS = {
+    "autonomous": "runs by itself once started (baking, simmering): the cook is free meanwhile",
+    "continuous": "keeps the cook busy from start to end (chopping, stirring)",
+    "interruptible": "may be paused and resumed later; the time left carries on",
+    "not_interruptible": "once started it runs to its end without a pause",
+}
 RESOURCE_CHOICES = [
     (NONE, "None", "0"),
     ("oven", "Oven", "o"),
@@ -68,6 +75,11 @@ class Choice:
     label: str
     key: str = ""
     checked: bool = False
+
+    @property
+    def meaning(self) -> str:
+        """What the label says about a step, shown on hover beside the chip."""
+        return MEANINGS.get(self.value, "")
 
 
 @dataclass

@@ -39,9 +39,12 @@ def annotator_panel(user: Any) -> dict[str, Any]:
         )
     else:
         body = f"All {len(entries)} recipes submitted. Thank you!"
+    if open_entries:  # "Continue labelling" opens the recipe the panel names, not the queue
+        link = reverse("annotations:label", kwargs={"pk": open_entries[0].assignment.recipe_id})
+        return {"title": "My labelling queue", "body": body, "link": link, "link_label": "Continue labelling"}
     return {
         "title": "My labelling queue",
         "body": body,
         "link": reverse("annotations:queue"),
-        "link_label": "Continue labelling" if open_entries else "Open my queue",
+        "link_label": "Open my queue",
     }

@@ -140,6 +140,12 @@ def test_queue_and_dashboard_panel(client, setup):
     assert "Continue with Cobbler" in page and "0 of 1 recipes submitted" in page
     home = client.get(reverse("home")).content.decode()
     assert "1 of 1 recipes to label; next: Cobbler" in home
+    # "Continue labelling" opens the recipe it names (it opened the queue)
+    unit = amy.annotator.assignments.get().recipe
+    label_url = reverse("annotations:label", args=[unit.pk])
+    assert re.search(rf'<a[^>]*href="{label_url}"[^>]*>Continue labelling</a>', home), home[
+        home.find("Continue") - 300 :
+    ][:400]
 
 
 def test_researcher_creates_a_project_from_the_form(client, researcher):
@@ -459,3 +465,16 @@ def test_adjudication_warns_while_assignments_are_open_and_applying_gold_asks_fi
         services.save_label(user=people[1], item=item, prop="concurrency", value="autonomous")
     services.submit(user=people[1], unit=unit)
     assert "still open" not in client.get(reverse("annotations:adjudicate", args=[project.pk])).content.decode()
+
+
+def test_a_newcomer_sees_what_each_label_means(client, setup):
+    """The meanings sat in a folded Guidelines box and the chips had no hint."""
+    _, unit, amy, _ = setup
+    client.force_login(amy)
+    url = reverse("annotations:label", args=[unit.pk])
+    page = client.get(url).content.decode()
+    assert 'title="Autonomous: runs by itself once started' in page
+    assert 'title="Continuous: keeps the cook busy from start to end' in page
+    assert '<details class="card" id="guidelines" open>' in page  # nothing labelled yet
+    _save(client, unit.items.get(step=0), "concurrency", value="autonomous")
+    assert '<details class="card" id="guidelines">' in client.get(url).content.decode()
