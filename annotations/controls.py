@@ -57,8 +57,8 @@ SHORTCUTS: list[tuple[str, str, str | None]] = [
     ("o / m / s", "toggle oven / microwave / stove", RESOURCE),
     ("0", "no resource", RESOURCE),
     ("x", "no time constraint", TIME_CONSTRAINT),
-    ("t", "time constraint: pick the step, then type the minutes", TIME_CONSTRAINT),
-    ("d", "dependencies: Space toggles a step, Esc goes back", DEPENDENCY),
+    ("t", "time constraint: ↓/↑ pick the step, Tab to the minutes, type them, Enter", TIME_CONSTRAINT),
+    ("d", "dependencies: Space toggles a step, Tab to the next one, Esc goes back", DEPENDENCY),
     ("Esc", "back to the step (leave a field)", None),
     ("?", "show or hide these shortcuts", None),
 ]
