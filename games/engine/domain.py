@@ -88,6 +88,10 @@ class Domain:
     horizon: str | None = None
     # The scenario's definition says how many seats it has (``agents``: kitchen levels); else one.
     team_in_definition: bool = False
+    # The most seats a game may have (None: the site's limit). The itinerary's one traveller is moved
+    # by every seat and each move takes the trip's clock to its end, so a second seat (an NPC) played
+    # the whole trip out before the person beside it could act.
+    seats_at_most: int | None = None
     # A game lasts as long as its player reads, whatever the pace (the itinerary's clock jumps to
     # the end of each action), so playtest's 2-6 minute window does not apply.
     length_set_by_reader: bool = False

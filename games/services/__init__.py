@@ -46,6 +46,7 @@ from games.services.creating import (
     SeatSpec,
     create_game,
     scenario_definition,
+    seats_problem,
 )
 from games.services.errors import GameError, GameOver, GamePaused, InvalidInput, UnknownSeat
 from games.services.loop import CHANGEABLE, MAX_JUMPS, ActionResult
@@ -86,5 +87,6 @@ __all__ = [
     "scenario_definition",
     "seat_connected",
     "seat_disconnected",
+    "seats_problem",
     "start",
 ]

@@ -69,6 +69,16 @@ def _made_for_someone_else(plan: Sequence[SeatSpec], created_by: Any, disconnect
     )
 
 
+def seats_problem(domain: str, seats: int) -> str | None:
+    """Why a game of ``domain`` cannot have ``seats`` seats (``Domain.seats_at_most``), or None."""
+    descriptor = registry.descriptor(domain)
+    most = descriptor.seats_at_most
+    if most is None or seats <= most:
+        return None
+    why = descriptor.extra.get("seats_reason", "")
+    return f"{descriptor.title} takes at most {most} seat{'' if most == 1 else 's'}" + (f": {why}" if why else "")
+
+
 def create_game(
     scenarios: Scenario | str | Sequence[Scenario | str],
     seats: Sequence[SeatSpec | Mapping[str, Any]],
@@ -113,6 +123,8 @@ def create_game(
     plan = [_seat_spec(raw, created_by) for raw in seats]
     if not 1 <= len(plan) <= MAX_SEATS:
         raise InvalidInput(f"a game needs 1 to {MAX_SEATS} seats (one human and up to four NPCs)")
+    if (problem := seats_problem(domain, len(plan))) is not None:
+        raise InvalidInput(problem)
     llm_settings = [dict(s.settings) for s in plan if s.kind == SeatKind.NPC and s.dispatcher == "llm"]
     if any(settings != llm_settings[0] for settings in llm_settings[1:]):
         # one dispatcher commands every llm seat with one call per turn: the first seat's settings

@@ -360,9 +360,18 @@ def seat_problems(study: Study) -> list[str]:
     """Shared conditions whose games a scenario cannot seat (a kitchen takes at most so many
     cooks): found now, not when the first participants are waiting in a lobby."""
     from games.engine import registry
+    from games.services import seats_problem
 
     problems = []
     rows = list(study.study_scenarios.select_related("scenario"))
+    for condition in study.conditions.order_by("index"):  # a domain of one seat takes no teammate at all
+        seats = condition.human_count + (condition.npc_count if condition.npc_kind != NpcKind.NONE else 0)
+        for domain in sorted({row.scenario.domain for row in rows}):
+            if (problem := seats_problem(domain, seats)) is not None:
+                problems.append(
+                    f"Condition “{condition.name}” seats {seats}, but {problem}; "
+                    "change the condition or leave out those scenarios."
+                )
     for condition in study.conditions.filter(human_count__gt=1).order_by("index"):
         seats = condition.human_count + (condition.npc_count if condition.npc_kind != NpcKind.NONE else 0)
         for row in rows:

@@ -49,6 +49,7 @@ DOMAIN = Domain(
     # The traveller's clock jumps to the end of each action, so the pace only matters while a
     # player reads: one trip minute per second keeps a minute of reading from costing an hour.
     default_speed=1.0,
+    seats_at_most=1,  # one traveller: see ``Domain.seats_at_most``
     npc_policy="games.planners.itinerary_npc:npc_policy",
     length_set_by_reader=True,
     # A traveller who only reads still sees sights open and the trip end (``now.next_change``).
@@ -71,5 +72,10 @@ DOMAIN = Domain(
     success="games.npc.stats:itinerary_success",
     success_meaning="the plan executes and meets every constraint",
     measures="studies.measures:ITINERARY",
-    extra={"presenter": "games.itinerary_view:PRESENTER"},
+    extra={
+        "presenter": "games.itinerary_view:PRESENTER",
+        "seats_reason": "its one traveller is moved by every seat, and each move takes the clock to its end, so "
+        "a second seat would play the whole trip before the first could act; play it alone (a person, a program "
+        "or one NPC)",
+    },
 )
