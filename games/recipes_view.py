@@ -274,7 +274,9 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
             pause.append({"action": action, "label": f"Pause {name} step {step['index']}{ends}"})
             continue
         kind = "runs by itself" if step["autonomous"] else "keeps you busy"
-        label = f"Start {name} step {step['index']}: {_short(step['text'])} ({clock(step['remaining'])}, {kind})"
+        verb = "Resume" if step.get("status") == "paused" else "Start"  # a paused step goes on where it stopped
+        left = f"{clock(step['remaining'])} left" if verb == "Resume" else clock(step["remaining"])
+        label = f"{verb} {name} step {step['index']}: {_short(step['text'])} ({left}, {kind})"
         button: dict[str, Any] = {"action": action, "label": label}
         if missed := _window_missed(data, found[0], step):
             # one missed window ends the game: a player started a five-minute chop with a window

@@ -455,6 +455,11 @@ def test_the_recipes_board_says_what_blocks_each_step_and_labels_actions_in_word
     # a player busy with a pausable step who presses 1 to start something must not pause it
     keys = {b["label"][:5]: b["key"] for g in presenters.keyed_groups(board["groups"]) for b in g["buttons"]}
     assert keys == {"Pause": "", "Wait ": "w"}
+    # paused after a minute, the step is offered as a resume of what is left (it read "Start")
+    paused = RECIPES.act(RECIPES.advance(state, 60).state, 0, "Pause(1, Bake)", 60).state
+    resumes = recipes_view.board(RECIPES.observe(paused, 0).data, RECIPES.legal_actions(paused, 0))
+    labels = [b["label"] for g in resumes["groups"] for b in g["buttons"]]
+    assert any(label.startswith("Resume Bake step 1: ") and "(4:00 left, keeps you busy)" in label for label in labels)
     oven = next(a for a in board["appliances"] if a["name"] == "Oven")
     assert oven["state"] == "not heated"
     assert "None" not in " ".join(a["state"] + a["use"] for a in board["appliances"])
