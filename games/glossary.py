@@ -35,7 +35,8 @@ TERMS: dict[str, str] = {
     "rejections": "Actions the rules refused.",
     "recipes:success": "Whether every step of every recipe was done, with no time window missed.",
     "recipes:status": "How the game stands: success, failed or still playing.",
-    "recipes:reason": "Why the game ended: every step done, or what stopped it (a missed window, a dead end, the player).",
+    "recipes:reason": "Why the game ended: every step done, or what stopped it (a missed window, a dead "
+    "end, the player).",
     "executed_seconds": "How long the steps ran in all (the ones that run by themselves included).",
     "autonomous_seconds": "The duration of the finished steps that run by themselves (oven, stove ...).",
     "recipes:actions": "Step actions the rules accepted.",

@@ -330,8 +330,11 @@ def _window_missed(data: Mapping[str, Any], recipe: str, step: Mapping[str, Any]
 
 def board(data: Mapping[str, Any], actions: Sequence[str], names: Sequence[str] = ()) -> dict[str, Any]:
     agent = int(data.get("agent", 0))
+    cooks = cook_lines(data, names)
     return {
-        "cooks": cook_lines(data, names),
+        "cooks": cooks,
+        # beside "You": what each teammate is doing (a player saw a step running and not who ran it)
+        "teammates": [line for line, cook in zip(cooks, data["cooks"], strict=True) if int(cook["agent"]) != agent],
         "cards": recipe_cards(data, agent),
         "appliances": appliance_rows(data),
         "cook": cook_line(data, agent, actions),

@@ -1348,3 +1348,24 @@ def test_a_cook_busy_with_a_pausable_step_while_a_window_runs_is_told_to_pause_i
     steps = {(c["title"], s["index"]): s for c in cards for s in c["steps"]}
     assert steps[("Soup", 2)]["why"] == "you are busy with Bake step 1 until 10:00: pause it to start this now"
     assert steps[("Bake", 2)]["why"].startswith("waits for step 1")  # no window: nothing to pause for
+
+
+def test_a_player_sees_what_each_teammate_cook_is_doing():
+    """With an NPC cook beside them, a player saw a step running and not who ran it: the "You"
+    card lists each teammate's doing too."""
+    from django.template.loader import render_to_string
+
+    from games import recipes_view
+    from games.domains.recipes.rules import RULES as RECIPES
+    from games.domains.recipes.tests.kitchens import BAKE, SOUP, kitchen
+
+    state = RECIPES.initial_state(kitchen(BAKE, SOUP), agents=2, options={"max_rejections": 0})
+    state = RECIPES.act(state, 1, "Step(1, Bake)", 0).state
+    data = RECIPES.observe(state, 0).data
+    board = recipes_view.board(data, RECIPES.legal_actions(state, 0), ["You", "Teammate 1 (planner NPC)"])
+    assert board["teammates"] == [("Teammate 1 (planner NPC)", "busy with Bake step 1 until 5:00")]
+    html = render_to_string(
+        "games/boards/recipes.html",
+        {"board": board, "data": data, "viewer": type("V", (), {"agents": [0]})(), "game": None},
+    )
+    assert "<strong>Teammate 1 (planner NPC)</strong>: busy with Bake step 1 until 5:00" in html
