@@ -228,6 +228,11 @@ class Condition(models.Model):
         settings_ = dict(self.dispatcher) if self.backfill_kind in (NpcKind.LLM, self.npc_kind) else {}
         return {"kind": "npc", "dispatcher": self.backfill_kind, "settings": settings_}
 
+    @property
+    def seats(self) -> int:
+        """How many seats its games have: the participants and the condition's NPCs."""
+        return self.human_count + (self.npc_count if self.npc_kind != NpcKind.NONE else 0)
+
     def seat_plan(self, human: Any = None, *, humans: list[Any] | None = None, empty: int = 0) -> list[dict[str, Any]]:
         """Seats as ``games.services.create_game`` takes them: the participants first (``human``, or
         ``humans`` for a shared game), then ``empty`` backfill NPCs for seats nobody took, then

@@ -285,7 +285,7 @@ def _generator_context(
         "max_count": PAGE_COUNT,
         "page_seconds": f"{PAGE_SECONDS:g}",
         "objective": generator_module(domain).OBJECTIVE,
-        "shown": any(hasattr(generator_module(domain), part) for part in ("show", "show_in")),
+        "shown": _writes_values(domain),
         "recent": recent[:5],
     }
 
@@ -366,7 +366,7 @@ def _run_context(run: GeneratorRun, *, since: int = 0) -> dict[str, Any]:
         + urlencode({"domain": run.domain, "scenarios": f"{family.SOURCE}/{family_name}-*"}),
         "objective": generator_module(run.domain).OBJECTIVE,
         "actions": generator_module(run.domain).ACTIONS,
-        "shown": any(hasattr(generator_module(run.domain), part) for part in ("show", "show_in")),
+        "shown": _writes_values(run.domain),
     }
 
 
@@ -420,6 +420,12 @@ def generator_run_open(request: HttpRequest, pk: int, index: int) -> HttpRespons
     name = instance["slug"].split("/", 1)[-1]
     _, text = export(run.domain, instance["definition"], name)
     return _editor(request, _domain(run.domain), name=name, text=text, scenario=None)
+
+
+def _writes_values(domain: str) -> bool:
+    """Whether the generator writes its values as the game page does (``show``, or ``show_in`` where
+    the unit depends on the instance) rather than as bare numbers."""
+    return any(hasattr(generator_module(domain), part) for part in ("show", "show_in"))
 
 
 def _row(run: GeneratorRun, index: int, instance: dict[str, Any], saved_pk: int | None) -> dict[str, Any]:

@@ -365,15 +365,14 @@ def seat_problems(study: Study) -> list[str]:
     problems = []
     rows = list(study.study_scenarios.select_related("scenario"))
     for condition in study.conditions.order_by("index"):  # a domain of one seat takes no teammate at all
-        seats = condition.human_count + (condition.npc_count if condition.npc_kind != NpcKind.NONE else 0)
         for domain in sorted({row.scenario.domain for row in rows}):
-            if (problem := seats_problem(domain, seats)) is not None:
+            if (problem := seats_problem(domain, condition.seats)) is not None:
                 problems.append(
-                    f"Condition “{condition.name}” seats {seats}, but {problem}; "
+                    f"Condition “{condition.name}” seats {condition.seats}, but {problem}; "
                     "change the condition or leave out those scenarios."
                 )
     for condition in study.conditions.filter(human_count__gt=1).order_by("index"):
-        seats = condition.human_count + (condition.npc_count if condition.npc_kind != NpcKind.NONE else 0)
+        seats = condition.seats
         for row in rows:
             scenario = row.scenario
             try:
