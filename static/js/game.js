@@ -241,7 +241,9 @@
     if (active && active !== document.body && document.contains(active)) return;
     const place = placeFocus && document.querySelector('[data-pick-place="' + CSS.escape(placeFocus) + '"]');
     if (place) { focusPlace(place); return; }
-    if (!actionFocus) return;
+    // nothing chosen yet (Start may have taken the focus by autofocus before this script listened):
+    // the redraw took Start away from under the focus, so the new Start takes it
+    if (!actionFocus) { focusGate(); return; }
     const gate = actionFocus.gate && document.querySelector(".ready-gate button");
     if (gate) { gate.focus(); return; }
     const buttons = actionButtons();
@@ -362,8 +364,10 @@
   });
 
   // Start takes the focus as the page opens, by script rather than by autofocus alone: the browser
-  // applies autofocus late, and the status the socket pushes on connecting could replace the button
-  // first (the focus then stayed on the page, and Enter did nothing)
+  // may apply autofocus late, and the status the socket pushes on connecting could replace the
+  // button first (the focus then stayed on the page, and Enter did nothing). On a slow load it is
+  // the other way round: autofocus has put the focus on Start before this script listened for it,
+  // and restoreFocus, with no focus recorded, puts it on the redrawn Start through here.
   function focusGate() {
     const gate = document.querySelector(".ready-gate button");
     const active = document.activeElement;
