@@ -12,7 +12,7 @@ from games import selectors
 from games.agents.llm_dispatcher import held_to_legal_actions
 from games.engine import registry
 from games.engine.options import SEED_MAX
-from games.models import ClockMode, DisconnectPolicy
+from games.models import ClockMode, DisconnectPolicy, Seat
 
 SEAT_CHOICES = [
     ("", "— empty —"),
@@ -32,7 +32,7 @@ class GameForm(forms.Form):
         label="Play together with",
         help_text="More tasks played at once (tasks only; Ctrl/Cmd-click to pick several).",
     )
-    player = forms.ChoiceField(label="Seat 0 (human)", help_text="Who plays the first seat.")
+    player = forms.ChoiceField(label="Player 1 (human)", help_text="Who plays the first seat.")
     clock = forms.ChoiceField(choices=ClockMode.choices, initial=ClockMode.REAL_TIME)
     seconds_per_unit = forms.FloatField(
         label="Seconds per game minute (or second, or step)",
@@ -82,20 +82,23 @@ class GameForm(forms.Form):
         self._choices("player").choices = players
         if user is not None:
             self.fields["player"].initial = user.get_username()
+        # seats are numbered from 1 here, as the game pages name them ("Player 2"); the form's
+        # field names keep the seat index (seat1 is the second seat, agent 1)
         for i in range(1, EXTRA_SEATS + 1):
-            self.fields[f"seat{i}"] = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=f"Seat {i}")
+            name = f"Player {i + 1}"
+            self.fields[f"seat{i}"] = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=name)
             self.fields[f"seat{i}_user"] = forms.ChoiceField(
-                choices=[("", "—"), *players], required=False, label=f"Seat {i} player"
+                choices=[("", "—"), *players], required=False, label=f"{name}: who plays"
             )
             self.fields[f"seat{i}_game"] = forms.TypedChoiceField(
-                choices=[("", "—"), *self.replay_sources], coerce=int, required=False, label=f"Seat {i} replays game"
+                choices=[("", "—"), *self.replay_sources], coerce=int, required=False, label=f"{name} replays game"
             )
             self.fields[f"seat{i}_agent"] = forms.IntegerField(
                 required=False,
-                min_value=0,
-                max_value=EXTRA_SEATS,
-                initial=0,
-                label=f"Seat {i} replays that game's seat",
+                min_value=1,
+                max_value=EXTRA_SEATS + 1,
+                initial=1,
+                label=f"{name} replays that game's player",
             )
 
     def _choices(self, name: str) -> forms.ChoiceField:
@@ -132,7 +135,13 @@ class GameForm(forms.Form):
                 if not data.get(f"seat{i}_game"):
                     self.add_error(f"seat{i}_game", "Name the game whose seat this NPC replays.")
                     continue
-                source = {"source_game": data[f"seat{i}_game"], "source_agent": data.get(f"seat{i}_agent") or 0}
+                player = data.get(f"seat{i}_agent") or 1  # as the source game's pages number its players
+                players = Seat.objects.filter(game_id=data[f"seat{i}_game"]).count()
+                if player > players:
+                    # a player the game never had: the seat would replay nothing and stand still
+                    self.add_error(f"seat{i}_agent", f"Game #{data[f'seat{i}_game']} had {players} player(s).")
+                    continue
+                source = {"source_game": data[f"seat{i}_game"], "source_agent": player - 1}
                 plan.append({"kind": "npc", "dispatcher": "replay", "settings": source})
             elif choice == "npc:llm" and data.get("llm_constrained"):
                 plan.append({"kind": "npc", "dispatcher": "llm", "settings": held_to_legal_actions()})

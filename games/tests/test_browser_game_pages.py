@@ -78,11 +78,11 @@ def test_a_new_game_with_an_llm_teammate_asks_how_it_answers(
     together = page.get_by_label("Play together with")
     offered = together.evaluate("s => Array.from(s.options).filter(o => !o.hidden).map(o => o.value)")
     assert "bundled/make-tea" not in offered and len(offered) >= 2, offered
-    page.get_by_label("Seat 1", exact=True).select_option(label="NPC: LLM dispatcher")
+    page.get_by_label("Player 2", exact=True).select_option(label="NPC: LLM dispatcher")
     assert held.is_visible() and held.is_checked()  # small models act only when held
-    page.get_by_label("Seat 1", exact=True).select_option(label="NPC: random (baseline)")
+    page.get_by_label("Player 2", exact=True).select_option(label="NPC: random (baseline)")
     assert not held.is_visible()
-    page.get_by_label("Seat 2", exact=True).select_option(label="NPC: LLM dispatcher")
+    page.get_by_label("Player 3", exact=True).select_option(label="NPC: LLM dispatcher")
     assert held.is_visible()
     page.screenshot(path=str(SCREENSHOTS / "games-new-llm-teammate.png"), full_page=True)
     page.get_by_role("button", name="Start the game").click()

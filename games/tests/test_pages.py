@@ -360,13 +360,20 @@ def test_a_replay_seat_copies_a_picked_game_and_needs_one(client, researcher, pa
     missing = client.post(reverse("games:create"), {**FORM, "scenario": "test/toy", "seat1": "npc:replay"})
     assert "Name the game whose seat this NPC replays." in missing.content.decode()
     assert Game.objects.count() == 1
+    never = client.post(
+        reverse("games:create"),
+        {**FORM, "scenario": "test/toy", "seat1": "npc:replay", "seat1_game": str(game.pk), "seat1_agent": "2"},
+    )
+    assert f"Game #{game.pk} had 1 player(s)." in never.content.decode(), "a player the game never had"
+    assert Game.objects.count() == 1
     made = client.post(
         reverse("games:create"),
-        {**FORM, "scenario": "test/toy", "seat1": "npc:replay", "seat1_game": str(game.pk), "seat1_agent": "0"},
+        {**FORM, "scenario": "test/toy", "seat1": "npc:replay", "seat1_game": str(game.pk), "seat1_agent": "1"},
     )
     assert made.status_code == 302
     copy = Game.objects.exclude(pk=game.pk).get()
     seat = copy.seats.get(agent=1)
+    # the form numbers players from 1, as the source game's pages do: its player 1 is agent 0
     assert seat.dispatcher == "replay" and seat.settings == {"source_game": game.pk, "source_agent": 0}
 
 
