@@ -19,7 +19,7 @@ from games import glossary, metrics, timeline
 from games.codec import format_time
 from games.engine import durations, registry
 from games.engine.domain import resolve
-from games.models import Game, GameEvent, SeatKind
+from games.models import ClockMode, Game, GameEvent, SeatKind
 from games.npc import optimality
 from games.seatnames import SeatInfo, cannot_read_chat, seat_names
 from games.services.seats import backfill_wait
@@ -201,6 +201,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         now=float(state["time"]),
         limit=limit,
         finished=game.is_finished,
+        ahead=timeline_ahead(game),
         **timeline_texts(game.domain, observation),
     )
     # a new line that changes how the lines before it read (a tasks wait that carries on a run of
@@ -389,6 +390,19 @@ def log_time(domain: str, data: Mapping[str, Any]) -> timeline.TimeText:
 def with_times(entries: list[dict[str, Any]], text: timeline.TimeText) -> list[dict[str, Any]]:
     """The log's entries, each with its ``time_text``."""
     return [dict(e, time_text=text(float(e["time"]))) for e in entries]
+
+
+# A real-time page asks for a redraw when its clock runs past the timeline's end: the axis leaves
+# this many seconds of the clock's run ahead (with 2 game units it asked several times a second at
+# first, a recipe's clock running 20 game seconds a second). The score chart's axis ends at the
+# redraw's now, so it lags by up to this much: a few seconds, not more.
+REDRAW_AHEAD_SECONDS = 5.0
+
+
+def timeline_ahead(game: Game) -> float:
+    """Room ahead on a live timeline, in game units: what the clock covers in
+    ``REDRAW_AHEAD_SECONDS`` (a lockstep clock moves only when someone acts: the default)."""
+    return REDRAW_AHEAD_SECONDS * game.speed if game.clock == ClockMode.REAL_TIME else 2.0
 
 
 def speed_text(speed: float, unit: str) -> str:

@@ -141,6 +141,7 @@ def build(
     now: float,
     limit: float | None = None,
     finished: bool = False,
+    ahead: float = 2.0,
     describe: Describe = default_label,
     time_text: TimeText = plain_time,
     span_of: SpanOf | None = None,
@@ -161,6 +162,7 @@ def build(
     who takes the 06:50 train at 00:01 waits for it, a kitchen agent who let steps pass without a
     command waited them; ``gap_label`` names such a wait from the details of the action before it,
     "In Stonegate"), and
+    ``ahead`` is the least room the axis leaves after now while the game runs,
     ``kind_words`` replaces what a tooltip says about each kind of bar (``KIND_WORDS``),
     ``tick_text`` writes the axis (numbers when None), ``abbreviate`` gives each bar the short
     label a narrow bar shows instead of its cut-off label and ``legend`` names the kinds of bar."""
@@ -246,8 +248,9 @@ def build(
                     bar.done = True
                     bar.end = min(bar.end, now) if bar.end is not None else now
     # the span follows the game (a little room ahead) rather than the time limit, so short actions
-    # stay readable early on; ``limit`` caps it
-    span = max(latest, 1.0) * 1.1 + 2
+    # stay readable early on; ``limit`` caps it. A running clock that passes the span asks for a
+    # redraw, so ``ahead`` (game units) is what a real-time game's clock covers in a while.
+    span = max(latest, 1.0) * 1.1 + max(ahead, 2.0)
     if finished:  # nothing more comes: the axis ends where the game did
         span = latest = max([now, 1.0] + [b.end for row in rows for b in row.bars if b.end is not None])
     if limit:

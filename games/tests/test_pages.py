@@ -652,3 +652,21 @@ def test_a_watcher_of_a_trip_reads_where_the_traveller_is_not_you(client, partic
     client.force_login(participant)
     played = client.get(reverse("games:play", args=[game.pk])).content.decode()
     assert "you are here" in played and "Nothing yet: pick one of your actions." in played
+
+
+def test_a_real_time_timeline_leaves_room_for_a_while_of_the_clock(client, participant):
+    from games.tests.test_domains_ws import load_scenario
+
+    # a page asks for a redraw when its running clock passes the timeline's end: with two game
+    # units ahead, a clock at 20 units a second asked several times a second at first
+    def span(game: Game) -> float:
+        client.force_login(participant)
+        html = client.get(reverse("games:play", args=[game.pk])).content.decode()
+        return float(re.search(r'id="game-timeline"[^>]*data-span="([0-9.]+)"', html).group(1))
+
+    human = [{"kind": "human", "user": participant}]
+    slug = load_scenario("recipes")  # a recipe has no time limit to cap the axis
+    fast = services.create_game(slug, human, clock="real_time", speed=20)
+    assert span(fast) >= presenters.REDRAW_AHEAD_SECONDS * 20  # a few seconds of the clock's run
+    lockstep = services.create_game(slug, human, clock="lockstep")
+    assert span(lockstep) < 10  # moves only when someone acts: short actions stay readable
