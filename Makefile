@@ -42,10 +42,20 @@ seed: migrate
 	$(PY) manage.py seed_demo
 
 # The demo is seeded once the model server answers: its study opens only if its LLM conditions do.
+# `make run` serves as a study on this machine would: DEBUG off, so nobody (a participant least of
+# all) meets Django's technical pages, which list the site's URLs and settings; plain HTTP (no
+# HTTPS redirect, cookies not HTTPS-only); a secret key made once in var/. `make run DEBUG=true`
+# shows tracebacks and reloads static files while you develop.
+RUN_ENV = DEBUG=$${DEBUG:-false} SECURE_COOKIES=$${SECURE_COOKIES:-false} \
+	SECURE_SSL_REDIRECT=$${SECURE_SSL_REDIRECT:-false} SECURE_HSTS_SECONDS=$${SECURE_HSTS_SECONDS:-0} \
+	SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret_key)}"
+
 run: migrate
 	$(PY) manage.py check_services
+	@mkdir -p var; test -s var/secret_key || $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret_key
+	$(RUN_ENV) $(PY) manage.py collectstatic --noinput -v0
 	@echo "The Arena is at http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
-	exec $(PY) -m arena_site.with_model -- sh -c '$(PY) manage.py seed_demo && exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) arena_site.asgi:application'
+	$(RUN_ENV) exec $(PY) -m arena_site.with_model -- sh -c '$(PY) manage.py seed_demo && exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) arena_site.asgi:application'
 
 # Several uvicorn worker processes on one port (each its own SO_REUSEPORT socket): the way to use
 # more cores. Needs DATABASE_URL (Postgres) and REDIS_URL when WORKERS > 1; arena_site/serve.py says why.
