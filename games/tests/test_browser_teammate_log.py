@@ -1,7 +1,7 @@
 """A player and a planner teammate share a tasks game in Debian's chromium at real-time speed, keys
 only. The rules write to the agent who acted ("You are doing pick rice ..."); the messages panel
 shows the teammate's events after their name and must not read as if they were addressed to the
-player ("Teammate 1 (planner NPC) You are doing ..." did).
+player ("Teammate 1 (planner NPC) You are doing ..." did). A long word in the chat wraps.
 """
 
 from __future__ import annotations
@@ -40,12 +40,19 @@ def test_a_teammates_events_read_in_the_third_person(tmp_path, shots):
                     press(page, first.first)  # the player starts whatever is first on offer
                 page.wait_for_timeout(500)
             expect(teammate.first).to_be_visible()
+            # a message of one 1,000-letter word wraps in the panel: it made the page 9,000 px wide
+            page.keyboard.press("c")
+            page.keyboard.insert_text("x" * 1000)
+            page.keyboard.press("Enter")
+            expect(page.locator("#game-log-list .log-entry.cat-chat")).to_have_count(1)
+            overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
             both_widths(page, shots / "tasks-teammate-log")
             theirs = teammate.all_inner_texts()
             mine = mine.all_inner_texts()
     finally:
         stack.close()
     assert not errors, errors
+    assert overflow <= 0, overflow
     assert theirs and mine, (theirs, mine)
     assert not any(text.startswith("You ") or " you " in text for text in theirs), theirs
     assert any(text.startswith(("is doing ", "started ")) for text in theirs), theirs
