@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -31,6 +32,7 @@ from games.agents.turns import Decision, Turn
 from games.codec import event_from_entry
 from games.engine import registry
 from games.engine.episode import LoggedAction
+from games.engine.types import REJECTED
 from games.models import ClockMode, Game, GameEvent, GameStatus, Seat, SeatKind
 from games.npc.call_rows import call_row
 from games.npc.models import LlmCall, NpcMemory
@@ -263,6 +265,7 @@ def apply_decision(
     """Apply the decision's commands (lockstep: idle NPCs wait); ``retry_in`` schedules the next
     look after that many seconds (0: none; None: shortly, if an NPC idles)."""
     action_seqs: list[int] = []
+    refused: dict[tuple[int, str], str] = {}  # (agent, action): why the rules turned it down when played
     commanded = {agent for agent, _ in decision.actions}
     lockstep = game.clock != ClockMode.REAL_TIME
     todo = list(decision.actions)
@@ -279,9 +282,10 @@ def apply_decision(
             log.info("game %s: NPC %s could not play %r: %s", game.pk, agent, action, error)
             break
         action_seqs += [e.seq for e in result.entries if e.category == "action"]
+        refused.update(((agent, action), str(e.data.get("message", ""))) for e in result.entries if e.kind == REJECTED)
         if result.finished:
             break
-    _store_calls(game, decision, after_seq, action_seqs, free, float(rules.now(state)))
+    _store_calls(game, decision, after_seq, action_seqs, free, float(rules.now(state)), refused)
     if decision.say:
         with contextlib.suppress(services.GameError):
             services.post_chat(game.pk, text=decision.say[:900], agent=min(free))
@@ -293,14 +297,33 @@ def apply_decision(
 
 
 def _store_calls(
-    game: Game, decision: Decision, after_seq: int, action_seqs: list[int], free: Sequence[int], game_time: float
+    game: Game,
+    decision: Decision,
+    after_seq: int,
+    action_seqs: list[int],
+    free: Sequence[int],
+    game_time: float,
+    refused: Mapping[tuple[int, str], str] | None = None,
 ) -> None:
+    """The decision's calls as rows; a command the rules refused when it was played (the game moved
+    on while the model thought: a human did it first) is a problem of the call that gave it, as a
+    command refused on reading is, so the page counts both."""
     if not decision.calls:
         return
+    calls = list(decision.calls)
+    late: dict[int, list[str]] = {}
+    for (agent, action), why in (refused or {}).items():
+        gave = next((i for i, c in enumerate(calls) if f"agent {agent}: {action}" in c.parsed), len(calls) - 1)
+        late.setdefault(gave, []).append(f"agent {agent}: '{action}' refused when played: {why}")
     with transaction.atomic():
         LlmCall.objects.bulk_create(
             call_row(
-                call, game=game, seats=list(free), game_time=game_time, after_seq=after_seq, action_seqs=action_seqs
+                replace(call, problems=[*call.problems, *late.get(i, [])]),
+                game=game,
+                seats=list(free),
+                game_time=game_time,
+                after_seq=after_seq,
+                action_seqs=action_seqs,
             )
-            for call in decision.calls
+            for i, call in enumerate(calls)
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from games import services
 from games.agents.tests.stub_server import stub_endpoint
 from games.models import Game, GameEvent
+from games.npc.call_summary import summarise
 from games.npc.models import LlmCall, NpcMemory
 from games.npc.turns import play_turn, request_turn
 
@@ -119,6 +120,11 @@ def test_stale_command_is_rejected_by_the_rules_and_fed_back(toy_scenario, parti
         NpcMemory.objects.filter(pk=game.pk).update(decided_seq=0)
         play_turn(game.pk)
     assert "'do sweep' was refused" in prompts[-1]
+    # the call that gave it counts it as refused, as the calls page's "Commands refused" says (it
+    # read 0 beside a game log of two refusals: only a reply's unreadable commands were counted)
+    gave = LlmCall.objects.filter(game=game).order_by("id").first()
+    assert gave.problems == [f"agent 1: 'do sweep' refused when played: {rejected.get().data['message']}"]
+    assert summarise(LlmCall.objects.filter(game=game))[0].refused == 1
 
 
 def test_a_second_request_while_deciding_only_marks_the_game(toy_scenario, participant):
