@@ -239,6 +239,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "speed_text": speed_text(game.speed, state["time_unit"]),
         "scenario_count": len(game.scenario_ids or [1]),
         "has_npcs": any(seat.kind == SeatKind.NPC for seat in seats),
+        "blind": who.blind,  # a study participant (who cannot start games of their own either)
         # which teammates ignore the chat would tell a blinded participant which are LLMs
         "deaf_teammates": []
         if who.blind

@@ -670,3 +670,23 @@ def test_a_real_time_timeline_leaves_room_for_a_while_of_the_clock(client, parti
     assert span(fast) >= presenters.REDRAW_AHEAD_SECONDS * 20  # a few seconds of the clock's run
     lockstep = services.create_game(slug, human, clock="lockstep")
     assert span(lockstep) < 10  # moves only when someone acts: short actions stay readable
+
+
+def test_a_study_participant_alone_in_a_team_kitchen_is_not_sent_to_start_another_game(participant):
+    # "... or start a new game with teammates in the other seats" pointed a participant away from
+    # their study (where they cannot start games); the socket's redraws say the same as the page
+    from django.template.loader import render_to_string
+
+    from games.viewer import Viewer, load_update
+
+    registry.descriptor("kitchen").part("bundled")(log=lambda line: None)
+    game = services.create_game("bundled/warm-up", [{"kind": "human", "user": participant}], clock="lockstep")
+    said = {}
+    for blind in (False, True):
+        who = Viewer(agents=[0], blind=blind)
+        html = render_to_string(
+            "games/live/_update.html", presenters.live_context(load_update(game.pk, who, 0), who, full=True)
+        )
+        said[blind] = html
+    assert "expect to miss some orders, or start a new game with teammates" in said[False]
+    assert "expect to miss some orders." in said[True] and "start a new game" not in said[True]

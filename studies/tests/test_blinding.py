@@ -123,6 +123,11 @@ async def test_nothing_a_participant_can_reach_names_their_teammates(blinded_stu
     found = {where: hits for where, text in seen.items() if (hits := leaks(text))}
     assert not found, "\n".join(f"{where}: {hits[:3]}" for where, hits in found.items())
     assert any("Teammate 1" in text for text in seen.values())
+    # each game's introduction reads alike whatever plays beside them: "You can instruct them in
+    # the chat" promised a random teammate would listen
+    intros = [text for text in seen.values() if "computer-controlled teammate" in text]
+    assert len(intros) >= len(CONDITIONS)
+    assert all("You can write to" in text and "instruct" not in text for text in intros)
 
 
 def test_researchers_see_what_plays_each_seat(blinded_study, client, researcher):
