@@ -36,17 +36,22 @@ def _progress(completed: int, joined: int) -> str:
 
 
 def participant_panel(user: Any) -> dict[str, Any] | None:
-    """A participant with an unfinished study gets a link back to where they left off."""
+    """A participant with an unfinished study gets a link back to where they left off; one who
+    finished it, a link to its last page (the completion code a recruiter's platform asks for)."""
     from studies.models import Participant
 
-    participation = (
-        Participant.objects.filter(user=user, status__in=[ParticipantStatus.JOINED, ParticipantStatus.ACTIVE])
-        .select_related("study")
-        .order_by("-joined_at")
-        .first()
-    )
+    mine = Participant.objects.filter(user=user).select_related("study").order_by("-joined_at")
+    participation = mine.filter(status__in=[ParticipantStatus.JOINED, ParticipantStatus.ACTIVE]).first()
     if participation is None:
-        return None
+        finished = mine.filter(status=ParticipantStatus.COMPLETED).first()
+        if finished is None:
+            return None
+        return {
+            "title": finished.study.title,
+            "body": "You finished this study. Thank you! Its last page keeps your completion code.",
+            "link": reverse("studies:step", args=[finished.study.slug]),
+            "link_label": "See your completion code",
+        }
     step = selectors.participant_step(participation)
     return {
         "title": participation.study.title,

@@ -300,6 +300,10 @@ def test_the_dashboards_point_to_the_study(client, researcher, make_study):
     assert "Introduction 1/1" in panel["body"]
     body = researcher_panel(researcher)["body"]
     assert "1 open of 1" in body and "0 of 1 participant finished" in body  # not "0/1 completed"
+    # finished, the dashboard still leads back: to the completion code (it listed games only)
+    Participant.objects.filter(pk=participant.pk).update(status="completed")
+    done = participant_panel(participant.user)
+    assert done["link"] == reverse("studies:step", args=[study.slug]) and "completion code" in done["body"]
 
 
 def test_a_finished_game_links_back_to_its_study(make_study):
