@@ -3,6 +3,8 @@ through games.services), questionnaires, completion code; resuming; acting only 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -253,7 +255,11 @@ def test_a_tutorial_page_starts_a_solo_practice_game(client, make_study, toy_sce
     entry = reverse("studies:entry", args=[study.slug])
     step_url = reverse("studies:step", args=[study.slug])
     client.post(entry, {"choice": "agree", "agree": "1"})
-    assert "Practice game" in client.get(step_url).content.decode()
+    first = client.get(step_url).content.decode()
+    assert "Practice game" in first
+    # Enter plays the practice (it was Continue's, and went on past it)
+    leads = re.findall(r'<(?:button|a)[^>]*class="[^"]*primary[^"]*"[^>]*autofocus[^>]*>([^<]+)<', first)
+    assert leads == ["Play the practice game"], leads
     client.post(step_url, {"action": "tutorial", "index": "0"})
     participant = Participant.objects.get()
     assert participant.tutorial_game is not None
@@ -281,6 +287,8 @@ def test_a_tutorial_page_starts_a_solo_practice_game(client, make_study, toy_sce
     Game.objects.filter(pk=participant.tutorial_game_id).update(status="finished")
     page = client.get(step_url).content.decode()
     assert "You finished a practice game" in page and "Practise again" in page
+    leads = re.findall(r'<(?:button|a)[^>]*class="[^"]*primary[^"]*"[^>]*autofocus[^>]*>([^<]+)<', page)
+    assert leads == ["Continue"], leads  # once practised, Enter goes on
     assert "Back to your practice game" not in page
     client.post(step_url, {"action": "onboarding", "index": "0"})
     assert "Game 1" in client.get(step_url).content.decode()
