@@ -82,6 +82,9 @@ def _legend_layout(conditions: Sequence[str], start: float, end: float) -> tuple
     return placed, row + 1
 
 
+MIN_BAR_HEIGHT = 3.0  # px: a bar at the axis' floor still shows
+
+
 def mean_bars(
     groups: Sequence[MeanGroup],
     conditions: Sequence[str],
@@ -139,15 +142,24 @@ def mean_bars(
             summary = f"{group.label}, {condition}: mean {bar.mean:.2f}"
             summary += f", SE {bar.se:.2f}" if bar.se is not None else ""
             summary += f", n = {bar.n}"
+            # a mean at the axis' floor (0 orders, "1 = strongly disagree") keeps a sliver of its
+            # bar and its value above it: drawn as nothing, it read as "no data"
+            y_top = min(y_top, y_base - MIN_BAR_HEIGHT)
             parts.append(
-                f'<rect x="{x + 1:.1f}" y="{y_top:.1f}" width="{bar_w - 2:.1f}" height="{max(y_base - y_top, 0):.1f}" '
+                f'<rect x="{x + 1:.1f}" y="{y_top:.1f}" width="{bar_w - 2:.1f}" height="{y_base - y_top:.1f}" '
                 f'fill="{colour[condition]}"><title>{escape(summary)}</title></rect>'
             )
+            cx = x + bar_w / 2
+            label_y = y_top
             if bar.se:
-                cx = x + bar_w / 2
                 hi, lo = y(bar.mean + bar.se), y(bar.mean - bar.se)
                 whiskers = f"M{cx:.1f} {hi:.1f}V{lo:.1f}M{cx - 5:.1f} {hi:.1f}h10M{cx - 5:.1f} {lo:.1f}h10"
                 parts.append(f'<path d="{whiskers}" class="error-bar"/>')
+                label_y = min(label_y, hi)
+            parts.append(
+                f'<text x="{cx:.1f}" y="{max(label_y - 4, 11):.1f}" class="tick bar-value" text-anchor="middle" '
+                f'aria-hidden="true">{bar.mean:.2f}</text>'
+            )
         if len(groups) == 1:
             continue  # the chart's heading names its only measure
         label_x = left + g_index * group_w + group_w / 2

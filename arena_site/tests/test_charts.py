@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from arena_site import charts
@@ -49,6 +51,21 @@ def test_mean_bars_escape_labels_and_say_each_bar_in_words():
     )
     assert "<title>Trust &lt;score&gt;, A &amp; B: mean 3.50, SE 0.25, n = 12</title>" in svg
     assert "<score>" not in svg and "A & B" not in svg
+
+
+def test_a_mean_at_the_axis_floor_still_shows_a_bar_and_its_value():
+    # "1.00" on a 1-5 scale and 0 orders drew nothing, like a condition without data
+    svg = charts.mean_bars(
+        [charts.MeanGroup("Fun", [charts.MeanBar("Alone", 1.0, None, 1), charts.MeanBar("Team", 3.0, 0.5, 2)])],
+        ["Alone", "Team", "Nobody"],
+        title="T",
+        y_min=1,
+        y_max=5,
+    )
+    heights = [float(h) for h in re.findall(r'<rect x="[^"]+" y="[^"]+" width="[^"]+" height="([^"]+)"', svg)]
+    assert len(heights) == 2 + 3  # two bars (no bar for the condition without data) and the legend
+    assert heights[0] >= 2 and heights[1] > heights[0]
+    assert re.findall(r'class="tick bar-value"[^>]*>([^<]+)<', svg) == ["1.00", "3.00"]
 
 
 def test_row_bars_mark_undefined_values():
