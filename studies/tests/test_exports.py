@@ -58,8 +58,11 @@ def test_participants_exclude_drop_outs_unless_asked(client, researcher, study):
     default = list(csv.DictReader(io.StringIO(body(client.get(url)))))
     assert [r["external_id"] for r in default] == ["EXT0", "EXT1"]
     assert {r["status"] for r in default} == {"completed"}
-    everyone = list(csv.DictReader(io.StringIO(body(client.get(url + "?all=1")))))
+    with_excluded = client.get(url + "?all=1")
+    everyone = list(csv.DictReader(io.StringIO(body(with_excluded))))
     assert {r["external_id"] for r in everyone} == {"EXT0", "EXT1", "DROPPED"}
+    # saved beside the default file, not over it
+    assert with_excluded["Content-Disposition"].endswith('-participants-with-excluded.csv"')
     dropped = next(r for r in everyone if r["external_id"] == "DROPPED")
     assert dropped["drop_reason"] == "left" and dropped["status"] == "dropped"
 

@@ -29,7 +29,9 @@ def download(request: HttpRequest, pk: int, table: str, fmt: str) -> HttpRespons
         raise Http404(f"No export named {table}.{fmt}; see the exports page for the list.")
     options = exports.Options(include_excluded=request.GET.get("all") == "1")
     lines = exports.lines(study, table, fmt, options)
-    return stream(request, lines, content_type=exports.FORMATS[fmt], filename=f"{study.slug}-{table}.{fmt}")
+    # the file says which it is: both downloads had one name, and the second overwrote the first
+    name = f"{study.slug}-{table}{'-with-excluded' if options.include_excluded else ''}.{fmt}"
+    return stream(request, lines, content_type=exports.FORMATS[fmt], filename=name)
 
 
 @researcher_required
