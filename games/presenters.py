@@ -414,10 +414,12 @@ def speed_text(speed: float, unit: str) -> str:
 
 
 def action_buttons(actions: list[str]) -> list[dict[str, Any]]:
-    """The viewer's legal actions as buttons; the first nine get number keys, ``wait`` gets W."""
+    """The viewer's legal actions as buttons; the first nine get number keys, ``wait`` gets W and
+    comes last, so the numbers read in order ("1, 2, W, 3" when a tasks game offered "wait until
+    something finishes" after its wait)."""
     buttons = []
     numbered = 0
-    for action in actions:
+    for action in [a for a in actions if a != "wait"] + [a for a in actions if a == "wait"]:
         if action == "wait":
             key = "w"
         elif numbered < len(SHORTCUT_KEYS):

@@ -638,6 +638,14 @@ def test_every_domains_wait_button_is_w_and_recipes_waits_only_when_the_clock_do
     ]
     assert keys(kitchen_groups)["w"]["action"] == "noop"
     assert presenters.action_buttons(["boil water", "wait"])[1]["key"] == "w"  # tasks
+    # the numbers read in order: W goes after "wait until something finishes", not between
+    tasks = presenters.action_buttons(["boil water", "wash cup", "wait", "wait until something finishes"])
+    assert [(b["key"], b["action"]) for b in tasks] == [
+        ("1", "boil water"),
+        ("2", "wash cup"),
+        ("3", "wait until something finishes"),
+        ("w", "wait"),
+    ]
 
 
 def test_a_busy_kitchen_lists_the_places_in_use_and_folds_the_others():
