@@ -131,7 +131,9 @@ def default_label(details: dict[str, Any]) -> str:
 
 
 def plain_time(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+    """A game time as people write it: "2", "7.5", "3.25"; a chat line sent at 2.004 reads "2" as
+    the events of minute 2 do (it read "t=2.00" beside them)."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def build(

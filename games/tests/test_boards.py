@@ -878,6 +878,8 @@ def test_the_headers_clock_reads_each_domains_time_as_its_board_does():
     assert clock("recipes", 3725.6, "second")[1] == "1:02:05"
     assert clock("kitchen", 12.7, "step") == ("step", "12", "step")  # the orders' "step 12 of 60", not "t = 12.7"
     assert clock("tasks", 5.0, "minute") == ("t =", "5", "") and clock("tasks", 7.5, "minute")[1] == "7.50"
+    # a chat line sent between two minutes reads as the events around it ("t=2", not "t=2.00")
+    assert [timeline.plain_time(t) for t in (2.004, 3.25, 7.5, 4.0)] == ["2", "3.25", "7.5", "4"]
     # the ticking clock stops at the observation's time limit, where it has one
     assert header_clock("tasks", {"time_limit": 40}, 5.0, "minute")["limit"] == "40"
     assert header_clock("kitchen", {"max_steps": 60}, 5.0, "step")["limit"] == ""
