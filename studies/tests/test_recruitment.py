@@ -83,6 +83,8 @@ def test_a_screened_out_code_without_a_redirect_is_shown_to_whoever_is_screened_
     decliner.post(entry, {"pid": "no-thanks", "choice": "decline"})
     page = decliner.get(reverse("studies:step", args=[study.slug])).content.decode()
     assert 'data-step="declined"' in page and '<code id="screened-out-code">SCR9</code>' in page
+    # nothing to go on to: no dashboard or games in the header (declining read as being signed in)
+    assert '<nav aria-label="Main">' not in page and "My games" not in page
 
 
 def test_declining_and_failing_attention_checks_go_to_the_screened_out_redirect(make_study):
