@@ -690,3 +690,22 @@ def test_a_study_participant_alone_in_a_team_kitchen_is_not_sent_to_start_anothe
         said[blind] = html
     assert "expect to miss some orders, or start a new game with teammates" in said[False]
     assert "expect to miss some orders." in said[True] and "start a new game" not in said[True]
+
+
+def test_a_stopped_tasks_game_says_which_action_it_cut_short(client, researcher, participant):
+    # "wash teapot ... 1 min left" stood on the board of a stopped game for good
+    from games.tests.test_domains_ws import load_scenario
+    from games.viewer import Viewer, load_update
+
+    game = services.create_game(load_scenario("tasks"), [{"kind": "human", "user": participant}], clock="lockstep")
+    client.force_login(researcher)
+    for _ in range(6):  # until a background action runs on while the player is free
+        legal = load_update(game.pk, Viewer(agents=[0]), 0).state["legal_actions"]
+        services.apply_action(game.pk, agent=0, action=next(a for a in legal if not a.startswith("wait")))
+        running = client.get(reverse("games:play", args=[game.pk])).content.decode()
+        if "min left</span>" in running:
+            break
+    assert "min left</span>" in running
+    client.post(reverse("games:control", args=[game.pk]), {"operation": "stop"})
+    stopped = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "unfinished: the game ended" in stopped and "min left</span>" not in stopped
