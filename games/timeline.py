@@ -249,6 +249,10 @@ def build(
                 if not bar.done:
                     bar.done = True
                     bar.end = min(bar.end, now) if bar.end is not None else now
+                elif bar.end is not None and bar.end > now:
+                    # what would have been ready later (a kitchen's mixer started at the last step)
+                    # ends with the game: the axis ran to "step 62" of a game over at 60
+                    bar.end = max(now, bar.start)
     # the span follows the game (a little room ahead) rather than the time limit, so short actions
     # stay readable early on; ``limit`` caps it. A running clock that passes the span asks for a
     # redraw, so ``ahead`` (game units) is what a real-time game's clock covers in a while.

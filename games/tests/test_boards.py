@@ -1153,6 +1153,10 @@ def test_a_finished_games_timeline_ends_where_the_game_did():
     assert ended.span == 30 and ended.percent(30) == 100.0
     cut = timeline.build([E("started", 0, 0, {"start": 0, "end": 50})], ["You"], now=30, finished=True)
     assert cut.span == 30  # an action the end cut short ends there too
+    # a kitchen's mixer started at the last step would be ready two steps after the game ended
+    mixing = {"step": 59, "command": "activate mixer0", "ready_at": 62, "product": "cake"}
+    kitchen = timeline.build([E("completed", 60, 0, mixing)], ["You"], now=60, finished=True)
+    assert kitchen.span == 60 and max(b.end for b in kitchen.rows[0].bars) == 60
 
 
 def test_the_recipes_result_writes_its_durations_as_the_clock_does():
