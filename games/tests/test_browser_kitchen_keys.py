@@ -1,7 +1,7 @@
 """The kitchen by keyboard and on a phone (Debian's chromium): the floor plan is one Tab stop whose
 places the arrow keys move between (Tab crossed every place before reaching the commands), and on
 a phone the orders sit above the commands (they were below the whole board); Escape puts the
-shortcuts list away."""
+shortcuts list away. A key pressed twice before the server answers sends one command."""
 
 from __future__ import annotations
 
@@ -10,6 +10,11 @@ import pytest
 from games.tests.browser_helpers import chromium, new_page, sign_in, start_game
 
 pytestmark = [pytest.mark.browser]
+
+ACTIONS = """
+from games.models import GameEvent
+print(GameEvent.objects.filter(game_id={game}, category="action").count())
+"""
 
 
 def test_the_floor_plan_is_one_tab_stop_and_the_orders_lead_on_a_phone(tmp_path, shots):
@@ -47,6 +52,17 @@ def test_the_floor_plan_is_one_tab_stop_and_the_orders_lead_on_a_phone(tmp_path,
             page.keyboard.press("Enter")  # pick it: its commands get the focus
             picked = page.evaluate("() => document.activeElement.dataset.place || ''")
 
+            # a key pressed twice before the server answered sends one command: the second went out
+            # as the old button's, named something done by then, and cost a step
+            sent_before = int(stack.python(ACTIONS.format(game=game_id)).strip().splitlines()[-1])
+            page.keyboard.press("1")
+            page.keyboard.press("1")
+            page.wait_for_timeout(1500)
+            double_press = int(stack.python(ACTIONS.format(game=game_id)).strip().splitlines()[-1]) - sent_before
+            page.keyboard.press("1")  # after the answer, the key works again
+            page.wait_for_timeout(1500)
+            then_one_more = int(stack.python(ACTIONS.format(game=game_id)).strip().splitlines()[-1]) - sent_before
+
             page.keyboard.press("?")  # the shortcuts, and Escape puts them away (it did nothing)
             help_shown = page.locator("#shortcuts").is_visible()
             page.keyboard.press("Escape")
@@ -69,3 +85,4 @@ def test_the_floor_plan_is_one_tab_stop_and_the_orders_lead_on_a_phone(tmp_path,
     assert picked == names[0]
     assert orders_y < actions_y < floor_y, (orders_y, actions_y, floor_y)
     assert help_shown and not help_after_escape
+    assert double_press == 1 and then_one_more == 2, (double_press, then_one_more)

@@ -358,6 +358,18 @@
       .filter(function (action) { return action !== params.action && typedWords(action) === typed; });
     if (same.length === 1) params.action = same[0];
   });
+  // Lockstep: one action in flight at a time. A second press before the server's answer went out
+  // as the old button's action, which by then named something done or gone: refused, and a kitchen
+  // step lost. Real time keeps its rule (a second command in a step replaces the first).
+  let actSentAt = 0;
+  document.addEventListener("htmx:wsConfigSend", function (event) {
+    const params = event.detail && event.detail.parameters;
+    const clock = clockEl();
+    if (!params || params.type !== "act" || !clock || clock.dataset.mode === "real_time") return;
+    if (actSentAt && performance.now() - actSentAt < 3000) { event.preventDefault(); return; }
+    actSentAt = performance.now();
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () { actSentAt = 0; });
   document.addEventListener("htmx:wsAfterSend", function (event) {
     const form = event.target.closest && event.target.closest("form");
     if (form) form.querySelectorAll("input[name=text], input[name=action]").forEach(function (i) { i.value = ""; });
