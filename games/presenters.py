@@ -419,7 +419,7 @@ def action_buttons(actions: list[str]) -> list[dict[str, Any]]:
     something finishes" after its wait)."""
     buttons = []
     numbered = 0
-    for action in [a for a in actions if a != "wait"] + [a for a in actions if a == "wait"]:
+    for action in sorted(actions, key=lambda a: a == "wait"):  # stable: the others keep their order
         if action == "wait":
             key = "w"
         elif numbered < len(SHORTCUT_KEYS):

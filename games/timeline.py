@@ -246,13 +246,11 @@ def build(
             if gaps_are_waits and row.cursor < now:
                 gap(row, now)  # the steps after an agent's last command, up to the game's end
             for bar in row.bars:
-                if not bar.done:
-                    bar.done = True
-                    bar.end = min(bar.end, now) if bar.end is not None else now
-                elif bar.end is not None and bar.end > now:
-                    # what would have been ready later (a kitchen's mixer started at the last step)
-                    # ends with the game: the axis ran to "step 62" of a game over at 60
-                    bar.end = max(now, bar.start)
+                # every bar ends by the game's end: one it cut short, and one that would have been
+                # ready later (a kitchen's mixer started at the last step ran the axis to "step 62"
+                # of a game over at 60)
+                bar.done = True
+                bar.end = min(bar.end, now) if bar.end is not None else now
     # the span follows the game (a little room ahead) rather than the time limit, so short actions
     # stay readable early on; ``limit`` caps it. A running clock that passes the span asks for a
     # redraw, so ``ahead`` (game units) is what a real-time game's clock covers in a while.

@@ -303,7 +303,7 @@ def _store_calls(
     action_seqs: list[int],
     free: Sequence[int],
     game_time: float,
-    refused: Mapping[tuple[int, str], str] | None = None,
+    refused: Mapping[tuple[int, str], str],
 ) -> None:
     """The decision's calls as rows; a command the rules refused when it was played (the game moved
     on while the model thought: a human did it first) is a problem of the call that gave it, as a
@@ -312,7 +312,7 @@ def _store_calls(
         return
     calls = list(decision.calls)
     late: dict[int, list[str]] = {}
-    for (agent, action), why in (refused or {}).items():
+    for (agent, action), why in refused.items():
         gave = next((i for i, c in enumerate(calls) if f"agent {agent}: {action}" in c.parsed), len(calls) - 1)
         late.setdefault(gave, []).append(f"agent {agent}: '{action}' refused when played: {why}")
     with transaction.atomic():
