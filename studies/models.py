@@ -229,9 +229,14 @@ class Condition(models.Model):
         return {"kind": "npc", "dispatcher": self.backfill_kind, "settings": settings_}
 
     @property
+    def npcs(self) -> int:
+        """How many computer teammates its games seat (none when its kind is "alone")."""
+        return self.npc_count if self.npc_kind != NpcKind.NONE else 0
+
+    @property
     def seats(self) -> int:
         """How many seats its games have: the participants and the condition's NPCs."""
-        return self.human_count + (self.npc_count if self.npc_kind != NpcKind.NONE else 0)
+        return self.human_count + self.npcs
 
     def seat_plan(self, human: Any = None, *, humans: list[Any] | None = None, empty: int = 0) -> list[dict[str, Any]]:
         """Seats as ``games.services.create_game`` takes them: the participants first (``human``, or
@@ -240,11 +245,9 @@ class Condition(models.Model):
         people = humans if humans is not None else [human]
         seats: list[dict[str, Any]] = [{"kind": "human", "user": user} for user in people]
         seats += [self.backfill_seat() for _ in range(empty)]
-        if self.npc_kind != NpcKind.NONE:
-            seats += [
-                {"kind": "npc", "dispatcher": self.npc_kind, "settings": dict(self.dispatcher)}
-                for _ in range(self.npc_count)
-            ]
+        seats += [
+            {"kind": "npc", "dispatcher": self.npc_kind, "settings": dict(self.dispatcher)} for _ in range(self.npcs)
+        ]
         return seats
 
 

@@ -24,7 +24,6 @@ from studies.models import (
     Design,
     Episode,
     EpisodeStatus,
-    NpcKind,
     PageKind,
     Participant,
     ParticipantStatus,
@@ -306,8 +305,7 @@ def items_for(episode: Episode) -> Any:
     """The questionnaire after ``episode``: items about teammates only when it had teammates."""
     items = episode.participant.study.items.order_by("index")
     condition = episode.condition
-    npcs = condition.npc_count and condition.npc_kind != NpcKind.NONE
-    if not npcs and not condition.is_shared:
+    if not condition.npcs and not condition.is_shared:
         items = items.filter(needs_teammates=False)
     return items
 
