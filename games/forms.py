@@ -8,7 +8,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 
-from games import selectors
+from games import selectors, speeds
 from games.agents.llm_dispatcher import held_to_legal_actions
 from games.engine import registry
 from games.engine.options import SEED_MAX
@@ -23,6 +23,7 @@ SEAT_CHOICES = [
     ("npc:replay", "NPC: replay of a stored game"),
 ]
 EXTRA_SEATS = 4
+MAX_PACE_FACTOR = 10  # a chosen pace may run at most this many times faster than the scenario's own
 
 
 class GameForm(forms.Form):
@@ -60,6 +61,7 @@ class GameForm(forms.Form):
         super().__init__(*args, **kwargs)
         current = list(selectors.current_scenarios())
         self.domains = {s.slug: s.domain for s in current}
+        self.definitions = {s.slug: s.definition for s in current}
         scenarios = [(s.slug, f"{s.domain} · {s.title} ({s.slug})") for s in current]
         self._choices("scenario").choices = scenarios
         # only a domain that combines scenarios plays several at once ("play together with": tasks)
@@ -117,7 +119,25 @@ class GameForm(forms.Form):
         if data.get("also") and scenario and self.domains.get(scenario) not in self.combinable:
             together = ", ".join(self.combinable)
             self.add_error("also", f"Only {together} scenarios are played several at once; clear this list.")
+        if scenario in self.domains and data.get("seconds_per_unit") and data.get("clock") == ClockMode.REAL_TIME:
+            self._check_pace(scenario, data["seconds_per_unit"])
         return data
+
+    def _check_pace(self, scenario: str, seconds: float) -> None:
+        """A pace far faster than the scenario's own is over before anyone can act (a tasks game at
+        0.001 s per minute ended in a tenth of a second): at most ``MAX_PACE_FACTOR`` times it."""
+        domain = self.domains[scenario]
+        options = registry.descriptor(domain).extra.get("game_options", {})
+        own = 1.0 / speeds.default_speed(domain, self.definitions[scenario], options)
+        floor = own / MAX_PACE_FACTOR
+        if seconds < floor * 0.999:
+            unit = registry.get(domain).time_unit
+            self.add_error(
+                "seconds_per_unit",
+                f"Too fast to play: this scenario's own pace is {own:g} s per game {unit}, and a game may run "
+                f"at most {MAX_PACE_FACTOR} times faster ({floor:.3g} s or more per {unit}). "
+                "Leave it blank for its own pace.",
+            )
 
     def seat_plan(self) -> list[dict[str, Any]]:
         data = self.cleaned_data

@@ -176,6 +176,23 @@ def test_create_form_errors_say_what_to_fix(client, researcher, toy_scenario):
     assert not Game.objects.exists()
 
 
+def test_a_pace_far_faster_than_the_scenarios_own_is_refused(client, researcher, toy_scenario):
+    # 0.001 s per game minute made a tasks game that was over before its player could act
+    from games.engine import registry
+    from games.speeds import seconds_per_unit
+
+    own = seconds_per_unit(toy_scenario.domain, toy_scenario.definition)
+    unit = registry.get(toy_scenario.domain).time_unit
+    client.force_login(researcher)
+    form = {**FORM, "scenario": "test/toy"}
+    response = client.post(reverse("games:create"), {**form, "seconds_per_unit": "0.001"})
+    assert response.status_code == 200 and not Game.objects.exists()
+    assert f"this scenario&#x27;s own pace is {own:g} s per game {unit}" in response.content.decode()
+    client.post(reverse("games:create"), {**form, "seconds_per_unit": str(own / 10)})
+    client.post(reverse("games:create"), {**form, "clock": "lockstep", "seconds_per_unit": "0.001"})  # no clock to run
+    assert [g.clock for g in Game.objects.order_by("pk")] == ["real_time", "lockstep"]
+
+
 def test_replay_shows_the_board_at_any_entry(client, participant, toy_scenario):
     game = services.create_game("test/toy", [{"kind": "human", "user": participant}], clock="lockstep")
     for action in ["do sweep", "do dust", "start laundry"]:
