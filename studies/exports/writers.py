@@ -55,11 +55,21 @@ def csv_lines(columns: list[Column], rows: Iterable[dict[str, Any]]) -> Iterator
         yield line.value
 
 
+def _json_value(value: Any) -> Any:
+    """A cell as JSONL writes it: an empty cell (a missing number, no answer, no error) is null, as
+    readers of JSON expect (pandas read "" in a number column as text, the whole column with it)."""
+    if isinstance(value, RawJSON):
+        return _RAW
+    if value is None or (type(value) is str and not value):
+        return None
+    return value
+
+
 def jsonl_lines(columns: list[Column], rows: Iterable[dict[str, Any]]) -> Iterator[str]:
     names = [c.name for c in columns]
     for row in rows:
         raw = [row[name] for name in names if isinstance(row.get(name), RawJSON)]
-        values = {name: _RAW if isinstance(row.get(name), RawJSON) else row.get(name, "") for name in names}
+        values = {name: _json_value(row.get(name)) for name in names}
         line = json.dumps(values, ensure_ascii=False, default=str)
         for text in raw:  # in column order, as json.dumps wrote the placeholders
             line = line.replace(_RAW_QUOTED, text or "null", 1)

@@ -113,6 +113,20 @@ def test_episodes_carry_the_objective_metrics(client, researcher, study):
     assert all(r["metrics"]["progress"] == r["toy_progress"] for r in rows)
 
 
+def test_jsonl_writes_an_empty_cell_as_null_and_csv_as_nothing():
+    # a missing number was written "" in JSONL: pandas then read the whole column as text
+    from studies.exports.base import Column
+    from studies.exports.writers import RawJSON, csv_lines, jsonl_lines
+
+    columns = [Column(name, "") for name in ("score", "note", "data", "missing")]
+    rows = [{"score": "", "note": "", "data": RawJSON('{"a": 1}')}, {"score": 3.5, "note": "ok", "data": RawJSON("")}]
+    assert [json.loads(line) for line in jsonl_lines(columns, rows)] == [
+        {"score": None, "note": None, "data": {"a": 1}, "missing": None},
+        {"score": 3.5, "note": "ok", "data": None, "missing": None},
+    ]
+    assert list(csv_lines(columns, rows))[1:] == [',,"{""a"": 1}",\n', "3.5,ok,,\n"]
+
+
 def test_event_logs_export_every_entry_of_the_participants_games(client, researcher, make_study):
     study = make_study(pages=False)
     participant = services.give_consent(services.join(study, external_id="PLAYER"))
@@ -216,7 +230,7 @@ def test_npc_calls_export_and_failed_calls_show_on_the_monitor(client, researche
     client.force_login(researcher)
     text = body(client.get(reverse("studies:export", args=[study.pk, "npc_calls", "jsonl"])))
     rows = [json.loads(line) for line in text.splitlines()]
-    assert [r["reply"] for r in rows] == ["do sweep", "", "I cook.", "NOTHING"]
+    assert [r["reply"] for r in rows] == ["do sweep", None, "I cook.", "NOTHING"]  # a failed call: no reply
     assert rows[0]["prompt"] == [{"role": "user", "content": "state"}]
     assert rows[1]["error"] == "timed out after 20 s"
     assert {r["participant"] for r in rows} == {participant.code}
