@@ -36,7 +36,7 @@ class ImportFailed(ValueError):
         self.problems = problems
         shown = problems[:MAX_REPORTED]
         more = f"\n... and {len(problems) - MAX_REPORTED} more" if len(problems) > MAX_REPORTED else ""
-        super().__init__("nothing was imported; fix these rows and import again:\n" + "\n".join(shown) + more)
+        super().__init__("Nothing was imported; fix these rows and import again:\n" + "\n".join(shown) + more)
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,7 @@ def read_rows(lines: Iterable[str], project: Project | None = None) -> list[Row]
         if row.annotator in people:
             problems.append(
                 f"line {row.line}: field annotator: {row.annotator} labels on this site; an import never changes"
-                " a person's labels (name the file's annotator differently, e.g. imported:{row.annotator})"
+                f" a person's labels (name the file's annotator differently, e.g. imported:{row.annotator})"
             )
     if problems:
         raise ImportFailed(sorted(problems, key=lambda p: int(p.split(":")[0].split()[1])))

@@ -204,8 +204,23 @@ def test_report_page_and_json_agree(client, setup, researcher):
     assert "20.0%" in page  # concurrency: they agree on 1 of 5 steps
     assert ">Cobbler, step 1</a>" in page  # disputed items are named as people read them
     # the headline figures say how many items they rest on (a kappa over 5 items read as "no agreement")
-    assert "overall Fleiss' kappa (5 items every annotator labelled)" in page
-    assert "overall Krippendorff's alpha (5 items)" in page
+    assert "overall Fleiss' kappa (mean; 5 items every annotator labelled)" in page
+    assert "overall Krippendorff's alpha (mean; 5 items)" in page
+    assert "Agreement compares two annotators" not in page
+
+
+def test_the_report_says_what_it_needs_while_one_annotator_has_submitted(client, setup, researcher):
+    # every figure read "n/a", the agreement "n/a%", and "No disagreements" with nothing compared
+    project, unit, amy, _ = setup
+    for item in unit.items.all():
+        for prop in ("concurrency", "resource", "time_constraint"):
+            services.save_label(user=amy, item=item, prop=prop, value="autonomous" if prop == "concurrency" else "none")
+    services.submit(user=amy, unit=unit)
+    client.force_login(researcher)
+    page = client.get(reverse("annotations:report", args=[project.pk])).content.decode()
+    assert "Agreement compares two annotators' labels of the same steps" in page
+    assert "amy submitted (1 annotator)" in page
+    assert "n/a%" not in page and "No disagreements" not in page
 
 
 def test_report_and_adjudication_write_labels_in_words(client, setup, researcher):

@@ -99,5 +99,9 @@ def report(request: HttpRequest, pk: int) -> HttpResponse:
         "sections": sections,
         "models": model_report(project),
         "has_labels": any(row["labels"] for row in properties.values()),
+        # agreement compares two people's labels of one item: with one annotator (or none sharing an
+        # item) every figure was "n/a" and the page said "No disagreements"
+        "compared": any(row["cohen_kappa"] for row in properties.values()),
+        "annotators": sorted({name for row in properties.values() for name in row["annotators"]}),
     }
     return render(request, "annotations/report.html", context)
