@@ -51,11 +51,13 @@ def timeline(
 
 def preview_tasks(definition: dict[str, Any], agents: int, max_seconds: float) -> dict[str, Any]:
     from games.domains.tasks.definition import compile_definition
+    from games.domains.tasks.rules import MINUTES_PER_TASK
     from games.generators.tasks import heuristic
     from games.planners import tasks_optimal
 
     scenario = compile_definition(definition)
     greedy, starts = heuristic(definition, {"constrained": False, "agents": agents})
+    limit = MINUTES_PER_TASK * len(definition.get("tasks", [])) or MINUTES_PER_TASK
     best = tasks_optimal.plan(scenario, agents=agents, max_seconds=max_seconds, hint=starts or None, upper_bound=greedy)
     rows: dict[int, list[Bar]] = {agent: [] for agent in range(agents)}
     for entry in best.entries:
@@ -77,6 +79,11 @@ def preview_tasks(definition: dict[str, Any], agents: int, max_seconds: float) -
         "lower_bound": best.lower_bound,
         "heuristic": greedy,
         "heuristic_name": "planner NPC (critical path)",
+        # a game ends at the time limit (TimeArena's 40 minutes per task): a task whose best plan is
+        # longer can never be finished, and the planner's row read "no plan min" without saying why
+        "time_limit": limit,
+        "heuristic_missing": f"not finished within the game's {limit}-minute limit" if greedy is None else "",
+        "over_limit": best.makespan is not None and best.makespan > limit,
         "solve_seconds": round(best.solve_seconds, 3),
         "timeline": timeline([(f"Agent {a + 1}", bars) for a, bars in rows.items()], best.makespan or 1, "min"),
         "plan_text": [f"t={e.start}: agent {e.agent + 1} {scenario.actions[e.action].text}" for e in best.entries],

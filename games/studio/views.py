@@ -157,6 +157,20 @@ def _read(
         return name, text, None, error.problems
 
 
+def _taken(slug: str) -> Problem | None:
+    """The problem with naming a new scenario ``slug``: one of that name exists (to change it, open it)."""
+    existing = Scenario.objects.current().filter(slug=slug).first()
+    if existing is None:
+        return None
+    kind = registry.descriptor(existing.domain).title if existing.domain in registry.domains() else existing.domain
+    return Problem(
+        None,
+        "name",
+        f"{slug} is taken (a {kind} scenario, version {existing.version}): pick another name, or open "
+        "that scenario in the studio to save a new version of it",
+    )
+
+
 @require_POST
 @researcher_required
 def check(request: HttpRequest, domain: str) -> HttpResponse:
@@ -169,7 +183,8 @@ def check(request: HttpRequest, domain: str) -> HttpResponse:
     try:
         if scenario is None:
             check_name(name)
-        misnamed: list[Problem] = []
+        taken = _taken(f"{SOURCE}/{name}") if scenario is None and name else None
+        misnamed: list[Problem] = [taken] if taken is not None else []
     except AuthoringError as error:
         misnamed = error.problems if name else []
     _, _, definition, problems = _read(
@@ -212,11 +227,11 @@ def save(request: HttpRequest, domain: str) -> HttpResponse:
             request, domain, name=name, text=text, scenario=scenario, problems=problems, agents=agents, status=400
         )
     slug = scenario.slug if scenario is not None else f"{SOURCE}/{name}"
-    existing = Scenario.objects.current().filter(slug=slug).first()
-    if scenario is None and existing is not None and existing.source != SOURCE:
-        problems = [Problem(None, "name", f"{slug} is already taken by {existing.source} content; pick another name")]
+    if scenario is None and (taken := _taken(slug)) is not None:
+        # a new scenario never becomes a version of another one (it silently replaced a task of
+        # that name, even by a recipe)
         return _editor(
-            request, domain, name=name, text=text, scenario=None, problems=problems, agents=agents, status=400
+            request, domain, name=name, text=text, scenario=None, problems=[taken], agents=agents, status=400
         )
     definition = prepared(domain, definition)
     title = str(definition.get("title") or (scenario.title if scenario else name))

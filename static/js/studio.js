@@ -37,6 +37,18 @@
     if (goto) { gotoLine(parseInt(goto.dataset.line, 10)); return; }
     if (event.target.closest("#studio-add-button")) addAction();
   });
+  // A check the server could not answer must not leave the last good preview beside other text.
+  document.addEventListener("htmx:responseError", (event) => {
+    const check = document.getElementById("studio-check");
+    if (!check || event.detail.target !== check) return;
+    check.innerHTML = "";
+    const note = document.createElement("p");
+    note.className = "message error";
+    note.setAttribute("role", "alert");
+    note.textContent = "The check failed on the server, so there is no preview of this text. " +
+      "Undo the last change and try again.";
+    check.appendChild(note);
+  });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && event.target.closest("#studio-add input:not([type=checkbox])")) {
       event.preventDefault();

@@ -31,6 +31,8 @@ def read_task(name: str, text: str) -> dict[str, Any]:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise DefinitionError(f"{name}: not valid TOML: {error}") from None
+    except RecursionError:  # arrays nested hundreds deep: the studio's live check was a server error
+        raise DefinitionError(f"{name}: not valid TOML: nested too deep") from None
     unknown = set(raw) - _TASK_KEYS
     if unknown:
         raise DefinitionError(

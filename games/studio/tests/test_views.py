@@ -546,6 +546,51 @@ def test_a_new_scenario_cannot_take_over_a_bundled_slug_or_another_domain(client
     assert client_r.post("/studio/chess/save/", {"name": "x", "text": "x"}).status_code == 404
 
 
+def test_a_new_scenario_never_becomes_a_version_of_one_of_the_same_name(client_r):
+    # saving a "new" task, or a recipe, named like a saved task made it that task's next version:
+    # the task left every list and benchmark, its games pointed at a recipe
+    client_r.post("/studio/tasks/save/", {"name": "tea-and-toast", "text": starter("tasks")})
+    task = Scenario.objects.get(slug="studio/tea-and-toast")
+    said = "studio/tea-and-toast is taken (a Tasks"
+    assert said in _check(client_r, "recipes", starter("recipes"), name="tea-and-toast").content.decode()
+    changed = starter("tasks").replace("minutes = 4", "minutes = 5")
+    for domain, text in (("tasks", changed), ("recipes", starter("recipes"))):
+        response = client_r.post(f"/studio/{domain}/save/", {"name": "tea-and-toast", "text": text})
+        assert response.status_code == 400 and said in response.content.decode()
+    assert list(Scenario.objects.values_list("pk", "domain", "version")) == [(task.pk, "tasks", 1)]
+    # opening it makes new versions as before
+    client_r.post("/studio/tasks/save/", {"name": "tea-and-toast", "text": changed, "scenario": task.pk})
+    assert Scenario.objects.get(is_current=True).version == 2
+
+
+def test_saving_a_scenario_never_changes_its_domain():
+    from games.scenarios import save_scenario
+
+    save_scenario(domain="tasks", slug="x/one", title="One", source="x", definition={"tasks": []})
+    with pytest.raises(ValueError, match="x/one is a tasks scenario"):
+        save_scenario(domain="recipes", slug="x/one", title="One", source="x", definition={"recipes": []})
+
+
+def test_toml_nested_too_deep_is_a_problem_not_a_server_error(client_r):
+    response = _check(client_r, "tasks", "a = " + "[" * 600 + "]" * 600)
+    assert response.status_code == 200 and "nested too deep" in response.content.decode()
+
+
+def test_a_task_longer_than_the_games_time_limit_says_it_cannot_be_finished(client_r):
+    # twelve 8-minute actions in a row: the optimum is 96 minutes, a game ends at 40; the planner's
+    # row read "no plan min"
+    actions = "".join(
+        f'[[actions]]\ndo = "chop item{i}"\nminutes = 8\n' + (f'after = ["chop item{i - 1}"]\n' if i else "") + "\n"
+        for i in range(12)
+    )
+    text = f'title = "Long"\ngoal = "chop"\n\n{actions}'
+    page = html.unescape(_check(client_r, "tasks", text).content.decode())
+    assert "proven optimal" in page and "96</strong> min" in page
+    assert "not finished within the game's 40-minute limit" in page and "no plan min" not in page
+    assert "A game of this cannot be finished: its best plan takes 96 min" in page
+    assert "cannot be finished" not in html.unescape(_check(client_r, "tasks", starter("tasks")).content.decode())
+
+
 def test_only_researchers_use_the_studio(client, participant):
     client.force_login(participant)
     assert client.get("/studio/").status_code == 403
