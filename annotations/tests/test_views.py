@@ -369,6 +369,7 @@ def test_the_project_list_counts_each_projects_work_in_a_fixed_number_of_queries
         return " ".join(html.split()), len(done)
 
     html, few = listed()
+    assert f'href="{reverse("annotations:queue")}">My labelling queue</a>' in html  # a researcher labels too
     row = html.split(f'href="/annotate/projects/{project.pk}/">Views</a>')[1].split("</tr>")[0]
     items = unit.items.count()
     assert re.findall(r'<td class="num">([^<]+)</td>', row) == ["1", "2", f"1 / {3 * items}"]

@@ -1313,6 +1313,8 @@ def test_a_recipes_board_writes_whats_left_as_of_its_own_time_for_a_replay():
     html = render_to_string("games/boards/recipes.html", {"board": board, "data": data, "viewer": None})
     assert "start within 0:40" in html and "start by 600" not in html
     assert "in 0:40" in html and "in 600" not in html  # the next event: the window closing
+    # a player whose first game failed at one late step had not been told a window ends the game
+    assert "a step started after its window closes ends the game" in html
 
 
 def test_a_recipes_start_that_would_miss_an_open_time_window_says_so():
