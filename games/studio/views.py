@@ -118,7 +118,16 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
     if scenario.domain not in formats.domains():
         raise Http404("this domain has no editor")
     _, text = _export(scenario)
-    return _editor(request, scenario.domain, name=_own_name(scenario), text=text, scenario=scenario)
+    # a generated instance's optimum is for its agents: previewed with one, 19 minutes read 29
+    agents = ((scenario.certificate or {}).get("basis") or {}).get("agents")
+    return _editor(
+        request,
+        scenario.domain,
+        name=_own_name(scenario),
+        text=text,
+        scenario=scenario,
+        agents=_agents(agents, scenario.domain),
+    )
 
 
 def _own_name(scenario: Scenario) -> str:
@@ -434,7 +443,10 @@ def generator_run_open(request: HttpRequest, pk: int, index: int) -> HttpRespons
     instance = run.instances[index]
     name = instance["slug"].split("/", 1)[-1]
     _, text = export(run.domain, instance["definition"], name)
-    return _editor(request, _domain(run.domain), name=name, text=text, scenario=None)
+    domain = _domain(run.domain)
+    # previewed for the agents the optimum beside it was solved for (it opened with one)
+    agents = _agents(run.knobs.get("agents"), domain)
+    return _editor(request, domain, name=name, text=text, scenario=None, agents=agents)
 
 
 def _writes_values(domain: str) -> bool:

@@ -680,6 +680,19 @@ def test_an_instance_opens_in_the_editor_with_its_optimum_before_and_after_it_is
     assert f'href="/studio/edit/{scenario.pk}/"' in saved.content.decode()
 
 
+def test_an_instance_for_two_agents_opens_previewed_for_two(client_r, generate):
+    # it opened previewed for one agent: 29 minutes beside the run's optimum of 19
+    knobs = {"domain": "tasks", "count": "1", "seed": "7", "actions": "10", "background": "0.4", "agents": "2"}
+    page = generate(knobs)
+    (instance,), (row,) = page.context["instances"], page.context["rows"]
+    for url in (row["open_url"], None):
+        if url is None:
+            generate({**knobs, "action": "save"})
+            url = f"/studio/edit/{Scenario.objects.get(source='generated').pk}/"
+        preview = client_r.get(url).context["check"]["preview"]
+        assert (preview["agents"], preview["makespan"]) == (2, instance["optimal_makespan"])
+
+
 def test_editing_a_bundled_scenario_from_its_page_keeps_its_slug_and_makes_a_new_version(client_r):
     from games.scenarios import save_scenario
     from games.studio.formats import parse
@@ -858,6 +871,12 @@ def test_a_generator_run_shows_its_progress_and_adds_the_instances_as_they_are_s
     # it said "unsaved, the studio keeps it only if you save it there" of a saved family
     assert "(saved: each is a scenario of the family" in page and "unsaved" not in page
     assert page.count('href="/studio/edit/') == 2
+    # the page already open learns it too: the poll after the end sends the note again (it read
+    # "unsaved" under "Saved 2 instances" until a reload)
+    poll = client_r.get(
+        f"/studio/generate/runs/{run.pk}/", {"shown": "2"}, headers={"HX-Request": "true"}
+    ).content.decode()
+    assert 'id="run-note" hx-swap-oob="true"' in poll and "(saved: each is a scenario" in poll
     # ... and benchmarking it starts from a form with the family filled in.
     run.refresh_from_db()
     family = run.instances[0]["family"]
