@@ -55,8 +55,9 @@ TERMS: dict[str, str] = {
     "refused ones by reason.",
     # itinerary
     "executability": "Up to 60 points: the share of the plan's checks that passed (trains exist, places are open, "
-    "times and money add up).",
-    "constraints": "Up to 20 points: the share of the brief's wishes the trip met (once the plan is executable).",
+    "the times add up).",
+    "constraints": "Up to 20 points: the share of the brief's wishes the trip met, the budget among them (once the "
+    "plan is executable).",
     "total": "Executability + constraints + efficiency, out of 100.",
     "itinerary:objective": "What the brief asks to keep low (money or time), the trip's value of it and the range "
     "the efficiency points are given over.",

@@ -153,6 +153,9 @@ def action_groups(actions: Sequence[str], data: Mapping[str, Any]) -> list[dict[
             if train:
                 leaves, arrives = when(train["departure"]), when(train["arrival"], train["departure"])
                 label += f": {leaves} → {arrives}, {train['price']:g} CNY"
+                left = (data.get("wallet") or {}).get("left")
+                if left is not None and train["price"] > left:  # taken unwarned, it failed the budget check
+                    label += f" (over your budget: {max(left, 0):g} CNY left)"
                 departs = trip_minute(data, train["departure"])
                 if departs is not None:
                     button["gone_at"] = departs + 1

@@ -527,8 +527,9 @@ def metric_rows(
     rows = []
     own = presenter(domain) if domain else None
     own_text = getattr(own, "result_text", None)
+    hidden = own.result_hidden(result) if hasattr(own, "result_hidden") else set()
     for key, value in result.items():
-        if isinstance(value, list) or (blind and f"{domain}:{key}" in glossary.SETTINGS):
+        if isinstance(value, list) or key in hidden or (blind and f"{domain}:{key}" in glossary.SETTINGS):
             continue
         if f"{domain}:{key}" in glossary.WHY_ENDED and (value in ("", None, False) or _repeats(str(value), said)):
             continue  # a game still running has no reason yet; one the panel has written is not repeated

@@ -431,6 +431,12 @@ class RecipesPresenter:
     def feedback(self, message: str, viewer: int | None) -> str:
         return people_clock(message)
 
+    def result_hidden(self, result: Mapping[str, Any]) -> set[str]:
+        """A failed game's timings count the planned end of the steps under way (a game over at
+        15:31 read "makespan 16:21") and its efficiencies score them (a failed game read
+        "R-efficiency 113", better than the plan): the page leaves them out; exports keep them."""
+        return set() if result.get("success", True) else {*_CLOCKED_RESULTS, "efficiency", "r_efficiency"}
+
     def result_text(self, key: str, value: Any) -> str | None:
         """A duration of the result as the clock writes it ("21:30", not 1290 seconds)."""
         if key in _CLOCKED_RESULTS and isinstance(value, int | float) and not isinstance(value, bool):

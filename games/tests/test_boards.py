@@ -489,6 +489,10 @@ def test_the_itinerary_board_groups_the_menu_and_states_the_verdict():
     assert board["groups"][0]["buttons"][0]["label"] == "Go to Tower (20 min, arrive 07:20)"
     assert board["groups"][1]["buttons"][0]["label"].startswith("Train T1 to Beta: 10:00 → 11:00")
     assert board["groups"][1]["buttons"][0]["label"].endswith(" CNY")  # a price says what it counts
+    # a train the wallet cannot pay for says so (it was offered without a word, and the trip failed its budget)
+    poor = TRIPS.initial_state(definition(budget=30.0))
+    (train,) = itinerary_view.board(TRIPS.observe(poor, 0).data, TRIPS.legal_actions(poor, 0))["groups"][1]["buttons"]
+    assert train["label"].endswith("40 CNY (over your budget: 30 CNY left)")
     tower = next(p for p in board["sights"] if p["name"] == "Tower")
     assert tower["hours"] == "09:00–18:00" and not tower["open_now"]
     for action in ("go to Tower", "visit Tower for 60 minutes"):
@@ -1169,6 +1173,12 @@ def test_the_recipes_result_writes_its_durations_as_the_clock_does():
     ((label, text, meaning),) = presenters.metric_rows({"efficiency": -24.0}, "recipes")
     assert (label, text) == ("efficiency (%)", "-24")
     assert "minus the time taken" in meaning and "below 0" in meaning
+    # a failed game's timings count planned ends of steps under way ("makespan 16:21" for a game
+    # over at 15:31) and its efficiencies score them ("R-efficiency 113"): not shown on its page
+    failed = {**result, "success": False, "progress": 31.0, "efficiency": 70.6, "r_efficiency": 113.0, "se": 0.0}
+    rows = {label for label, _, _ in presenters.metric_rows(failed, "recipes")}
+    assert "makespan" not in rows and "efficiency (%)" not in rows and not any("r-eff" in r.lower() for r in rows)
+    assert "actions" in rows and len(rows) >= 4
 
 
 def test_a_narrow_recipe_steps_bar_reads_its_short_label_not_a_cut_off_one():
