@@ -139,6 +139,8 @@ def check_label(
     if prop == RESOURCE:
         parts = value.split("+")
         unknown = [p for p in parts if p not in APPLIANCES]
+        if NONE in unknown:  # "none+oven" read "resource 'none' is unknown"
+            raise LabelError(f"resource none stands alone; write {_shown('+'.join(p for p in parts if p != NONE))}")
         if unknown:
             raise LabelError(
                 f"resource {_shown(unknown[0])} is unknown; use none or {', '.join(APPLIANCES)} joined with +"

@@ -131,6 +131,16 @@ def test_submit_needs_every_label_then_locks(client, setup):
     assert (
         "you submitted Cobbler already" in _save(client, unit.items.first(), "resource", value="oven").content.decode()
     )
+    # a second submit (another tab) was thanked again as news
+    again = client.post(reverse("annotations:submit", args=[unit.pk]), follow=True).content.decode()
+    assert "You submitted Cobbler already; its labels are final." in again and "Thank you" not in again
+
+
+def test_a_resource_label_mixing_none_with_an_appliance_says_none_stands_alone():
+    from annotations.schema import LabelError, check_label
+
+    with pytest.raises(LabelError, match="resource none stands alone; write 'oven'"):
+        check_label("resource", "none+oven", step=1, steps=[(0, "a"), (1, "b")])
 
 
 def test_queue_and_dashboard_panel(client, setup):

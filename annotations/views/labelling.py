@@ -154,13 +154,16 @@ def _refused(
 @require_POST
 def submit(request: HttpRequest, pk: int) -> HttpResponse:
     unit = get_object_or_404(ProjectRecipe.objects.select_related("project"), pk=pk)
-    annotator, _ = _assignment(request, unit)
+    annotator, assignment = _assignment(request, unit)
+    if assignment.submitted_at is not None:  # a second post (another tab): not thanked again as news
+        messages.info(request, f"You submitted {unit.title} already; its labels are final.")
+        return redirect("annotations:label", pk=unit.pk)
     try:
         services.submit(user=request.user, unit=unit)
     except AnnotationError as exc:
         messages.error(request, f"Not submitted: {exc}.")
         return redirect("annotations:label", pk=unit.pk)
-    messages.success(request, f"Submitted {unit.name}. Thank you: your labels are final.")
+    messages.success(request, f"Submitted {unit.title}. Thank you: your labels are final.")
     following = next((e for e in selectors.queue(annotator) if e.assignment.submitted_at is None), None)
     if following is not None:
         return redirect(reverse("annotations:label", kwargs={"pk": following.assignment.recipe_id}))
