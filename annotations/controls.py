@@ -75,11 +75,12 @@ class Choice:
     label: str
     key: str = ""
     checked: bool = False
+    note: str = ""  # what the chip stands for when no meaning is written for its value (a step's text)
 
     @property
     def meaning(self) -> str:
         """What the label says about a step, shown on hover beside the chip."""
-        return MEANINGS.get(self.value, "")
+        return MEANINGS.get(self.value, self.note)
 
 
 @dataclass
@@ -135,7 +136,10 @@ def build_control(
     if prop == DEPENDENCY:
         chosen_steps = set(split_steps(value)) if value else set()
         choices = [Choice(NONE, "None", "", value == NONE)]
-        choices += [Choice(str(index), str(index), "", index in chosen_steps) for index, _ in others]
+        # "step 2" with its text on hover: the chips read "None, 0, 1, 2"
+        choices += [
+            Choice(str(index), f"step {index}", "", index in chosen_steps, note=_short(text)) for index, text in others
+        ]
         return Control(prop, value, "multi", choices, suggestion=suggestion, error=error, focus_key="d")
     # TIME_CONSTRAINT: one (step, minutes) pair picked from the recipe's steps; none is a label too.
     constraint_step, minutes = pending_step, ""
@@ -215,3 +219,8 @@ def _getlist(data: QueryDict | Mapping[str, list[str]], key: str) -> list[str]:
     if isinstance(data, QueryDict):
         return data.getlist(key)
     return list(data.get(key, []))
+
+
+def _short(text: str, most: int = 90) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= most else text[: most - 1].rstrip() + "…"

@@ -125,6 +125,33 @@ def test_a_refused_submit_keeps_its_reason_in_view(live_server, browser):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_reload_opens_on_the_step_the_keys_act_on(live_server, browser):
+    """Reloaded while reading further down, the page went back there while the keys labelled the
+    first unlabelled step, out of sight above."""
+    amy = make_annotator("amy", password="pw-annotator-1")
+    steps = [(f"Step number {i} of a long recipe.", 60, [i - 1] if i else [], {}, False, False, {}) for i in range(12)]
+    project = services.create_project(
+        name="Long", recipes=[make_recipe("Stew", steps=steps)], properties=["concurrency"], annotators=[amy]
+    )
+    unit = project.recipes.get()
+    page = browser.new_page(viewport={"width": 1280, "height": 700})
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "amy")
+    page.fill("input[name=password]", "pw-annotator-1")
+    page.press("input[name=password]", "Enter")
+    page.goto(f"{live_server.url}/annotate/recipes/{unit.pk}/")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_function("window.scrollY > 500")
+    page.reload()
+    page.wait_for_load_state("load")
+    active = page.locator(".step.active")
+    assert active.get_attribute("id") == "step-0"
+    box = active.bounding_box()
+    assert box is not None and box["y"] < 700 and box["y"] + box["height"] > 0, box
+    page.close()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_researcher_sends_a_studio_recipe_pair_to_annotators(live_server, browser, researcher):
     """From the pair's page: "Label its steps", the project form comes with its recipes ticked and a
     name; the annotator finds the studio recipe in their queue."""

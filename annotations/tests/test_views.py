@@ -128,6 +128,7 @@ def test_submit_needs_every_label_then_locks(client, setup):
     assert "Submitted Cobbler" in response.content.decode()
     page = client.get(reverse("annotations:label", args=[unit.pk])).content.decode()
     assert "labels are final" in page and "<fieldset disabled>" in page
+    assert 'id="shortcuts"' not in page  # keys that no longer do anything are not offered
     assert (
         "you submitted Cobbler already" in _save(client, unit.items.first(), "resource", value="oven").content.decode()
     )
@@ -412,6 +413,9 @@ def test_dependencies_and_time_constraints_are_offered_among_the_steps_before():
     kept = build_control("time_constraint", "3:5", step=2, steps=steps)
     assert [c.value for c in kept.choices] == ["0", "1", "3"] and kept.constraint_step == "3"
     assert [c.value for c in build_control("dependency", "1+3", step=2, steps=steps).choices] == ["none", "0", "1", "3"]
+    # the chips read "None, 0, 1": each names its step, with the step's text on hover
+    chips = build_control("dependency", "", step=2, steps=steps).choices[1:]
+    assert [(c.label, c.meaning) for c in chips] == [("step 0", "Preheat the oven."), ("step 1", "Mix the batter.")]
 
 
 def test_the_import_page_imports_a_csv_and_refuses_one_too_large_or_not_utf8(client, setup, researcher, monkeypatch):

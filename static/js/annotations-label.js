@@ -171,6 +171,9 @@
     }
   });
 
+  // A reload put the page back where it was read while the keys act on the first unlabelled step,
+  // out of sight: the page opens on that step instead.
+  if ("scrollRestoration" in history) history.scrollRestoration = "manual";
   const first = document.getElementById(`step-${stepsRoot.dataset.first}`) || steps()[0];
   if (first) {
     highlight(first);
