@@ -185,6 +185,19 @@ def backfill_after(game: Game, state: Mapping[str, Any]) -> float | None:
     return min(waits) if waits else None
 
 
+def away_names(state: Mapping[str, Any], seats: Sequence[SeatInfo], labels: Sequence[str], game_id: int) -> str:
+    """Whom a game paused for an absence waits for, when several people play it ("Teammate 1
+    (amy)"); "" otherwise (the page says "the player")."""
+    clock = state.get("clock") or {}
+    humans = [s.agent for s in seats if s.kind == SeatKind.HUMAN]
+    if not (clock.get("paused") and clock.get("pause_reason") == "disconnect") or len(humans) < 2:
+        return ""
+    from games import presence
+
+    away = sorted(set(humans) - presence.connected_agents(game_id))
+    return " and ".join(labels[a] for a in away if a < len(labels))
+
+
 def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[dict] | None = None) -> dict[str, Any]:
     game, state = update.game, update.state
     observation = state["observation"]["data"]
@@ -217,6 +230,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
     return {
         "game": game,
         "backfill_after": backfill_after(game, state),
+        "away": away_names(state, seats, labels, game.pk),
         "state": state,
         "data": observation,
         "viewer": who,

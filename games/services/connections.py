@@ -44,15 +44,20 @@ def apply_disconnect_policy(game_id: int, *, now: datetime | None = None) -> boo
     if not game or game["paused"] or game["status"] != GameStatus.RUNNING:
         return False
     pauses = game["clock"] == ClockMode.REAL_TIME and game["disconnect_policy"] == DisconnectPolicy.PAUSE
-    if not pauses or not _humans_missing(game_id):
+    missing = _humans_missing(game_id)
+    if not pauses or not missing:
         return False
+    humans = Seat.objects.filter(game_id=game_id, kind=SeatKind.HUMAN).count()
+    # with several people the log said "until the player returns", and not which one
+    who = "the player" if humans == 1 else " and ".join(f"Player {agent + 1}" for agent in sorted(missing))
     try:
-        pause(game_id, reason="disconnect", now=now)
+        pause(game_id, reason="disconnect", now=now, waiting_for=who)
     except GameError:
         return False
     return True
 
 
-def _humans_missing(game_id: int) -> bool:
+def _humans_missing(game_id: int) -> set[int]:
+    """The human seats with no connection."""
     humans = set(Seat.objects.filter(game_id=game_id, kind=SeatKind.HUMAN).values_list("agent", flat=True))
-    return bool(humans - presence.connected_agents(game_id))
+    return humans - presence.connected_agents(game_id)

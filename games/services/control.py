@@ -65,8 +65,11 @@ def next_due_at() -> datetime | None:
     )
 
 
-def pause(game_id: int, *, reason: str = "researcher", by: Any = None, now: datetime | None = None) -> int:
-    """Stop the clock (a researcher, or ``reason="disconnect"`` from the disconnect policy)."""
+def pause(
+    game_id: int, *, reason: str = "researcher", by: Any = None, now: datetime | None = None, waiting_for: str = ""
+) -> int:
+    """Stop the clock (a researcher, or ``reason="disconnect"`` from the disconnect policy, which
+    names whom it waits for in ``waiting_for``)."""
     with transaction.atomic():
         ctx = _load(game_id, now)
         game = ctx.game
@@ -80,7 +83,8 @@ def pause(game_id: int, *, reason: str = "researcher", by: Any = None, now: date
             game.anchor_at = ctx.now
             game.paused = True
             game.pause_reason = reason[:20]
-            message = "the game is paused" + (" until the player returns" if reason == "disconnect" else "")
+            returns = f" until {waiting_for or 'the player'} returns" if reason == "disconnect" else ""
+            message = f"the game is paused{returns}"
             ctx.append(
                 Entry(
                     "control", "paused", game.anchor_time, data={"reason": reason, "message": message, "by": _name(by)}

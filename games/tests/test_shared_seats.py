@@ -93,7 +93,11 @@ def test_a_seat_away_too_long_goes_to_its_backfill_npc_and_the_game_resumes(toy_
     left_behind = Viewer(agents=[0])
     context = live_context(load_update(game.pk, left_behind, 0), left_behind, full=True)
     html = " ".join(render_to_string("games/live/_status.html", context).split())
-    assert "paused until the player returns; a computer teammate takes their seat if they are away 30 s" in html
+    # ... and whom the game waits for (it said "the player" in a game of two)
+    waits = f"paused until Teammate 1 ({second.username}) returns; a computer teammate takes their seat"
+    assert f"{waits} if they are away 30 s" in html
+    paused = game.events.filter(kind="paused").latest("seq")
+    assert paused.data["message"] == "the game is paused until Player 2 returns"
     assert services.backfill_due(now=T0 + timedelta(seconds=11)) == []  # first seen missing: the wait starts
     assert services.backfill_due(now=T0 + timedelta(seconds=30)) == []  # 19 s away: not yet
     assert services.backfill_due(now=T0 + timedelta(seconds=42)) == [(game.pk, 1)]
