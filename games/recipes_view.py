@@ -71,7 +71,9 @@ def _blocked_by(step: Mapping[str, Any], recipe: Mapping[str, Any], data: Mappin
             # said where a window runs and pausing would let the step start, not on every step
             name = f"{recipe_title(cook['doing']['recipe'])} step {cook['doing']['step']}"
             return f"you are busy with {name} until {clock(cook['busy_until'])}: pause it to start this now"
-        return f"you are busy until {clock(cook['busy_until'])}"
+        # both hold it: each is said (it read "you are busy until 19:08" of a step whose stove was
+        # in use until 35:55)
+        return f"you are busy until {clock(cook['busy_until'])}" + (f", and {appliance}" if appliance else "")
     return appliance or "cannot start yet"
 
 

@@ -436,7 +436,7 @@ def test_the_player_is_told_where_what_they_hold_goes():
 def test_the_recipes_board_says_what_blocks_each_step_and_labels_actions_in_words():
     from games import recipes_view
     from games.domains.recipes.rules import RULES as RECIPES
-    from games.domains.recipes.tests.kitchens import BAKE, SOUP, kitchen
+    from games.domains.recipes.tests.kitchens import BAKE, ROAST, SOUP, kitchen
 
     state = RECIPES.initial_state(kitchen(BAKE, SOUP), options={"max_rejections": 0})
     state = RECIPES.act(state, 0, "Step(1, Bake)", 0).state  # mixing keeps the cook busy
@@ -446,6 +446,12 @@ def test_the_recipes_board_says_what_blocks_each_step_and_labels_actions_in_word
     assert steps[1]["state"] == "running" and steps[1]["run_end"] == 300
     assert steps[2]["why"] == "waits for step 1 (ends at 5:00)"
     assert steps[0]["why"] == "you are busy until 5:00"  # no window runs: no call to pause
+    # busy, and the step's appliance is in use longer: both are said (it named the cook only)
+    roast = RECIPES.act(RECIPES.initial_state(kitchen(BAKE, ROAST)), 0, "Step(0, Bake)", 0).state
+    roast = RECIPES.act(roast, 0, "Step(1, Bake)", 0).state
+    cards = recipes_view.board(RECIPES.observe(roast, 0).data, [])["cards"]
+    (first,) = [s for s in cards[1]["steps"] if s["index"] == 0]
+    assert first["why"] == "you are busy until 5:00, and the oven is in use until 10:00"
     assert board["cook"] == "busy with Bake step 1 until 5:00"
     assert board["next_event"] == {"at": 300, "clock": "5:00", "what": "Bake step 1 ends", "in": "5:00"}
     later = RECIPES.advance(state, 120).state  # a replay's board, two minutes on, says what is left
