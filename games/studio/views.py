@@ -319,13 +319,15 @@ def generator(request: HttpRequest) -> HttpResponse:
     """The generator's form; a valid one starts a background run (``games.studio.runs``) and
     opens its page, which shows the instances as they are solved."""
     offered = family.domains()
-    domain = request.POST.get("domain") or request.GET.get("domain") or offered[0]
-    if domain not in offered:
-        domain = offered[0]
+    asked = request.POST.get("domain") or request.GET.get("domain") or offered[0]
+    domain = asked if asked in offered else offered[0]
     knobs = generator_module(domain).KNOBS
     values = {k.name: request.POST.get(k.name, "") for k in knobs} if request.method == "POST" else {}
     context = _generator_context(request, domain, values, request.POST.get("count", "3"), request.POST.get("seed", "0"))
     if request.method == "POST":
+        if asked != domain:  # "domain=nope" generated tasks instances
+            context["error"] = f"no generator for {asked[:40]!r}; choose one of {', '.join(offered)}"
+            return render(request, "studio/generate.html", context, status=400)
         try:
             count, seed = int(context["count"]), int(context["seed"])
         except ValueError:

@@ -623,6 +623,8 @@ def test_the_generator_page_shows_instances_with_their_optimum_and_saves_a_famil
     runs = GeneratorRun.objects.count()
     bad = generate({"domain": "tasks", "count": "2", "seed": "3", "actions": "900"})
     assert bad.status_code == 400 and "actions: must be from 5 to 100" in bad.content.decode()
+    unknown = generate({"domain": "nope", "count": "1", "seed": "3"})  # it generated tasks
+    assert unknown.status_code == 400 and "no generator for &#x27;nope&#x27;" in unknown.content.decode()
     assert GeneratorRun.objects.count() == runs  # a refused form starts nothing
 
 
