@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.domains.recipes.text import recipe_title, short_titles
+from games.engine.durations import short_clock
 from games.timeline import label_fit, least_fit
 
 Bar = dict[str, Any]
@@ -101,6 +102,7 @@ def preview_recipes(definition: dict[str, Any], agents: int, max_seconds: float)
     short = short_titles([recipe_title(r.name) for r in kitchen.recipes])
     cook: list[Bar] = []
     itself: list[Bar] = []
+    texts: dict[tuple[str, int], str] = {}
     for step, recipe, duration, start in best.plan or []:
         spec = kitchen.step(kitchen.recipe_index(recipe) or 0, step)
         title = recipe_title(recipe)
@@ -113,20 +115,34 @@ def preview_recipes(definition: dict[str, Any], agents: int, max_seconds: float)
             "tip": f"{recipe} step {step}: {spec.text} ({start // 60}-{(start + duration) // 60} min)",
         }
         (itself if spec.autonomous else cook).append(bar)
+        texts[(recipe, step)] = spec.text
     span = (best.makespan or 60) / 60
     return {
         "kind": "timeline",
-        "makespan": None if best.makespan is None else round(best.makespan / 60, 2),
+        "makespan": _minutes(best.makespan),
         "unit": "min",
         "optimal": best.optimal,
-        "lower_bound": None if best.bound is None else round(best.bound / 60, 2),
-        "heuristic": None if heuristic.makespan is None else round(heuristic.makespan / 60, 2),
+        "lower_bound": _minutes(best.bound),
+        "heuristic": _minutes(heuristic.makespan),
         "heuristic_name": "Recipe2Plan heuristic",
         "solve_seconds": round(best.solve_seconds, 3),
         "timeline": timeline([("Cook", cook), ("By itself", itself)], span, "min"),
-        "plan_text": [f"{s // 60} min: {r} step {i} for {d // 60} min" for i, r, d, s in best.plan or []],
+        # as the game writes it ("12:30: Lemonade step 3 (Squeeze the lemons.) for 0:30"): it read
+        # "12 min: Lemonade step 3 for 0 min"
+        "plan_text": [
+            f"{short_clock(s)}: {recipe_title(r)} step {i} ({texts[(r, i)]}) for {short_clock(d)}"
+            for i, r, d, s in best.plan or []
+        ],
         "agents": 1,
     }
+
+
+def _minutes(seconds: float | None) -> float | int | None:
+    """Seconds as minutes, whole ones without a decimal point ("38 min", not "38.0 min")."""
+    if seconds is None:
+        return None
+    value = round(seconds / 60, 2)
+    return int(value) if float(value).is_integer() else value
 
 
 def preview_kitchen(definition: dict[str, Any], agents: int, max_seconds: float) -> dict[str, Any]:

@@ -546,6 +546,13 @@ def test_a_new_scenario_cannot_take_over_a_bundled_slug_or_another_domain(client
     assert client_r.post("/studio/chess/save/", {"name": "x", "text": "x"}).status_code == 404
 
 
+def test_the_recipe_preview_writes_minutes_and_its_plan_as_the_game_does(client_r):
+    # "38.0 min", and a plan of "0 min: Lemonade step 1 for 6 min" that named no step
+    preview = _check(client_r, "recipes", starter("recipes")).context["preview"]
+    assert preview["makespan"] == 38 and isinstance(preview["makespan"], int)
+    assert "0:00: Lemonade step 1 (Squeeze the lemons.) for 6:00" in preview["plan_text"]
+
+
 def test_a_new_scenario_never_becomes_a_version_of_one_of_the_same_name(client_r):
     # saving a "new" task, or a recipe, named like a saved task made it that task's next version:
     # the task left every list and benchmark, its games pointed at a recipe
