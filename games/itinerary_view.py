@@ -288,6 +288,8 @@ def board(data: Mapping[str, Any], actions: Sequence[str]) -> dict[str, Any]:
         "ends_at": trip_end(data),
         "left": time_left(int(data["clock"]["minutes_left"])),
         "sights": places(data),
+        # a brief that does not keep opening hours showed its places "closed now" in red
+        "hours_kept": bool((data.get("brief") or {}).get("check_opening_hours", True)),
         "departures": departures(data),
         "verdict": verdict(data),
         "groups": action_groups(actions, data),

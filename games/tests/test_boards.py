@@ -507,6 +507,24 @@ def test_the_itinerary_board_groups_the_menu_and_states_the_verdict():
     assert verdict is not None and not verdict["ok"] and "opening hours" in verdict["text"]
 
 
+def test_a_trip_that_keeps_no_opening_hours_shows_places_hours_without_closed_now():
+    # "Ignore opening hours" said the brief, and the page marked its places "closed now" in red
+    from django.template.loader import render_to_string
+
+    from games import itinerary_view
+    from games.domains.itinerary.rules import RULES as TRIPS
+    from games.domains.itinerary.tests.worlds import definition
+
+    for kept in (True, False):
+        state = TRIPS.initial_state(definition(check_opening_hours=kept))
+        data = TRIPS.observe(state, 0).data
+        board = itinerary_view.board(data, TRIPS.legal_actions(state, 0))
+        context = {"data": data, "board": board, "viewer": None, "state": {"status": "running"}}
+        html = " ".join(render_to_string("games/boards/itinerary.html", context).split())
+        assert ("closed now" in html and "data-opens=" in html) is kept
+        assert ("09:00–18:00 (not kept on this trip)" in html) is not kept
+
+
 def test_a_busy_cook_with_nothing_to_do_sees_what_they_are_busy_with(rf):
     # the recipes observation counts its cooks in data["agents"] (tasks lists them there)
     from django.template.loader import render_to_string
