@@ -253,6 +253,8 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "speed_text": speed_text(game.speed, state["time_unit"]),
         "scenario_count": len(game.scenario_ids or [1]),
         "has_npcs": any(seat.kind == SeatKind.NPC for seat in seats),
+        # someone else reads the chat: a person in another seat (the placeholder said "a note for the log")
+        "has_mates": any(seat.kind == SeatKind.HUMAN and seat.agent not in who.agents for seat in seats),
         "blind": who.blind,  # a study participant (who cannot start games of their own either)
         # which teammates ignore the chat would tell a blinded participant which are LLMs
         "deaf_teammates": []

@@ -96,6 +96,8 @@ def test_a_seat_away_too_long_goes_to_its_backfill_npc_and_the_game_resumes(toy_
     # ... and whom the game waits for (it said "the player" in a game of two)
     waits = f"paused until Teammate 1 ({second.username}) returns; a computer teammate takes their seat"
     assert f"{waits} if they are away 30 s" in html
+    # the chat goes to a person: it was offered as "a note for the log"
+    assert 'placeholder="a message to your teammates"' in render_to_string("games/live/_chat.html", context)
     paused = game.events.filter(kind="paused").latest("seq")
     assert paused.data["message"] == "the game is paused until Player 2 returns"
     assert services.backfill_due(now=T0 + timedelta(seconds=11)) == []  # first seen missing: the wait starts
