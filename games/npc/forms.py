@@ -76,7 +76,12 @@ class BenchmarkForm(forms.Form):
         max_length=2000,
         help_text="Slugs or patterns separated by spaces, e.g. bundled/* or timearena/cooking*",
     )
-    tasks = forms.CharField(initial="1", required=False, help_text="tasks: #Task combinations, e.g. 1,2,3")
+    tasks = forms.CharField(
+        initial="1",
+        required=False,
+        help_text="tasks: how many of the chosen scenarios one episode plays at once (TimeArena's #Task: 1, 2 or 3; "
+        "a generated instance counts as one, whatever tasks it holds), e.g. 1,2,3",
+    )
     constraints = forms.MultipleChoiceField(
         choices=[("with", "with time constraints"), ("without", "without")],
         initial=["with", "without"],
@@ -92,7 +97,8 @@ class BenchmarkForm(forms.Form):
         min_value=1,
         max_value=5000,
         required=False,
-        help_text="Play at most this many items of the task set (each as many times as Repeats)",
+        help_text="Play at most this many items of the task set, each as many times as Repeats (an item is one "
+        "scenario in one setting: a recipe pair with and without time constraints is two items)",
     )
     max_turns = forms.IntegerField(min_value=1, max_value=5000, initial=400)
     endpoint = forms.ChoiceField(choices=[], required=False, label="LLM endpoint")
