@@ -131,7 +131,11 @@ def test_a_reload_opens_on_the_step_the_keys_act_on(live_server, browser):
     amy = make_annotator("amy", password="pw-annotator-1")
     steps = [(f"Step number {i} of a long recipe.", 60, [i - 1] if i else [], {}, False, False, {}) for i in range(12)]
     project = services.create_project(
-        name="Long", recipes=[make_recipe("Stew", steps=steps)], properties=["concurrency"], annotators=[amy]
+        name="Long",
+        recipes=[make_recipe("Stew", steps=steps)],
+        properties=["concurrency"],
+        annotators=[amy],
+        annotators_per_item=1,
     )
     unit = project.recipes.get()
     page = browser.new_page(viewport={"width": 1280, "height": 700})
