@@ -230,7 +230,7 @@ def test_the_report_says_what_it_needs_while_one_annotator_has_submitted(client,
     client.force_login(researcher)
     page = client.get(reverse("annotations:report", args=[project.pk])).content.decode()
     assert "Agreement compares two annotators' labels of the same steps" in page
-    assert "amy submitted (1 annotator)" in page
+    assert "(submitted so far: amy)" in page
     assert "n/a%" not in page and "No disagreements" not in page
 
 
