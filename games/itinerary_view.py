@@ -285,6 +285,8 @@ def board(data: Mapping[str, Any], actions: Sequence[str]) -> dict[str, Any]:
         "several_days": _days(data) > 0,
         "day": spans(day_so_far(data.get("plan", ())), data),
         "clock": clock_text(data),
+        # the Clock card reads as the header and the timetable do ("day 2, 09:10"), its date beneath
+        "now_text": clock_text(data)(int(data["clock"]["minute"])),
         "ends_at": trip_end(data),
         "left": time_left(int(data["clock"]["minutes_left"])),
         "sights": places(data),

@@ -523,6 +523,8 @@ def test_a_trip_that_keeps_no_opening_hours_shows_places_hours_without_closed_no
         html = " ".join(render_to_string("games/boards/itinerary.html", context).split())
         assert ("closed now" in html and "data-opens=" in html) is kept
         assert ("09:00–18:00 (not kept on this trip)" in html) is not kept
+        # the Clock card reads as the header and the timetable ("day 1, 07:00"), the date beneath
+        assert "data-trip-day>day 1, 07:00</p>" in html and "<span data-trip-clock>2024-01-01 07:00</span>" in html
 
 
 def test_a_busy_cook_with_nothing_to_do_sees_what_they_are_busy_with(rf):

@@ -52,11 +52,12 @@
   // left, the times of day a button names (arrive, until), which sights are open; a train that
   // has left, a wait whose moment came or a visit that would run past closing is taken away
   // ([data-gone-at]: the trip minute from which the server would refuse it).
-  function tripTick(begin, minutes) {
+  function tripTick(begin, minutes, days) {
     const stamp = tripStamp(begin, minutes);
     if (stamp === null) return;
     const ofDay = function (m) { return tripStamp(begin, m).slice(11); };
     document.querySelectorAll("[data-trip-clock]").forEach(function (el) { el.textContent = stamp; });
+    document.querySelectorAll("[data-trip-day]").forEach(function (el) { el.textContent = tripText(begin, minutes, days); });
     document.querySelectorAll("[data-minutes-left]").forEach(function (el) {
       el.textContent = leftText(Math.max(0, parseInt(el.dataset.minutesLeft, 10) - minutes));
     });
@@ -103,7 +104,7 @@
       else if (format === "trip") value.textContent = tripText(el.dataset.begin, Math.floor(t), el.dataset.days === "1");
       else value.textContent = el.dataset.mode === "real_time" ? t.toFixed(1) : String(Math.round(t * 100) / 100);
     }
-    if (el.dataset.format === "trip") tripTick(el.dataset.begin, Math.floor(t));
+    if (el.dataset.format === "trip") tripTick(el.dataset.begin, Math.floor(t), el.dataset.days === "1");
     document.querySelectorAll("[data-run-start]").forEach(function (run) {
       const start = parseFloat(run.dataset.runStart);
       const end = parseFloat(run.dataset.runEnd);
