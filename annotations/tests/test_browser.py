@@ -73,6 +73,9 @@ def test_label_a_recipe_with_the_keyboard(live_server, browser):
     page.keyboard.press("Enter")
     status.filter(has_text="Saved").wait_for()
     page.wait_for_function("document.querySelector('#label-progress .hint').textContent.startsWith('8 of 8')")
+    # saved controls are tinted as they are after a reload (they were only then)
+    assert page.locator("#step-1 form.control-time_constraint.done").count() == 1
+    assert page.locator("#step-0 form.control.done").count() == 4
 
     page.reload()  # nothing lost on reload
     assert page.locator("#label-progress .hint").inner_text().startswith("8 of 8")

@@ -163,6 +163,14 @@
     status.className = "save-status error";
     status.setAttribute("role", "alert");
   });
+  // A saved label tints its control as a reload would (only the status is swapped in, so the
+  // tint came only with the next page load).
+  document.body.addEventListener("htmx:afterSwap", (event) => {
+    const elt = event.detail.elt;
+    const form = elt && elt.closest ? elt.closest("form.control") : null;
+    const now = form && form.querySelector(".save-status.ok");
+    if (now) form.classList.toggle("done", now.textContent.trim() === "Saved");
+  });
   document.body.addEventListener("htmx:responseError", (event) => {
     const status = event.detail.elt.querySelector(".save-status");
     if (status) {
