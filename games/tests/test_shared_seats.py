@@ -190,3 +190,22 @@ def test_a_blinded_player_never_reads_another_players_account_name(toy_scenario,
         assert blinded["agent"] == 1 and blinded["message"] in ("agent: do dust", "I dust: now")
         if kind == "chat":  # the log shows the text whole (a text with ": " lost its start)
             assert presenters.as_read_by(blinded, [0]) == "I dust: now"
+
+
+def test_a_lockstep_game_says_how_its_clock_moves_until_it_has_moved(toy_scenario, participant):
+    # a first lockstep game jumped its clock to a busy step's end without a word of why
+    from django.template.loader import render_to_string
+
+    from games.presenters import live_context
+    from games.viewer import Viewer, load_update
+
+    game = services.create_game("test/toy", [{"kind": "human", "user": participant}], clock="lockstep")
+    player = Viewer(agents=[0])
+
+    def status() -> str:
+        context = live_context(load_update(game.pk, player, 0), player, full=True)
+        return " ".join(render_to_string("games/live/_status.html", context).split())
+
+    assert "Lockstep: the clock stands still while anyone still has to choose" in status()
+    services.apply_action(game.pk, agent=0, action="do dust")
+    assert "Lockstep:" not in status()
