@@ -543,7 +543,8 @@ def metric_rows(
     rows = []
     own = presenter(domain) if domain else None
     own_text = getattr(own, "result_text", None)
-    hidden = own.result_hidden(result) if hasattr(own, "result_hidden") else set()
+    hidden_by = getattr(own, "result_hidden", None)
+    hidden: set[str] = hidden_by(result) if hidden_by is not None else set()
     for key, value in result.items():
         if isinstance(value, list) or key in hidden or (blind and f"{domain}:{key}" in glossary.SETTINGS):
             continue
