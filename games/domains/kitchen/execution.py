@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games.domains.kitchen.commands import Command, parse
 from games.domains.kitchen.state import AgentState, KitchenState, Level, Note, Order, ToolState
@@ -45,6 +45,7 @@ class Work:
     completed: int
     thrown_away: int
     served: list[tuple[int, str, int]]
+    used: dict[str, int] = field(default_factory=dict)  # tool -> the agent whose command changed it this step
 
     @classmethod
     def of(cls, state: KitchenState) -> Work:
@@ -226,9 +227,17 @@ def apply(work: Work, agent_id: int, command: Command, events: list[Event]) -> F
     agent = work.agents[agent_id]
     text = command.dispatch_text(agent_id)
     if problem is not None:
+        first = work.used.get(command.location or "")
+        if first is not None and first != agent_id and command.verb != "goto":
+            # "Mixer 1 is empty" read as if it had been empty when the player chose: a teammate's
+            # command of the same step ran first
+            beaten = f"{problem.message} (agent{first} used {command.location} first this step)"
+            problem = Feedback(problem.kind, beaten)
         work.agents[agent_id] = _evolve_agent(agent, rejected=agent.rejected + 1)
         events.append(rejected(step, agent_id, text, problem))
         return problem
+    if command.verb in ("get", "put", "activate") and command.location is not None:
+        work.used[command.location] = agent_id
     detail: dict[str, object] = {"command": text, "step": step}
     message = text
     accepted = agent.accepted + 1

@@ -306,3 +306,19 @@ def test_advance_runs_only_the_steps_whose_time_is_over():
     assert RULES.advance(state, 0.9).state == state  # mid-step: commands may still come
     later = RULES.advance(state, 3.5).state
     assert later.step == 3 and later.agents[0].location == "pot0"
+
+
+def test_a_command_a_teammate_beat_to_the_tool_in_the_same_step_says_so():
+    """Both took the salsa from Mixer 1 in one step; the second read only "Mixer 1 is empty", as if
+    it had been empty when the player chose."""
+    state = fresh()
+    state, _ = step(state, (0, "goto chopboard0"), (1, "goto chopboard0"))
+    agents = tuple(replace(a, holding="salmon") for a in state.agents)
+    after, events = step(replace(state, agents=agents), (1, "put chopboard0"), (0, "put chopboard0"))
+    (problem,) = rejections(events)
+    assert problem.agent == 0 and problem.data["feedback"] == "full"
+    assert problem.message.endswith("(agent1 used chopboard0 first this step)")
+    # alone, the refusal is as it was
+    crowded = replace(state, agents=agents, tools=after.tools)
+    _, events = step(crowded, (0, "put chopboard0"))
+    assert "first this step" not in rejections(events)[0].message
