@@ -396,6 +396,10 @@ def log_lines(entries: Sequence[dict[str, Any]], names: Sequence[str], places: M
         step = _step_of(entry)
         if step is not None:  # a tool that works at once (the mixer) is not "ready at step 18" at step 18
             text = text.replace(f"ready at step {step}", "ready now")
+        if step is not None and entry["kind"] in ("order_arrived", "order_expired") and step != int(entry["time"]):
+            # the line of step 4 read "new order #2" beside a header that had said "next order at
+            # step 5": it says the step the order's news is for
+            text = f"{text} ({'from' if entry['kind'] == 'order_arrived' else 'at'} step {int(entry['time'])})"
         part = (text, _tone(entry["kind"], text))
         if last is not None and entry["category"] == "engine" and last.get("step") == step:
             last["message"] = f"{last['message']} · {text}"

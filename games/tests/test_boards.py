@@ -353,7 +353,9 @@ def test_the_kitchen_log_has_one_line_per_step_with_names():
         {"pan0": "Pan 1", "storage0": "Storage"},
     )
     assert [line["message"] for line in lines] == [
-        "You went to Pan 1 · Teammate 1 waited · new order #2: egg on toast within 9 steps",
+        # the order is for step 4, written on the line of the step (3) that brought it: the header
+        # had said "next order at step 4" beside a log line of step 3
+        "You went to Pan 1 · Teammate 1 waited · new order #2: egg on toast within 9 steps (from step 4)",
         "Teammate 1 took tuna from Storage",
     ]
 
