@@ -442,16 +442,17 @@ def test_the_kitchen_offers_places_to_pick_only_to_its_player_while_the_game_run
     assert game.is_finished
     client.force_login(participant)
     ended = client.get(reverse("games:play", args=[game.pk])).content.decode()
-    assert "still open when the kitchen closed" in ended and not re.search(
+    assert "not served when the game ended" in ended and not re.search(
         r"\d+ steps? left", ended
     )  # no time left to count
+    assert "next order at step" not in ended  # a stopped game still announced its next order
     replay = client.get(reverse("games:replay", args=[game.pk])).content.decode()
     assert "board-kitchen" in replay and "Storage" in replay
     assert "pick a place" not in replay and "data-pick-place" not in replay
-    assert "still open when the kitchen closed" in replay and not re.search(r"\d+ steps? left", replay)
+    assert "not served when the game ended" in replay and not re.search(r"\d+ steps? left", replay)
     first = client.get(reverse("games:replay", args=[game.pk]), {"at": 1}).content.decode()
     # (two steps: the order outlasts the kitchen, so it counts the kitchen's steps)
-    assert "the kitchen closes in" in first and "still open when the kitchen closed" not in first
+    assert "the kitchen closes in" in first and "not served when the game ended" not in first
 
 
 def _missed_window_game(participant):
