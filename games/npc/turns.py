@@ -12,6 +12,7 @@ command waits (so time can move on); in real time it idles and is asked again sh
 from __future__ import annotations
 
 import contextlib
+import difflib
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -42,6 +43,7 @@ log = logging.getLogger(__name__)
 MAX_TURNS_PER_RUN = 25  # then the work is handed on, so one game cannot hog a worker
 RETRY_SECONDS = 2.0
 BACKOFF_MAX_SECONDS = 60.0  # a failing model is asked at most once a minute
+ECHO_RATIO = 0.8  # a teammate's line this like a person's line just written is an echo, not said
 
 
 # -- the hook and the claim ------------------------------------------------------------------
@@ -202,6 +204,10 @@ def play_turn(game_id: int) -> bool:
     finally:
         if asking:
             broadcast.send_thinking(game_id, [])
+    if decision.say and _echoes(decision.say, chat):
+        # a small model said the player's instruction back word for word ("Teammate 1, make the
+        # wedges"): shown as the teammate's own line it read as the NPC giving itself orders
+        decision.say = ""
     failed = [c.reply.error for c in decision.calls if not c.reply.ok]
     if failed and not any(c.reply.ok for c in decision.calls):
         problem = f"model call failed: {failed[0]}"
@@ -245,6 +251,16 @@ def record_outcome(data: dict[str, Any], *, failed: bool, now: Any) -> float:
     delay = min(cap, base * 2 ** (failures - 1))
     data[BACKOFF_KEY] = {"failures": failures, "until": now.timestamp() + delay}
     return delay
+
+
+def _echoes(say: str, chat: Sequence[str]) -> bool:
+    """Whether the NPCs' line mostly repeats a line the people just wrote."""
+    said = " ".join(say.casefold().split())
+    return any(
+        difflib.SequenceMatcher(None, said, " ".join(line.casefold().split())).ratio() >= ECHO_RATIO
+        for line in chat
+        if line.strip()
+    )
 
 
 def _news(entries: Sequence[GameEvent], decided_seq: int, npcs: set[int]) -> bool:

@@ -246,3 +246,30 @@ def test_a_failing_model_is_asked_again_only_after_a_growing_capped_wait(
     delays = [record_outcome(data, failed=True, now=now) for _ in range(8)]
     assert delays == [2.0, 4.0, 8.0, 16.0, 32.0, 60.0, 60.0, 60.0]
     assert record_outcome(data, failed=False, now=now + timedelta(seconds=1)) == 0 and BACKOFF_KEY not in data
+
+
+def test_an_npc_line_that_repeats_the_players_instruction_is_not_said(
+    toy_scenario, participant, inline_npcs, settings, django_capture_on_commit_callbacks
+):
+    # the bundled 135M model said the player's instruction back as its own line ("Teammate 2,
+    # please make the tomato wedges ..."): it read as the teammate giving itself orders
+    def script(messages):
+        if "laundry first" in messages[-1]["content"]:
+            return "Agent 1: start laundry\nSay: Teammate 1, please do the laundry first!"
+        return "Agent 1: wait\nSay: I will dust next."
+
+    with stub_endpoint(script) as endpoint:
+        settings.LLM_BASE_URL = endpoint.base_url
+        with django_capture_on_commit_callbacks(execute=True):
+            game = services.create_game(
+                "test/toy",
+                [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "llm"}],
+                clock="lockstep",
+            )
+        with django_capture_on_commit_callbacks(execute=True):
+            services.post_chat(game.pk, text="Teammate 1, please do the laundry first", by=participant, agent=0)
+            services.apply_action(game.pk, agent=0, action="do dust", by=participant)
+    assert "start laundry" in npc_actions(game)  # the command is carried out, only the echo is dropped
+    said = list(GameEvent.objects.filter(game=game, category="chat", agent=1).values_list("data__text", flat=True))
+    assert not any("laundry first" in line for line in said), said
+    assert "I will dust next." in said  # a line of its own is said
