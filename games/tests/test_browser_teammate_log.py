@@ -49,10 +49,16 @@ def test_a_teammates_events_read_in_the_third_person(tmp_path, shots):
             both_widths(page, shots / "tasks-teammate-log")
             theirs = teammate.all_inner_texts()
             mine = mine.all_inner_texts()
+            # on a phone, "My games" scrolls its table, not the page (the page was 1003 px wide)
+            page.set_viewport_size({"width": 390, "height": 844})
+            page.goto(f"{stack.base}/games/mine/")
+            page.locator("table.table").wait_for()
+            phone_overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     finally:
         stack.close()
     assert not errors, errors
     assert overflow <= 0, overflow
+    assert phone_overflow <= 0, phone_overflow
     assert theirs and mine, (theirs, mine)
     assert not any(text.startswith("You ") or " you " in text for text in theirs), theirs
     assert any(text.startswith(("is doing ", "started ")) for text in theirs), theirs
