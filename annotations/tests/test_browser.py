@@ -95,10 +95,8 @@ def test_label_a_recipe_with_the_keyboard(live_server, browser):
     page.close()
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_refused_submit_keeps_its_reason_in_view(live_server, browser):
-    """Submitting half a recipe reloads the page with what is missing; the page then jumped to the
-    first open step, far below, and the reason was out of sight."""
+def _long_stew(live_server, browser, *, labelled: int):
+    """amy's page of a 12-step recipe (one property), its first ``labelled`` steps labelled, 700 px high."""
     amy = make_annotator("amy", password="pw-annotator-1")
     steps = [(f"Step number {i} of a long recipe.", 60, [i - 1] if i else [], {}, False, False, {}) for i in range(12)]
     project = services.create_project(
@@ -109,7 +107,7 @@ def test_a_refused_submit_keeps_its_reason_in_view(live_server, browser):
         annotators_per_item=1,
     )
     unit = project.recipes.get()
-    for item in unit.items.filter(step__lt=10):
+    for item in unit.items.filter(step__lt=labelled):
         services.save_label(user=amy, item=item, prop="concurrency", value="continuous")
     page = browser.new_page(viewport={"width": 1280, "height": 700})
     page.goto(f"{live_server.url}/accounts/login/")
@@ -117,6 +115,14 @@ def test_a_refused_submit_keeps_its_reason_in_view(live_server, browser):
     page.fill("input[name=password]", "pw-annotator-1")
     page.press("input[name=password]", "Enter")
     page.goto(f"{live_server.url}/annotate/recipes/{unit.pk}/")
+    return page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_submit_keeps_its_reason_in_view(live_server, browser):
+    """Submitting half a recipe reloads the page with what is missing; the page then jumped to the
+    first open step, far below, and the reason was out of sight."""
+    page = _long_stew(live_server, browser, labelled=10)
     assert page.evaluate("window.scrollY") > 0  # it opens at the first open step, step 10
     page.click("#submit-recipe")
     reason = page.locator(".messages .message.error")
@@ -131,22 +137,7 @@ def test_a_refused_submit_keeps_its_reason_in_view(live_server, browser):
 def test_a_reload_opens_on_the_step_the_keys_act_on(live_server, browser):
     """Reloaded while reading further down, the page went back there while the keys labelled the
     first unlabelled step, out of sight above."""
-    amy = make_annotator("amy", password="pw-annotator-1")
-    steps = [(f"Step number {i} of a long recipe.", 60, [i - 1] if i else [], {}, False, False, {}) for i in range(12)]
-    project = services.create_project(
-        name="Long",
-        recipes=[make_recipe("Stew", steps=steps)],
-        properties=["concurrency"],
-        annotators=[amy],
-        annotators_per_item=1,
-    )
-    unit = project.recipes.get()
-    page = browser.new_page(viewport={"width": 1280, "height": 700})
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "amy")
-    page.fill("input[name=password]", "pw-annotator-1")
-    page.press("input[name=password]", "Enter")
-    page.goto(f"{live_server.url}/annotate/recipes/{unit.pk}/")
+    page = _long_stew(live_server, browser, labelled=0)
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     page.wait_for_function("window.scrollY > 500")
     page.reload()

@@ -43,6 +43,23 @@ def test_random_npc_plays_its_seat_in_lockstep(
     assert NpcMemory.objects.get(pk=game.pk).running is False
 
 
+def _chat_then_dust(script, text, participant, settings, capture):
+    """A lockstep toy game with an LLM teammate answering by ``script``: the player writes ``text``
+    in the chat, then dusts; the teammate's turns run in the caller."""
+    with stub_endpoint(script) as endpoint:
+        settings.LLM_BASE_URL = endpoint.base_url
+        with capture(execute=True):
+            game = services.create_game(
+                "test/toy",
+                [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "llm"}],
+                clock="lockstep",
+            )
+        with capture(execute=True):
+            services.post_chat(game.pk, text=text, by=participant, agent=0)
+            services.apply_action(game.pk, agent=0, action="do dust", by=participant)
+    return game
+
+
 def test_llm_npc_reads_the_humans_chat_and_its_reply_is_shown(
     toy_scenario, participant, inline_npcs, settings, django_capture_on_commit_callbacks
 ):
@@ -54,17 +71,8 @@ def test_llm_npc_reads_the_humans_chat_and_its_reply_is_shown(
             return "Agent 1: start laundry\nSay: Starting the laundry as you asked."
         return "Agent 1: wait"
 
-    with stub_endpoint(script) as endpoint:
-        settings.LLM_BASE_URL = endpoint.base_url
-        with django_capture_on_commit_callbacks(execute=True):
-            game = services.create_game(
-                "test/toy",
-                [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "llm"}],
-                clock="lockstep",
-            )
-        with django_capture_on_commit_callbacks(execute=True):
-            services.post_chat(game.pk, text="please do the laundry first", by=participant, agent=0)
-            services.apply_action(game.pk, agent=0, action="do dust", by=participant)
+    capture = django_capture_on_commit_callbacks
+    game = _chat_then_dust(script, "please do the laundry first", participant, settings, capture)
     assert "start laundry" in npc_actions(game)
     assert any('"please do the laundry first"' in prompt for prompt in seen)
     chat = GameEvent.objects.filter(game=game, category="chat", agent=1).values_list("data__text", flat=True)
@@ -258,17 +266,8 @@ def test_an_npc_line_that_repeats_the_players_instruction_is_not_said(
             return "Agent 1: start laundry\nSay: Teammate 1, please do the laundry first!"
         return "Agent 1: wait\nSay: I will dust next."
 
-    with stub_endpoint(script) as endpoint:
-        settings.LLM_BASE_URL = endpoint.base_url
-        with django_capture_on_commit_callbacks(execute=True):
-            game = services.create_game(
-                "test/toy",
-                [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "llm"}],
-                clock="lockstep",
-            )
-        with django_capture_on_commit_callbacks(execute=True):
-            services.post_chat(game.pk, text="Teammate 1, please do the laundry first", by=participant, agent=0)
-            services.apply_action(game.pk, agent=0, action="do dust", by=participant)
+    text = "Teammate 1, please do the laundry first"
+    game = _chat_then_dust(script, text, participant, settings, django_capture_on_commit_callbacks)
     assert "start laundry" in npc_actions(game)  # the command is carried out, only the echo is dropped
     said = list(GameEvent.objects.filter(game=game, category="chat", agent=1).values_list("data__text", flat=True))
     assert not any("laundry first" in line for line in said), said
