@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.tests.browser_helpers import chromium, new_page, sign_in, start_game
+from games.tests.browser_helpers import chromium, new_page, press, sign_in, start_game
 
 pytestmark = [pytest.mark.browser]
 
@@ -86,3 +86,36 @@ def test_the_floor_plan_is_one_tab_stop_and_the_orders_lead_on_a_phone(tmp_path,
     assert orders_y < actions_y < floor_y, (orders_y, actions_y, floor_y)
     assert help_shown and not help_after_escape
     assert double_press == 1 and then_one_more == 2, (double_press, then_one_more)
+
+
+def test_a_folded_group_keeps_the_focus_across_the_clocks_redraws(tmp_path):
+    """On "Other ingredients" (a folded group of commands), the next step's redraw put the focus
+    on "2 Take tomato": Enter would have taken a tomato instead of opening the group."""
+    from playwright.sync_api import expect
+
+    stack, game_id, _ = start_game(tmp_path, "kitchen", "bundled/warm-up")
+    try:
+        with chromium() as browser:
+            page, errors = new_page(browser)
+            sign_in(page, stack.base, game_id)
+            page.keyboard.press("s")  # start the clock: a step every 2 s, each redrawn
+            to_storage = page.locator("#game-actions button.action[data-action='goto storage0']")
+            if to_storage.count():
+                press(page, to_storage)  # at Storage every ingredient is on offer, most folded
+            summary = page.locator("#game-actions details.more-actions > summary").first
+            expect(summary).to_be_visible(timeout=15_000)
+            summary.focus()  # as the arrow keys bring it there
+            on_summary = "() => document.activeElement.matches('#game-actions details.more-actions > summary')"
+            assert page.evaluate(on_summary)
+            step = page.locator("[data-clock-value]")
+            first = int(step.inner_text())
+            page.wait_for_function(
+                "n => parseInt(document.querySelector('[data-clock-value]').textContent, 10) >= n + 2", arg=first
+            )
+            page.wait_for_timeout(500)  # the redraw of the step the clock reached
+            still = page.evaluate(on_summary)
+            now = page.evaluate("() => document.activeElement.textContent.trim().slice(0, 40)")
+    finally:
+        stack.close()
+    assert not errors, errors
+    assert still, now

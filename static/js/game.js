@@ -175,6 +175,9 @@
 
   // Every action is reachable by keyboard: the arrow keys (and Home/End) move between the action
   // buttons, Enter or Space does the focused one; from anywhere else, an arrow key enters the list.
+  function moreSummaries() {
+    return Array.prototype.slice.call(document.querySelectorAll("#game-actions details.more-actions > summary"));
+  }
   function actionButtons() {
     // the visible ones (a folded group's buttons are reached by opening it)
     return Array.prototype.slice.call(document.querySelectorAll("#game-actions button.action, #game-actions details.more-actions > summary"))
@@ -231,7 +234,10 @@
     const button = event.target.closest && event.target.closest("#game-actions button.action, #game-actions summary");
     const place = event.target.closest && event.target.closest("[data-pick-place]");
     placeFocus = place ? place.dataset.pickPlace : null;
-    if (button) actionFocus = { action: button.dataset.action || "", index: actionButtons().indexOf(button) };
+    // a folded group's summary is found again as a summary (by position among them): found by its
+    // position among all the actions, a redraw that added one moved the focus onto "Take tomato"
+    const summaries = button && button.tagName === "SUMMARY" ? moreSummaries() : null;
+    if (button) actionFocus = { action: button.dataset.action || "", index: actionButtons().indexOf(button), summary: summaries ? summaries.indexOf(button) : -1 };
     // Start goes away once pressed: the focus moves on to the first action (while it is there, a
     // redraw keeps it on Start; a redrawn Start took the focus back by autofocus, from the chat box too)
     else if (event.target.closest && event.target.closest(".ready-gate")) actionFocus = { action: "", index: 0, gate: true };
@@ -247,6 +253,8 @@
     if (!actionFocus) { focusGate(); return; }
     const gate = actionFocus.gate && document.querySelector(".ready-gate button");
     if (gate) { gate.focus(); return; }
+    const summary = actionFocus.summary >= 0 && moreSummaries()[actionFocus.summary];
+    if (summary) { summary.focus(); return; }
     const buttons = actionButtons();
     if (!buttons.length) return;
     const same = actionFocus.action && buttons.find(function (b) { return b.dataset.action === actionFocus.action; });
