@@ -148,6 +148,7 @@ def test_itinerary_in_real_time_with_clicks_and_keys_to_the_end(tmp_path, shots)
 
 
 def board_clock(page) -> datetime:
-    """The traveller's clock as the board's Clock card writes it ("2024-05-02 11:42")."""
-    text = page.locator("#game-board .card .big").first.inner_text()
+    """The traveller's clock as the board's Clock card dates it ("2024-05-02 11:42", under its
+    "11:42" or "day 2, 11:42")."""
+    text = page.locator("#game-board [data-trip-clock]").first.inner_text()
     return datetime.strptime(text.strip(), "%Y-%m-%d %H:%M")
