@@ -163,11 +163,39 @@
     status.className = "save-status error";
     status.setAttribute("role", "alert");
   });
+  // A time constraint half entered (its step, not yet its minutes) is no label, so the server
+  // keeps nothing of it: the browser keeps it until the minutes come, and a reload puts it back.
+  const halfKey = (form) => `arena:half-constraint:${stepsRoot.dataset.who || ""}:${form.id}`;
+  function keepHalf(form) {
+    const status = form.querySelector(".save-status");
+    try {
+      if (status && status.classList.contains("warn")) {
+        const minutes = form.elements.n ? form.elements.n.value : "";
+        localStorage.setItem(halfKey(form), JSON.stringify({ k: form.elements.k.value, n: minutes }));
+      } else {
+        localStorage.removeItem(halfKey(form)); // saved, cleared or refused: the page shows the label
+      }
+    } catch (e) { /* storage off: the half entry lives as long as the page */ }
+  }
+  window.addEventListener("load", () => {
+    stepsRoot.querySelectorAll("form.control-time_constraint").forEach((form) => {
+      let half = null;
+      try { half = JSON.parse(localStorage.getItem(halfKey(form)) || "null"); } catch (e) { half = null; }
+      const select = form.elements.k;
+      if (!half || !select || select.matches(":disabled")) return;
+      if (!Array.from(select.options).some((option) => option.value === half.k)) return;
+      select.value = half.k;
+      if (form.elements.n) form.elements.n.value = half.n || "";
+      changed(select); // the server says again what is still missing (and saves nothing)
+    });
+  });
+
   // A saved label tints its control as a reload would (only the status is swapped in, so the
   // tint came only with the next page load).
   document.body.addEventListener("htmx:afterSwap", (event) => {
     const elt = event.detail.elt;
     const form = elt && elt.closest ? elt.closest("form.control") : null;
+    if (form && form.matches(".control-time_constraint")) keepHalf(form);
     const now = form && form.querySelector(".save-status.ok");
     if (now) form.classList.toggle("done", now.textContent.trim() === "Saved");
   });
