@@ -184,6 +184,12 @@ class Seat(models.Model):
     )
     dispatcher = models.CharField(max_length=20, blank=True, help_text="NPC seats: llm, planner, random or replay.")
     settings = models.JSONField(default=dict, blank=True)
+    ready_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When this seat's person pressed Start (or was not asked to): the clock of a game "
+        "made to start when ready runs once every person's seat is ready.",
+    )
 
     class Meta:
         ordering = ["game", "agent"]

@@ -198,6 +198,23 @@ def away_names(state: Mapping[str, Any], seats: Sequence[SeatInfo], labels: Sequ
     return " and ".join(labels[a] for a in away if a < len(labels))
 
 
+def start_gate(game: Game, labels: Sequence[str], agents: Sequence[int]) -> dict[str, Any] | None:
+    """A game several people play, waiting for their Starts: whom it still waits for ("Teammate 1
+    (amy)") and whether the viewer has pressed theirs; None otherwise (alone, Start starts it)."""
+    if not game.waits_for_start:
+        return None
+    seats = list(game.seats.filter(kind=SeatKind.HUMAN).order_by("agent").values_list("agent", "ready_at"))
+    if len(seats) < 2:
+        return None
+    unready = [agent for agent, at in seats if at is None]
+    others = [labels[agent] for agent in unready if agent not in agents and agent < len(labels)]
+    return {
+        "others": " and ".join(others),
+        "presses": "presses" if len(others) == 1 else "press",
+        "me_ready": bool(agents) and all(agent not in unready for agent in agents),
+    }
+
+
 def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[dict] | None = None) -> dict[str, Any]:
     game, state = update.game, update.state
     observation = state["observation"]["data"]
@@ -231,6 +248,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "game": game,
         "backfill_after": backfill_after(game, state),
         "away": away_names(state, seats, labels, game.pk),
+        "gate": start_gate(game, labels, who.agents),
         "state": state,
         "data": observation,
         "viewer": who,

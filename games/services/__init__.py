@@ -16,7 +16,7 @@ Stable signatures (other apps build on them):
 - ``pass_turn(game_id, *, agent, by=None, now=None) -> ActionResult`` (the websocket's ``wait``)
 - ``advance(game_id, *, now=None) -> int`` and ``advance_due(*, now=None, limit=200) -> list[int]``
 - ``pause(game_id, *, reason, by=None, now=None)`` / ``resume(game_id, *, by=None, now=None)``
-- ``start(game_id, *, by=None, now=None)``: the player's Start in a game created ``start_when_ready``
+- ``start(game_id, *, by=None, now=None)``: a player's Start in a game created ``start_when_ready``
 - ``finish(game_id, *, reason, by=None, now=None)``
 - ``post_chat(game_id, *, text, by=None, agent=None, now=None) -> int``
 - ``seat_connected(game_id, agent, *, now=None)`` / ``seat_disconnected(game_id, agent, *, now=None)``
@@ -25,7 +25,9 @@ Stable signatures (other apps build on them):
   ``backfill_due(*, now=None) -> list[(game_id, agent)]`` (a person's seat to an NPC mid-game)
 
 A real-time game with several human seats is created paused (reason ``waiting``): its clock starts
-when every one of them is connected. A real-time game with one person created
+when every one of them is connected; created ``start_when_ready`` (a study's shared game), it then
+waits (reason ``ready``) until each of them has pressed Start (``Seat.ready_at``), the last one's
+first action counting as their Start. A real-time game with one person created
 ``start_when_ready`` (the site's form, studies) is created paused (reason ``ready``): its clock
 starts when that person presses Start or takes their first action.
 

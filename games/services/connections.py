@@ -13,7 +13,7 @@ from games.models import (
     Seat,
     SeatKind,
 )
-from games.services.control import pause, resume
+from games.services.control import everyone_here, pause, resume
 from games.services.errors import GameError
 from games.services.seats import WAITING
 
@@ -28,7 +28,10 @@ def seat_connected(game_id: int, agent: int, *, now: datetime | None = None) -> 
     waited = game["pause_reason"] in ("disconnect", WAITING)
     returned = waited and game["paused"] and game["status"] == GameStatus.RUNNING
     if returned and not _humans_missing(game_id):
-        resume(game_id, now=now)
+        if game["pause_reason"] == WAITING:
+            everyone_here(game_id, now=now)
+        else:
+            resume(game_id, now=now)
 
 
 def seat_disconnected(game_id: int, agent: int, *, now: datetime | None = None) -> None:

@@ -9,13 +9,15 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import clock
+from games import clock, presence
 from games.codec import Entry
 from games.models import (
     READY,
     WAITING,
     Game,
     GameStatus,
+    Seat,
+    SeatKind,
 )
 from games.services.errors import GameError, GameOver
 from games.services.loop import _catch_up, _end, _load, _name, _save
@@ -100,10 +102,83 @@ def resume(game_id: int, *, by: Any = None, now: datetime | None = None) -> int:
 
 
 def start(game_id: int, *, by: Any = None, now: datetime | None = None) -> int:
-    """The player of a game made to start when ready (``READY``) starts its clock: after reading
-    the brief, not while the page was still loading. A game that has started already is left as
-    it is (a second press, or a press on another tab, changes nothing)."""
-    return _restart(game_id, by, now, lambda game: game.waits_for_start, "started")
+    """A player of a game made to start when ready (``READY``) is ready: after reading the brief,
+    not while the page was still loading. Alone, their Start starts the clock; with other people,
+    it starts with the last one's Start (``ready``). A game that has started already is left as it
+    is (a second press, or a press on another tab, changes nothing). A caller with no seat of its
+    own in the game (a researcher, a program) starts the clock for everyone."""
+    with transaction.atomic():
+        ctx = _load(game_id, now)
+        game = ctx.game
+        if game.is_finished:
+            raise GameOver(f"game {game_id} is over; it cannot be started")
+        if game.waits_for_start:
+            if ready(ctx, by) and not _seated(game, by):
+                run_clock(ctx, by)
+            _catch_up(ctx)
+            _save(ctx)
+        return game.last_seq
+
+
+def ready(ctx: Any, by: Any) -> list[int]:
+    """``by``'s seats in a game waiting for its Start are ready (inside the caller's transaction);
+    the agents of the people still to press Start, none once the clock runs. A seat that is ready
+    stays so; while others are not, the log says whom the clock waits for. With everyone ready but
+    someone gone meanwhile, the clock waits for them to be back (``WAITING``)."""
+    game = ctx.game
+    seats = list(Seat.objects.select_for_update().filter(game=game, kind=SeatKind.HUMAN).order_by("agent"))
+    mine = [seat for seat in seats if by is not None and seat.user_id is not None and seat.user_id == by.pk]
+    newly = [seat for seat in mine if seat.ready_at is None]
+    for seat in newly:
+        seat.ready_at = ctx.now
+        seat.save(update_fields=["ready_at"])
+    unready = [seat.agent for seat in seats if seat.ready_at is None]
+    if unready:
+        if newly:
+            waiting = " and ".join(f"Player {agent + 1}" for agent in unready)
+            presses = "presses" if len(unready) == 1 else "press"
+            message = f"Player {newly[0].agent + 1} is ready; the clock starts when {waiting} {presses} Start"
+            # named as the log's other control lines name people ("paused until Player 2 returns")
+            data = {"message": message, "ready": [seat.agent for seat in newly]}
+            ctx.append(Entry("control", "ready", game.anchor_time, data=data))
+        return unready
+    gone = {seat.agent for seat in seats} - presence.connected_agents(game.pk) if len(seats) > 1 else set()
+    if gone:
+        game.pause_reason = WAITING
+        message = "everyone is ready; the clock starts when every player is here"
+        ctx.append(Entry("control", "paused", game.anchor_time, data={"reason": WAITING, "message": message, "by": ""}))
+    else:
+        run_clock(ctx, by)
+    return []
+
+
+def everyone_here(game_id: int, *, now: datetime | None = None) -> int:
+    """Every person of a game waiting for them (``WAITING``) is connected: see ``open_gate``."""
+    with transaction.atomic():
+        ctx = _load(game_id, now)
+        game = ctx.game
+        if not game.is_finished and game.paused and game.pause_reason == WAITING:
+            open_gate(ctx)
+            _catch_up(ctx)
+            _save(ctx)
+        return game.last_seq
+
+
+def open_gate(ctx: Any) -> None:
+    """A game waiting for its people, all of them here now (inside the caller's transaction): the
+    clock runs if every person is ready, else it waits for the Start of those who are not (a game
+    made to start when ready: in a shared game each person reads the brief first, as alone)."""
+    game = ctx.game
+    if not Seat.objects.filter(game=game, kind=SeatKind.HUMAN, ready_at__isnull=True).exists():
+        run_clock(ctx, None)
+    elif game.pause_reason != READY:
+        game.pause_reason = READY
+        message = "every player is here: the clock starts when each of them has pressed Start"
+        ctx.append(Entry("control", "paused", game.anchor_time, data={"reason": READY, "message": message, "by": ""}))
+
+
+def _seated(game: Game, by: Any) -> bool:
+    return by is not None and Seat.objects.filter(game=game, kind=SeatKind.HUMAN, user_id=by.pk).exists()
 
 
 def _restart(game_id: int, by: Any, now: datetime | None, due: Callable[[Game], bool], done: str) -> int:

@@ -156,8 +156,20 @@ def create_game(
             disconnect_policy=disconnect_policy,
             created_by=created_by if getattr(created_by, "pk", None) else None,
         )
+        real_time = clock == ClockMode.REAL_TIME
+        # a person in a game made to start when ready presses Start after reading; the others are
+        # ready from the start (a program, the API's games, a lockstep game that waits anyway)
+        asked = real_time and start_when_ready
         Seat.objects.bulk_create(
-            Seat(game=game, agent=i, kind=s.kind, user=s.user, dispatcher=s.dispatcher, settings=dict(s.settings))
+            Seat(
+                game=game,
+                agent=i,
+                kind=s.kind,
+                user=s.user,
+                dispatcher=s.dispatcher,
+                settings=dict(s.settings),
+                ready_at=None if asked and s.kind == SeatKind.HUMAN else now,
+            )
             for i, s in enumerate(plan)
         )
         GameSnapshot.objects.create(game=game, seq=0, state=rules.dump_state(state))
@@ -175,7 +187,6 @@ def create_game(
                 },
             )
         )
-        real_time = clock == ClockMode.REAL_TIME
         waits: tuple[str, str] | None = None  # (pause reason, message) of a clock that waits
         if real_time and humans == 1 and start_when_ready:
             # A first-time player needs time to read the brief, the map or the recipe book: a

@@ -10,9 +10,9 @@ from django.db import transaction
 
 from games import clock
 from games.codec import Entry
-from games.models import ClockMode, SeatKind
+from games.models import ClockMode, Seat, SeatKind
 from games.schema import text_problem
-from games.services.control import run_clock
+from games.services.control import ready
 from games.services.errors import GameOver, GamePaused, InvalidInput, UnknownSeat
 from games.services.loop import ActionResult, _catch_up, _load, _name, _save, _seat_kinds
 
@@ -46,12 +46,18 @@ def _check_seat(ctx: Any, game_id: int, agent: int, by: Any) -> None:
 
 def _start_or_refuse(ctx: Any, agent: int, by: Any, retry: str) -> None:
     """A paused game takes no action, except that a person's first action in a game waiting for
-    their Start (``READY``) starts its clock, as Start would: the action was their start."""
+    their Start (``READY``) is their Start: the clock starts with it if everyone else is ready."""
     if not ctx.game.paused:
         return
     if ctx.game.waits_for_start and by is not None and _seat_kinds(ctx)[agent] == SeatKind.HUMAN:
-        run_clock(ctx, by)
-        return
+        others = Seat.objects.filter(game=ctx.game, kind=SeatKind.HUMAN, ready_at__isnull=True).exclude(user_id=by.pk)
+        if waiting := list(others.values_list("agent", flat=True)):
+            names = " and ".join(f"Player {other + 1}" for other in waiting)
+            has = "has" if len(waiting) == 1 else "have"
+            raise GamePaused(f"the clock starts once every player has pressed Start ({names} {has} yet to); {retry}")
+        ready(ctx, by)
+        if not ctx.game.paused:
+            return
     raise GamePaused(f"the game is paused; {retry}")
 
 

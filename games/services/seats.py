@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from games import hooks, presence
 from games.codec import Entry
-from games.models import WAITING, Game, GameStatus, Seat, SeatKind
-from games.services.control import run_clock
+from games.models import READY, WAITING, Game, GameStatus, Seat, SeatKind
+from games.services.control import open_gate, run_clock
 from games.services.errors import GameOver, InvalidInput, UnknownSeat
 from games.services.loop import _catch_up, _load, _name, _save
 
@@ -71,7 +71,9 @@ def replace_seat(
             )
         )
         missing = _humans_missing(game_id)
-        if game.paused and game.pause_reason in (WAITING, "disconnect") and not missing:
+        if game.paused and game.pause_reason in (WAITING, READY) and not missing:
+            open_gate(ctx)  # the clock may have waited for them (to come, or to press Start)
+        elif game.paused and game.pause_reason == "disconnect" and not missing:
             run_clock(ctx, None)
         _save(ctx)
         seq = game.last_seq

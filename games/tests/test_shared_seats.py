@@ -52,6 +52,80 @@ def test_the_clock_waits_until_every_human_seat_is_connected(toy_scenario, parti
     ]
 
 
+def _status(game_id: int, agents: list[int]) -> str:
+    from django.template.loader import render_to_string
+
+    from games.presenters import live_context
+    from games.viewer import Viewer, load_update
+
+    who = Viewer(agents=agents, can_control=not agents)
+    context = live_context(load_update(game_id, who, 0), who, full=True)
+    return " ".join(render_to_string("games/live/_status.html", context).split())
+
+
+def test_a_shared_game_made_to_start_when_ready_waits_for_every_players_start(toy_scenario, participant, second):
+    """Alone, a player reads the brief before pressing Start; together, the clock ran as soon as
+    the last page had loaded, while the others were still reading."""
+    seats = [{"kind": "human", "user": u} for u in (participant, second)]
+    game = services.create_game("test/toy", seats, clock="real_time", speed=1.0, start_when_ready=True, now=T0)
+    services.seat_connected(game.pk, 0, now=T0)
+    services.seat_connected(game.pk, 1, now=T0 + timedelta(seconds=5))
+    game = Game.objects.get(pk=game.pk)
+    assert game.waits_for_start and game_time(game.pk, T0 + timedelta(minutes=5)) == 0
+    said = game.events.filter(kind="paused").latest("seq").data["message"]
+    assert said == "every player is here: the clock starts when each of them has pressed Start"
+    both = _status(game.pk, [0])
+    assert "The clock starts once you and Teammate 1 (second-player) have pressed Start" in both
+    assert '{"type": "start"}' in both
+
+    # an action before everyone is ready is not taken, and says whom the clock waits for
+    with pytest.raises(services.GamePaused, match=r"Player 2 has yet to"):
+        services.apply_action(game.pk, agent=0, action="do sweep", by=participant, now=T0 + timedelta(minutes=1))
+    services.start(game.pk, by=participant, now=T0 + timedelta(minutes=2))
+    game = Game.objects.get(pk=game.pk)
+    assert game.waits_for_start and game_time(game.pk, T0 + timedelta(minutes=5)) == 0
+    ready = game.events.get(kind="ready")
+    assert ready.data == {"message": "Player 1 is ready; the clock starts when Player 2 presses Start", "ready": [0]}
+    mine = _status(game.pk, [0])
+    assert "you are ready: waiting for Teammate 1 (second-player)" in mine and '{"type": "start"}' not in mine
+    theirs = _status(game.pk, [1])
+    assert "The others are ready: the clock starts when you press Start" in theirs and '{"type": "start"}' in theirs
+    assert "waiting for Player 2 (second-player) to press Start" in _status(game.pk, [])  # a researcher watching
+
+    # the last player's first action is their Start: the clock starts and the action is taken
+    at = T0 + timedelta(minutes=3)
+    assert services.apply_action(game.pk, agent=1, action="do sweep", by=second, now=at).rejection is None
+    game = Game.objects.get(pk=game.pk)
+    assert not game.paused and game.anchor_time == 0 and game.anchor_at == at
+
+
+def test_a_shared_game_runs_once_the_last_unready_seat_goes_to_a_computer(toy_scenario, participant, second):
+    seats = [{"kind": "human", "user": u} for u in (participant, second)]
+    game = services.create_game("test/toy", seats, clock="real_time", speed=1.0, start_when_ready=True, now=T0)
+    for agent in (0, 1):
+        services.seat_connected(game.pk, agent, now=T0)
+    services.start(game.pk, by=participant, now=T0 + timedelta(seconds=10))
+    assert Game.objects.get(pk=game.pk).waits_for_start
+    services.replace_seat(game.pk, 1, dispatcher="random", now=T0 + timedelta(seconds=20))
+    assert not Game.objects.get(pk=game.pk).paused  # nobody left to wait for
+    assert game_time(game.pk, T0 + timedelta(seconds=25)) == pytest.approx(5.0)
+
+
+def test_everyone_ready_but_one_gone_waits_for_them_to_be_back(toy_scenario, participant, second):
+    seats = [{"kind": "human", "user": u} for u in (participant, second)]
+    game = services.create_game("test/toy", seats, clock="real_time", speed=1.0, start_when_ready=True, now=T0)
+    for agent in (0, 1):
+        services.seat_connected(game.pk, agent, now=T0)
+    services.start(game.pk, by=second, now=T0 + timedelta(seconds=5))
+    services.seat_disconnected(game.pk, 1, now=T0 + timedelta(seconds=6))  # pressed Start, then the tab closed
+    services.start(game.pk, by=participant, now=T0 + timedelta(seconds=8))
+    game = Game.objects.get(pk=game.pk)
+    assert game.paused and game.pause_reason == services.WAITING  # the clock did not run without them
+    services.seat_connected(game.pk, 1, now=T0 + timedelta(seconds=30))
+    assert not Game.objects.get(pk=game.pk).paused
+    assert game_time(game.pk, T0 + timedelta(seconds=32)) == pytest.approx(2.0)
+
+
 def test_one_human_and_lockstep_games_start_at_once(toy_scenario, participant, second):
     solo = services.create_game("test/toy", [{"kind": "human", "user": participant}], clock="real_time", now=T0)
     assert not solo.paused

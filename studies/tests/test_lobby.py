@@ -80,7 +80,7 @@ def test_the_lobby_waits_for_everyone_and_shows_neutral_names(shared_study):
     assert (lobby.status, lobby.humans, lobby.backfilled) == (LobbyStatus.STARTED, 2, 0)
 
 
-def test_the_game_clock_starts_only_when_every_participant_is_connected(shared_study):
+def test_the_game_clock_starts_only_when_every_participant_is_connected_and_ready(shared_study):
     study = shared_study()
     (a, ea), (b, eb) = arrive(study, "A"), arrive(study, "B")
     services.start_episode(a, ea)
@@ -90,8 +90,12 @@ def test_the_game_clock_starts_only_when_every_participant_is_connected(shared_s
     game_services.seat_connected(game_id, 0, now=start + timedelta(seconds=3))
     assert Game.objects.get(pk=game_id).paused  # the second participant is still loading the page
     game_services.seat_connected(game_id, 1, now=start + timedelta(seconds=9))
+    assert Game.objects.get(pk=game_id).waits_for_start  # both here: each reads the brief, then presses Start
+    game_services.start(game_id, by=b.user, now=start + timedelta(seconds=40))
+    assert Game.objects.get(pk=game_id).paused
+    game_services.start(game_id, by=a.user, now=start + timedelta(seconds=70))
     game = Game.objects.get(pk=game_id)
-    assert not game.paused and game.anchor_at == start + timedelta(seconds=9) and game.anchor_time == 0
+    assert not game.paused and game.anchor_at == start + timedelta(seconds=70) and game.anchor_time == 0
 
 
 def test_at_the_timeout_empty_seats_go_to_the_backfill_npc_recorded_and_exported(shared_study):
@@ -339,6 +343,8 @@ def test_the_events_export_names_who_acted_in_a_shared_game_once_per_entry(share
     now = timezone.now()
     game_services.seat_connected(game_id, 0, now=now)
     game_services.seat_connected(game_id, 1, now=now)
+    for player in (a, b):
+        game_services.start(game_id, by=player.user, now=now)
     game_services.apply_action(game_id, agent=0, action="do dust", by=a.user, now=now + timedelta(seconds=1))
     game_services.apply_action(game_id, agent=1, action="do sweep", by=b.user, now=now + timedelta(seconds=2))
     game_services.replace_seat(game_id, 1, dispatcher="random", now=now + timedelta(seconds=3))
