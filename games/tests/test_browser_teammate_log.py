@@ -45,6 +45,12 @@ def test_a_teammates_events_read_in_the_third_person(tmp_path, shots):
             page.keyboard.insert_text("x" * 1000)
             page.keyboard.press("Enter")
             expect(page.locator("#game-log-list .log-entry.cat-chat")).to_have_count(1)
+            # Escape gives the keys back to the game, as the chat's hint says: the focus goes to the
+            # actions (it stayed on the page, and no action had it even once the player was free)
+            page.keyboard.press("Escape")
+            page.wait_for_function(
+                "() => document.activeElement && document.activeElement.closest('#game-actions, .ready-gate')"
+            )
             overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
             both_widths(page, shots / "tasks-teammate-log")
             theirs = teammate.all_inner_texts()

@@ -157,7 +157,13 @@
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (typing(event.target)) {
-      if (event.key === "Escape") event.target.blur();
+      if (event.key === "Escape") {
+        // "Esc gives the keys back to the game": to the first action now, or once there is one
+        // (blurred, the focus stayed on the page, and no redraw gave it to an action)
+        const fromGame = event.target.closest && event.target.closest("#game-chat, #game-actions");
+        event.target.blur();
+        if (fromGame) { actionFocus = { action: "", index: 0 }; restoreFocus(); }
+      }
       return;
     }
     // the message list takes focus so that a keyboard scrolls it: its arrow keys are its own
