@@ -1,0 +1,69 @@
+"""A first-time player taps through a tasks game on a 390 px phone (Debian's chromium, touch): the
+task list reads line by line (names wrapped a word a line and "steep teapot" ran into its "3 min ·
+background"), and the buttons a finger presses are about 44 px high (they were 39)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.tests.browser_helpers import chromium, need_chromium, sign_in, start_game
+
+pytestmark = [pytest.mark.browser]
+
+PHONE = {"width": 390, "height": 844}
+
+# every pair of a row's parts (name, minutes, state) that overlap, and names over two lines high
+LAYOUT = """
+() => {
+  const problems = [];
+  for (const row of document.querySelectorAll('.task-actions .ta')) {
+    const parts = Array.from(row.children).filter((p) => p.matches('.ta-name, .ta-do, .ta-meta, .badge, .run'));
+    const boxes = parts.map((p) => p.getBoundingClientRect());
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i], b = boxes[j];
+        if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1)
+          problems.push(`${row.innerText.replace(/\\s+/g, ' ')}: ${parts[i].className} over ${parts[j].className}`);
+      }
+    }
+    const name = row.querySelector('.ta-name');
+    if (name) {
+      const line = parseFloat(getComputedStyle(name).lineHeight);
+      if (name.getBoundingClientRect().height > 2.2 * line) problems.push(`${name.innerText}: over two lines`);
+    }
+  }
+  return problems;
+}
+"""
+
+
+def test_a_tasks_game_reads_and_taps_well_on_a_phone(tmp_path, shots):
+    need_chromium()
+    stack, game_id, _ = start_game(tmp_path, "tasks", "bundled/make-tea", clock="lockstep")
+    try:
+        with chromium() as browser:
+            page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            sign_in(page, stack.base, game_id)
+            page.locator("#game-actions button.action").first.wait_for()
+            problems = page.evaluate(LAYOUT)
+            heights = page.eval_on_selector_all(
+                "#game-actions button.action", "bs => bs.map(b => b.getBoundingClientRect().height)"
+            )
+            page.screenshot(path=str(shots / "tasks-phone-390.png"), full_page=True)
+            # a tap plays the action, and the list reads as well with something running
+            before = page.locator("#game-log-list [data-seq]").count()
+            page.locator("#game-actions button.action").first.tap()
+            page.wait_for_function("n => document.querySelectorAll('#game-log-list [data-seq]').length > n", arg=before)
+            page.locator(".task-actions .ta.status-running, .task-actions .ta.status-done").first.wait_for()
+            problems += page.evaluate(LAYOUT)
+            page.screenshot(path=str(shots / "tasks-phone-390-played.png"), full_page=True)
+            page.locator(".task-cards").screenshot(path=str(shots / "tasks-phone-390-task-list.png"))
+            overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    finally:
+        stack.close()
+    assert not errors, errors
+    assert not problems, problems
+    assert heights and min(heights) >= 43.5, heights
+    assert overflow <= 0, overflow
