@@ -74,6 +74,7 @@ def test_researcher_stops_a_game(client, researcher, game):
     assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
     html = client.get(reverse("games:play", args=[game.pk])).content.decode()
     assert "Watch the replay" in html
+    assert f'href="{reverse("games:mine")}">Back to My games</a>' in html  # the end had no way on
     # said as "stopped", not "finished" as if its rules had ended it, here and in the games list
     assert '<span class="badge warn" title="stopped by a researcher">stopped</span>' in html
     assert ">finished</span>" not in html
