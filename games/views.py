@@ -127,7 +127,9 @@ def game_create(request: HttpRequest) -> HttpResponse:
     form = GameForm(request.POST or None, user=request.user, initial={"scenario": request.GET.get("scenario", "")})
     if request.method == "POST" and form.is_valid():
         plan = form.seat_plan()
-        if form.is_valid():  # seat_plan may add errors
+        if form.is_valid() and (why := _llm_unanswered(plan)):
+            form.add_error(None, why)
+        if form.is_valid():  # seat_plan and the model server's probe may add errors
             data = form.cleaned_data
             try:
                 game = services.create_game(
@@ -146,6 +148,31 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 # no flash message: it would stay on the game page after the game ended
                 return redirect("games:play", pk=game.pk)
     return render(request, "games/game_create.html", {"form": form})
+
+
+LLM_PROBE_SECONDS = 10.0
+
+
+def _llm_unanswered(plan: list[dict]) -> str:
+    """Why an LLM teammate of ``plan`` could not play ("" if it can): its model server is asked for
+    a one-token answer first. A game made while it was down had its teammate stand idle all game,
+    with one "model call failed" line to say why."""
+    from games.agents.dispatcher import DispatcherError
+    from games.agents.llm import probe, unanswered
+    from games.npc.turns import llm_client
+
+    seat = next((seat for seat in plan if seat.get("kind") == "npc" and seat.get("dispatcher") == "llm"), None)
+    if seat is None:
+        return ""
+    try:
+        config = llm_client(seat.get("settings") or {}).config
+    except DispatcherError as error:
+        return f"The LLM teammate's settings are not usable: {error}."
+    why = probe(config, timeout_seconds=LLM_PROBE_SECONDS)
+    if not why:
+        return ""
+    said = unanswered(config, why, another=False)
+    return f"No game was made: {said}, or choose another teammate."
 
 
 def _game_for(request: HttpRequest, pk: int) -> Game:

@@ -85,8 +85,12 @@ def test_a_new_game_with_an_llm_teammate_asks_how_it_answers(
     page.get_by_label("Player 3", exact=True).select_option(label="NPC: LLM dispatcher")
     assert held.is_visible()
     page.screenshot(path=str(SCREENSHOTS / "games-new-llm-teammate.png"), full_page=True)
-    page.get_by_role("button", name="Start the game").click()
-    page.wait_for_url("**/games/*/")
+    from games.agents.tests.stub_server import stub_endpoint
+
+    with stub_endpoint(lambda messages: "OK") as endpoint:  # the form asks the model server first
+        settings.LLM_BASE_URL = endpoint.base_url
+        page.get_by_role("button", name="Start the game").click()
+        page.wait_for_url("**/games/*/")
     game = Game.objects.get()
     assert [(s.dispatcher, s.settings) for s in game.seats.order_by("agent")][1:] == [
         ("random", {}),

@@ -354,19 +354,41 @@ FORM = {"player": "res", "clock": "real_time", "seconds_per_unit": "2", "disconn
 def test_llm_teammates_are_held_to_legal_actions_unless_the_box_is_unticked(client, researcher, toy_scenario, settings):
     # the bundled SmolLM2's free answers seldom named an action: an LLM teammate of a game made on
     # this form did nothing all game; the form now asks (ticked by default) as a study condition does
+    from games.agents.tests.stub_server import stub_endpoint
+
     settings.BACKGROUND_INLINE = False  # the teammate's turn plays no part here
     client.force_login(researcher)
     page = client.get(reverse("games:create")).content.decode()
     assert re.search(r'<input type="checkbox" name="llm_constrained"[^>]*checked', page)
     both = {**FORM, "scenario": "test/toy", "seat1": "npc:llm", "seat2": "npc:random"}
-    client.post(reverse("games:create"), {**both, "llm_constrained": "on"})
-    client.post(reverse("games:create"), both)  # unticked: free answers
+    with stub_endpoint(lambda messages: "OK") as endpoint:  # the form asks the model server first
+        settings.LLM_BASE_URL = endpoint.base_url
+        client.post(reverse("games:create"), {**both, "llm_constrained": "on"})
+        client.post(reverse("games:create"), both)  # unticked: free answers
     held, free = Game.objects.order_by("pk")
     assert [(s.dispatcher, s.settings) for s in held.seats.all()[1:]] == [
         ("llm", {"prompt": {"constrained": True}}),
         ("random", {}),
     ]
     assert [(s.dispatcher, s.settings) for s in free.seats.all()[1:]] == [("llm", {}), ("random", {})]
+
+
+def test_no_game_is_made_with_an_llm_teammate_whose_model_server_does_not_answer(
+    client, researcher, toy_scenario, settings
+):
+    """A game made while the model server was down had its LLM teammate stand idle all game, with
+    one "model call failed: cannot reach ..." line as the only word of why."""
+    settings.LLM_BASE_URL = "http://127.0.0.1:9/v1"  # nothing listens there
+    client.force_login(researcher)
+    page = client.post(reverse("games:create"), {**FORM, "scenario": "test/toy", "seat1": "npc:llm"})
+    said = " ".join(page.content.decode().split())
+    assert page.status_code == 200 and not Game.objects.exists()
+    assert "No game was made: the LLM endpoint “default” (http://127.0.0.1:9/v1" in said
+    assert "Start that model server" in said and "or choose another teammate." in said
+    # a game without an LLM seat asks no model server
+    assert (
+        client.post(reverse("games:create"), {**FORM, "scenario": "test/toy", "seat1": "npc:random"}).status_code == 302
+    )
 
 
 def test_a_replay_seat_copies_a_picked_game_and_needs_one(client, researcher, participant, toy_scenario, game):
