@@ -270,6 +270,7 @@ def test_a_tutorial_page_starts_a_solo_practice_game(client, make_study, toy_sce
     assert f'href="{step_url}"' in practice and "Back to the study" in practice
     page = client.get(step_url).content.decode()
     assert "Back to your practice game" in page and "Start a new practice game" in page
+    assert "Stop practising and continue" in page and "without practising" not in page
     # "Start a new practice game" does: the running one stops and another starts (it used to send
     # them back into the same game); the same form sent twice starts one, not two
     first = participant.tutorial_game_id
