@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
+from games.models import GameEvent
 from studies.analysis import MeasureAnalysis, Observation, analyse
 from studies.measures import ItemAnswer, construct_scores, objective_measures
 from studies.models import (
@@ -228,16 +229,38 @@ class StudyAnalysis:
     n_participants: int
     n_episodes: int
     within: bool
+    # shared games in which a computer teammate had a person's seat (nobody came in time, or
+    # someone left), and whether they are counted with their condition
+    n_backfilled: int = 0
+    backfilled_included: bool = False
 
 
-def study_analysis(study: Study, include_dropped: bool = False, include_pilots: bool = False) -> StudyAnalysis:
-    """Every measure of the study, analysed across conditions (SPEC section 10)."""
+def backfilled_episodes(episodes: QuerySet) -> QuerySet:
+    """Of ``episodes``, those of shared games in which a computer teammate had a person's seat: the
+    lobby's timeout filled an empty one, or a participant's seat was handed over mid-game."""
+    taken_over = GameEvent.objects.filter(game_id__in=episodes.values("game_id"), kind="seat_replaced").values(
+        "game_id"
+    )
+    return episodes.filter(Q(lobby__backfilled__gt=0) | Q(game_id__in=taken_over))
+
+
+def study_analysis(
+    study: Study, include_dropped: bool = False, include_pilots: bool = False, include_backfilled: bool = False
+) -> StudyAnalysis:
+    """Every measure of the study, analysed across conditions (SPEC section 10). A shared game in
+    which a computer teammate had a person's seat is not what its condition names ("two people"):
+    it is left out unless ``include_backfilled``."""
     conditions = list(study.conditions.order_by("index").values_list("name", flat=True))
     within = study.design == Design.WITHIN
     participants = counted_participants(study, include_dropped, include_pilots)
-    played = Episode.objects.filter(
+    finished = Episode.objects.filter(
         participant__in=participants, status__in=[EpisodeStatus.SURVEY, EpisodeStatus.DONE]
-    ).select_related("condition", "scenario")
+    )
+    backfilled = backfilled_episodes(finished)
+    n_backfilled = backfilled.count()
+    if not include_backfilled and n_backfilled:
+        finished = finished.exclude(pk__in=backfilled.values("pk"))
+    played = finished.select_related("condition", "scenario")
     certified = has_certified_scenarios(study)
     if certified:
         played = with_seat_counts(played)
@@ -278,8 +301,7 @@ def study_analysis(study: Study, include_dropped: bool = False, include_pilots: 
     episode_info: dict[int, tuple[str, str]] = {}
     reverse_items = set(study.items.filter(reverse_scored=True).values_list("pk", flat=True))
     responses = Response.objects.filter(
-        episode__participant__in=participants,
-        episode__status=EpisodeStatus.DONE,
+        episode__in=finished.filter(status=EpisodeStatus.DONE),
         item__attention_answer__isnull=True,  # attention checks screen people, they score nothing
     ).values_list(
         "episode_id", "episode__participant_id", "episode__condition__name", "item_id", "item__construct", "value"
@@ -303,6 +325,8 @@ def study_analysis(study: Study, include_dropped: bool = False, include_pilots: 
         n_participants=len(subjects),
         n_episodes=n_episodes,
         within=within,
+        n_backfilled=n_backfilled,
+        backfilled_included=include_backfilled,
     )
 
 

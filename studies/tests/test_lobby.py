@@ -396,3 +396,37 @@ def test_the_monitor_shows_who_waits_in_the_lobby_and_whose_seat_went_to_the_bac
     services.drop_out(b, reason="withdrew")  # their seat goes to the backfill NPC
     assert "seat taken over by backfill (game 1)" in client.get(monitor).content.decode()
     assert Seat.objects.get(game_id=game_id, agent=1).kind == "npc"
+
+
+def test_the_analysis_leaves_out_shared_games_a_computer_helped_fill_unless_asked(shared_study, client, researcher):
+    """A "Two people" game played beside the backfill (nobody else came) was averaged with the real
+    pairs' games, and the analysis page said nothing of it."""
+    from studies import selectors
+
+    study = shared_study(lobby_timeout_seconds=30, backfill_kind="random")
+    (a, ea), (b, eb) = arrive(study, "A"), arrive(study, "B")
+    services.start_episode(a, ea)
+    pair = services.start_episode(b, eb).game_id
+    alone, lonely = arrive(study, "LONELY")
+    services.start_episode(alone, lonely)
+    services.lobby.poll(alone, now=timezone.now() + timedelta(seconds=31))
+    lonely.refresh_from_db()
+    for game_id in (pair, lonely.game_id):
+        game_services.finish(game_id, reason="time is up")
+    assert Episode.objects.filter(status=EpisodeStatus.SURVEY).count() == 3
+
+    left_out = selectors.study_analysis(study)
+    assert (left_out.n_backfilled, left_out.n_episodes, left_out.n_participants) == (1, 2, 2)
+    counted = selectors.study_analysis(study, include_backfilled=True)
+    assert (counted.n_backfilled, counted.n_episodes, counted.n_participants) == (1, 3, 3)
+    client.force_login(researcher)
+    page = " ".join(client.get(reverse("studies:analysis", args=[study.pk])).content.decode().split())
+    assert (
+        "1 shared game had a computer teammate in a person's seat (nobody came in time, or someone left): left out"
+        in page
+    )
+    assert 'name="backfilled" value="1"' in page
+    ticked = " ".join(
+        client.get(reverse("studies:analysis", args=[study.pk]) + "?backfilled=1").content.decode().split()
+    )
+    assert "counted with its condition, as ticked" in ticked

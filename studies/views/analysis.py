@@ -23,7 +23,10 @@ def analysis(request: HttpRequest, pk: int) -> HttpResponse:
     study = get_object_or_404(Study, pk=pk)
     include_dropped = request.GET.get("dropped") == "1"
     include_pilots = request.GET.get("pilots") == "1"
-    result = selectors.study_analysis(study, include_dropped=include_dropped, include_pilots=include_pilots)
+    include_backfilled = request.GET.get("backfilled") == "1"
+    result = selectors.study_analysis(
+        study, include_dropped=include_dropped, include_pilots=include_pilots, include_backfilled=include_backfilled
+    )
     # a construct nobody has answered is named once, not drawn as an empty bar and table (a study
     # played alone never asks the constructs about teammates)
     answered = [m for m in result.constructs if m.n]
