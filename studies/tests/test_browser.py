@@ -62,7 +62,14 @@ def test_a_participant_takes_part_with_the_keyboard(live_server, browser, make_s
     page.wait_for_selector("[data-step=questionnaire]")
     # Answer every statement from the keyboard: Tab into each radio group, arrows pick a value.
     radios = page.locator("input[type=radio][value='3']")
-    for k in range(radios.count()):
+    radios.nth(0).focus()
+    page.keyboard.press("ArrowRight")
+    page.reload()  # half answered: the answer given is still there (a reload blanked them all)
+    page.wait_for_selector("[data-step=questionnaire]")
+    page.wait_for_load_state("load")
+    assert page.locator("input[type=radio][value='4']").nth(0).is_checked()
+    assert not page.locator("input[type=radio][value='4']").nth(1).is_checked()
+    for k in range(1, radios.count()):
         radios.nth(k).focus()
         page.keyboard.press("ArrowRight")
     page.screenshot(path=shots / "participant-questionnaire.png", full_page=True)
