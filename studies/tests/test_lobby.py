@@ -430,3 +430,21 @@ def test_the_analysis_leaves_out_shared_games_a_computer_helped_fill_unless_aske
         client.get(reverse("studies:analysis", args=[study.pk]) + "?backfilled=1").content.decode().split()
     )
     assert "counted with its condition, as ticked" in ticked
+
+
+def test_the_design_page_says_when_a_within_subject_shared_condition_rarely_pairs_people(
+    toy_scenario, researcher, client
+):
+    """Two playtesters waited for the same shared condition at once, on different places of their
+    orders (different scenarios): they never met, and the design page had not said it could be so."""
+    study = services.create_study(title="Mixed", created_by=researcher, design="within")
+    services.add_condition(study, name="Alone", npc_kind="none", npc_count=0)
+    services.add_condition(study, name="Pair", npc_kind="none", npc_count=0, human_count=2)
+    services.add_scenario(study, toy_scenario)
+    client.force_login(researcher)
+    page = " ".join(client.get(reverse("studies:design", args=[study.pk])).content.decode().split())
+    assert "participants share a game of “Pair” only when they wait for it at the same time" in page
+    study.design = "between"
+    study.save()
+    page = client.get(reverse("studies:design", args=[study.pk])).content.decode()
+    assert "only when they wait for it at the same time" not in page  # one condition each: they meet

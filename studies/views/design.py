@@ -66,6 +66,11 @@ def _design_context(request: HttpRequest, study: Study, **forms: Any) -> dict[st
         "link_query": _link_query(study),
         "pilot_link": f"{link}?pilot={pilot_token(study)}",
         "orders": orders,
+        # within-subject, a shared condition's participants meet only at the same place of their
+        # orders (each place has its scenario): a playtest's two waited side by side, never paired
+        "shared_within": [c.name for c in study.conditions.order_by("index") if c.human_count > 1]
+        if within and len(names) > 1
+        else [],
         **_status_context(study),
         **_pilots_context(study.pilot_runs.first()),
     }
