@@ -356,7 +356,30 @@
       logScroll = log.scrollTop;
     }
   }, true);
-  document.addEventListener("htmx:wsAfterMessage", function () { syncOffset(); tick(); pinLog(); keepMoreOpen(); showPicked(false); restoreFocus(); });
+  // A refusal said again and again (keys pressed while busy) reads as one line with a count: eight
+  // "You are busy with fill kettle until t=1" lines pushed the game's news out of the panel.
+  function logText(entry) {
+    const message = entry.querySelector(".log-message");
+    return message ? message.textContent.trim() : "";
+  }
+  function collapseRepeats() {
+    document.querySelectorAll("#game-log-list > li.log-entry.kind-rejected").forEach(function (entry) {
+      const before = entry.previousElementSibling;
+      if (!before || before.className !== entry.className || logText(before) !== logText(entry)) return;
+      const times = (parseInt(before.dataset.repeats || "1", 10) || 1) + 1;
+      before.remove();
+      entry.dataset.repeats = String(times);
+      let count = entry.querySelector(".log-repeats");
+      if (!count) {
+        count = document.createElement("span");
+        count.className = "log-repeats";
+        entry.appendChild(count);
+      }
+      count.textContent = "×" + times;
+      count.title = "refused " + times + " times in a row";
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", function () { collapseRepeats(); syncOffset(); tick(); pinLog(); keepMoreOpen(); showPicked(false); restoreFocus(); });
   document.addEventListener("htmx:afterSwap", pinLog);
   // a command typed as a button reads ("add tea leaves to teapot") is sent as the button's own
   // command ("add tea_leaves to teapot"): the page writes the grammar's joined words as words
@@ -401,6 +424,6 @@
     if (gate && (!active || active === document.body)) gate.focus();
   }
   focusGate();
-  document.addEventListener("DOMContentLoaded", function () { focusGate(); syncOffset(); tick(); pinLog(); });
+  document.addEventListener("DOMContentLoaded", function () { collapseRepeats(); focusGate(); syncOffset(); tick(); pinLog(); });
   setInterval(tick, 200);
 })();
