@@ -229,6 +229,8 @@ class StudyAnalysis:
     n_participants: int
     n_episodes: int
     within: bool
+    n_games: int = 0
+    n_shared_games: int = 0  # games two or more participants played together
     # shared games in which a computer teammate had a person's seat (nobody came in time, or
     # someone left), and whether they are counted with their condition
     n_backfilled: int = 0
@@ -257,7 +259,7 @@ def study_analysis(
         participant__in=participants, status__in=[EpisodeStatus.SURVEY, EpisodeStatus.DONE]
     )
     backfilled = backfilled_episodes(finished)
-    n_backfilled = backfilled.count()
+    n_backfilled = backfilled.values("game_id").distinct().count()  # games, not their players' episodes
     if not include_backfilled and n_backfilled:
         finished = finished.exclude(pk__in=backfilled.values("pk"))
     played = finished.select_related("condition", "scenario")
@@ -267,9 +269,19 @@ def study_analysis(
     objective_obs: dict[tuple[str, str], list[Observation]] = defaultdict(list)
     n_episodes = 0
     subjects: set[int] = set()
+    games: set[int] = set()
+    shared: set[int] = set()
     for episode in played.iterator(chunk_size=2000):
         n_episodes += 1
         subjects.add(episode.participant_id)
+        if episode.game_id in games:
+            shared.add(episode.game_id)
+            if not within:
+                # a game played together has one score, its team's: counted once (per player, n
+                # counted the game twice and its SD was 0). Within subjects each participant keeps
+                # their own row, as the repeated measures need.
+                continue
+        games.add(episode.game_id)
         for measure in objective_measures(episode.scenario.domain):
             value = measure.read(episode.metrics or {})
             if value is not None:
@@ -324,6 +336,8 @@ def study_analysis(
         constructs=constructs,
         n_participants=len(subjects),
         n_episodes=n_episodes,
+        n_games=len(games),
+        n_shared_games=len(shared),
         within=within,
         n_backfilled=n_backfilled,
         backfilled_included=include_backfilled,

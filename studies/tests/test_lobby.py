@@ -417,8 +417,14 @@ def test_the_analysis_leaves_out_shared_games_a_computer_helped_fill_unless_aske
 
     left_out = selectors.study_analysis(study)
     assert (left_out.n_backfilled, left_out.n_episodes, left_out.n_participants) == (1, 2, 2)
+    # the pair's one game has one team score: counted once (twice, its SD read 0 and n doubled)
+    assert (left_out.n_games, left_out.n_shared_games) == (1, 1)
+    assert left_out.objective and all(g.n == 1 for m in left_out.objective for g in m.groups if g.n), [
+        (m.label, [(g.condition, g.n) for g in m.groups]) for m in left_out.objective
+    ]
     counted = selectors.study_analysis(study, include_backfilled=True)
     assert (counted.n_backfilled, counted.n_episodes, counted.n_participants) == (1, 3, 3)
+    assert counted.n_games == 2 and {g.n for g in counted.objective[0].groups if g.n} == {2}
     client.force_login(researcher)
     page = " ".join(client.get(reverse("studies:analysis", args=[study.pk])).content.decode().split())
     assert (
