@@ -87,9 +87,15 @@
     if (noneLeft) noneLeft.hidden = document.querySelectorAll("#game-actions button.action:not([hidden])").length > 0;
   }
 
+  // The server's "now" as a drawing of the clock said it, once per drawing: a frame that redraws
+  // something else (a teammate deciding, a refusal) left the old drawing in place, and syncing to
+  // its old "now" again set the clock back to it (it ran 4.0 to 4.2 and back for 45 s, then leapt).
+  let syncedFrom = null;
   function syncOffset() {
     const el = clockEl();
-    if (el && el.dataset.serverNow) offsetMs = Date.parse(el.dataset.serverNow) - Date.now();
+    if (!el || !el.dataset.serverNow || el.dataset.serverNow === syncedFrom) return;
+    syncedFrom = el.dataset.serverNow;
+    offsetMs = Date.parse(el.dataset.serverNow) - Date.now();
   }
 
   function tick() {
