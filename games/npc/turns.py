@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import timedelta
@@ -28,6 +29,7 @@ from arena_site import background
 from games import broadcast, hooks, permissions, services, state_store
 from games.agents.dispatcher import Dispatcher, DispatcherError, NpcSeat, build_dispatcher
 from games.agents.endpoints import EndpointError
+from games.agents.extraction import display
 from games.agents.llm import LlmClient, LlmConfig
 from games.agents.turns import Decision, Turn
 from games.codec import event_from_entry
@@ -189,7 +191,12 @@ def play_turn(game_id: int) -> bool:
         apply_decision(game, rules, state, free, Decision(), after_seq=seq, retry_in=0)
         return False
     events = [event_from_entry(e.kind, e.time, e.agent, e.data) for e in fresh if e.category == "engine"]
-    chat = [str(e.data.get("text", "")) for e in fresh if e.category == "chat" and e.agent not in npcs]
+    everyone = [s.agent for s in seats]
+    chat = [
+        in_agents_words(str(e.data.get("text", "")), e.agent, everyone, game.domain)
+        for e in fresh
+        if e.category == "chat" and e.agent not in npcs
+    ]
     problem = ""
     # seats whose answer comes from a model take a while: their viewers are told they are deciding
     asking = [s.agent for s in seats if s.agent in free and s.kind == SeatKind.NPC and s.dispatcher == "llm"]
@@ -251,6 +258,24 @@ def record_outcome(data: dict[str, Any], *, failed: bool, now: Any) -> float:
     delay = min(cap, base * 2 ** (failures - 1))
     data[BACKOFF_KEY] = {"failures": failures, "until": now.timestamp() + delay}
     return delay
+
+
+TEAMMATE = re.compile(r"\bteammate\s+(\d+)\b", re.IGNORECASE)
+
+
+def in_agents_words(text: str, writer: int | None, agents: Sequence[int], domain: str) -> str:
+    """A person's chat line with the seats named as the model's prompt names them: the page calls
+    the writer's teammates "Teammate 1, 2 ..." (the other seats in order), the prompt "Agent N"
+    ("Teammate 1, wash the plate" reached the model, whose Agent 1 was the person)."""
+    if writer is None:
+        return text
+    mates = [agent for agent in sorted(agents) if agent != writer]
+
+    def agent_name(found: re.Match[str]) -> str:
+        k = int(found.group(1))
+        return f"Agent {display(domain, mates[k - 1])}" if 1 <= k <= len(mates) else found.group(0)
+
+    return TEAMMATE.sub(agent_name, text)
 
 
 def _echoes(say: str, chat: Sequence[str]) -> bool:

@@ -272,3 +272,16 @@ def test_an_npc_line_that_repeats_the_players_instruction_is_not_said(
     said = list(GameEvent.objects.filter(game=game, category="chat", agent=1).values_list("data__text", flat=True))
     assert not any("laundry first" in line for line in said), said
     assert "I will dust next." in said  # a line of its own is said
+
+
+def test_a_persons_teammate_names_reach_the_model_as_its_agent_numbers():
+    """The page calls an LLM teammate "Teammate 1"; the prompt numbers seats "Agent N" (tasks from
+    1), so "Teammate 1, please wash the plate" named the person themselves to the model."""
+    from games.npc.turns import in_agents_words
+
+    said = "Teammate 1, please wash the plate; teammate 2 fries the egg"
+    assert in_agents_words(said, 0, [0, 1, 2], "tasks") == "Agent 2, please wash the plate; Agent 3 fries the egg"
+    # the writer's teammates are the other seats in order: for the person in seat 1, Teammate 1 is seat 0
+    assert in_agents_words("Teammate 1: sweep", 1, [0, 1, 2], "toy") == "Agent 0: sweep"
+    assert in_agents_words("Teammate 7, hurry", 0, [0, 1], "tasks") == "Teammate 7, hurry"  # no such seat
+    assert in_agents_words("Teammate 1, hurry", None, [0, 1], "tasks") == "Teammate 1, hurry"
