@@ -236,6 +236,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _send_error(self, message: str, *, code: str) -> None:
         if self.html:
+            if "Player " in message:  # "(Player 2 has not yet)": the page calls them "Teammate 1"
+                message = await db(_in_page_names)(self.game_id, self.who, message)
             html = render_to_string("games/live/_feedback.html", {"kind": "error", "message": message})
             await self.send(text_data=html)
         else:
@@ -284,6 +286,12 @@ def _render_update(update: viewer.Update, who: viewer.Viewer, full: bool) -> str
     from games.presenters import live_context
 
     return render_to_string("games/live/_update.html", live_context(update, who, full=full))
+
+
+def _in_page_names(game_id: int, who: viewer.Viewer, message: str) -> str:
+    from games.presenters import names_for, people_named
+
+    return people_named(message, names_for(Game.objects.get(pk=game_id), who.agents, blind=who.blind))
 
 
 def _render_thinking(game_id: int, who: viewer.Viewer, agents: list[int]) -> str:

@@ -360,12 +360,45 @@ def as_read_by(entry: dict[str, Any], agents: Sequence[int]) -> str:
 def reader_lines(entries: Sequence[dict[str, Any]], labels: list[str], agents: Sequence[int]) -> list[dict[str, Any]]:
     """The log's entries as the player of ``agents`` reads them (the live page and the replay):
     each after its seat's name, in that reader's words, the name not repeated where the words
-    begin with it ("You wait ...", not "You You wait ...")."""
-    return [
-        _unrepeated(dict(e, agent_label=_label(labels, e["agent"]), message=as_read_by(e, agents)))
-        for e in entries
-        if e["category"] in LOG_CATEGORIES
-    ]
+    begin with it ("You wait ...", not "You You wait ..."); the game's own lines name people as
+    the page does."""
+    lines = []
+    for e in entries:
+        if e["category"] not in LOG_CATEGORIES:
+            continue
+        line = dict(e, agent_label=_label(labels, e["agent"]), message=as_read_by(e, agents))
+        if e["category"] == "control":
+            line["message"] = people_named(line["message"], labels)
+            if e.get("kind") == "seat_replaced" and e["agent"] is not None:
+                # after the seat's name it read as the teammate saying so ("Teammate 1 a computer
+                # teammate takes over this seat")
+                whose = _label(labels, e["agent"])
+                seat = "your seat" if whose.startswith("You") else f"the seat of {whose}"
+                line["message"], line["agent_label"] = f"a computer teammate takes over {seat}", ""
+        lines.append(_unrepeated(line))
+    return lines
+
+
+_PLAYER = re.compile(r"\bPlayer (\d+)(?: (is|presses|returns|has)\b)?")
+_YOUR_VERBS = {"is": "are", "presses": "press", "returns": "return", "has": "have"}
+
+
+def people_named(message: str, labels: Sequence[str]) -> str:
+    """The game's own lines ("Player 1 is ready; the clock starts when Player 2 presses Start",
+    "paused until Player 2 returns") with the names the page gives the seats ("You are ready; ...
+    when Teammate 1 (bob) presses Start"): the log said "Player 2" where the page said "Teammate 1"."""
+
+    def name(found: re.Match[str]) -> str:
+        agent = int(found.group(1)) - 1
+        if not 0 <= agent < len(labels):
+            return found.group(0)
+        label, verb = labels[agent], found.group(2)
+        if label.startswith("You"):
+            label = label if found.start() == 0 else "you" + label[3:]
+            return f"{label} {_YOUR_VERBS[verb]}" if verb else label
+        return f"{label} {verb}" if verb else label
+
+    return _PLAYER.sub(name, message)
 
 
 def in_readers_words(entry: Mapping[str, Any]) -> bool:

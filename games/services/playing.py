@@ -54,7 +54,12 @@ def _start_or_refuse(ctx: Any, agent: int, by: Any, retry: str) -> None:
         if waiting := list(others.values_list("agent", flat=True)):
             names = " and ".join(f"Player {other + 1}" for other in waiting)
             has = "has" if len(waiting) == 1 else "have"
-            raise GamePaused(f"the clock starts once every player has pressed Start ({names} {has} yet to); {retry}")
+            mine = Seat.objects.filter(game=ctx.game, kind=SeatKind.HUMAN, user_id=by.pk, ready_at__isnull=True)
+            first = "press Start (S) when you have read the brief; " if mine.exists() else ""
+            raise GamePaused(
+                f"the clock starts once every player has pressed Start: {first}{names} {has} not yet. "
+                "Your action was not taken: send it again once the clock runs"
+            )
         ready(ctx, by)
         if not ctx.game.paused:
             return

@@ -16,7 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import hooks, presence
+from games import clock, hooks, presence
 from games.codec import Entry
 from games.models import READY, WAITING, Game, GameStatus, Seat, SeatKind
 from games.services.control import open_gate, run_clock
@@ -59,7 +59,8 @@ def replace_seat(
             Entry(
                 "control",
                 "seat_replaced",
-                float(ctx.rules.now(ctx.state)),
+                # the game's clock, as the pause before it (the rules' time lags it: it read t=0)
+                clock.game_time(game, ctx.now),
                 agent=agent,
                 data={
                     "message": "a computer teammate takes over this seat",

@@ -55,13 +55,22 @@ def test_two_players_each_press_start_and_the_clock_starts_with_the_last(tmp_pat
             amy.wait_for_function(
                 "() => document.activeElement && document.activeElement.textContent === 'Start the clock'"
             )
+            # a key before anyone pressed Start is not taken, and says so in the page's names
+            amy.keyboard.press("1")
+            feedback = amy.locator("#game-feedback")
+            feedback.filter(has_text="press Start (S) when you have read the brief").wait_for()
+            refused = " ".join(feedback.inner_text().split())
+            amy.wait_for_timeout(3500)
             amy.keyboard.press("s")
             amy.locator(
                 ".ready-gate", has_text="You are ready. The clock starts when Teammate 1 (bob) presses Start"
             ).wait_for()
             assert amy.locator("#game-status .badge.warn").inner_text() == "you are ready: waiting for Teammate 1 (bob)"
             bob.locator(".ready-gate", has_text="The others are ready").wait_for()
-            bob.locator("#game-log-list", has_text="Player 1 is ready").wait_for()
+            bob.locator("#game-log-list", has_text="Teammate 1 (amy) is ready").wait_for()
+            amy.locator("#game-log-list", has_text="You are ready; the clock starts when Teammate 1 (bob)").wait_for()
+            # the game moved on since the refusal: its "has not yet" is gone
+            feedback.filter(has_text="Not taken").wait_for(state="detached")
             amy.screenshot(path=str(shots / "shared-start-one-ready-1366.png"), full_page=True)
             waiting = game()
             bob.get_by_role("button", name="Start the clock").click()
@@ -76,4 +85,5 @@ def test_two_players_each_press_start_and_the_clock_starts_with_the_last(tmp_pat
         "Player 1 is ready; the clock starts when Player 2 presses Start"
     ]
     assert not running["paused"]
+    assert "Teammate 1 (bob) has not yet" in refused and "Player 2" not in refused, refused
     assert not amy_errors and not bob_errors, (amy_errors, bob_errors)

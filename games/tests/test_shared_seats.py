@@ -63,6 +63,14 @@ def _status(game_id: int, agents: list[int]) -> str:
     return " ".join(render_to_string("games/live/_status.html", context).split())
 
 
+def _log(game_id: int, agents: list[int]) -> list[str]:
+    from games.presenters import live_context
+    from games.viewer import Viewer, load_update
+
+    who = Viewer(agents=agents, can_control=not agents)
+    return [line["message"] for line in live_context(load_update(game_id, who, 0), who, full=True)["log"]]
+
+
 def test_a_shared_game_made_to_start_when_ready_waits_for_every_players_start(toy_scenario, participant, second):
     """Alone, a player reads the brief before pressing Start; together, the clock ran as soon as
     the last page had loaded, while the others were still reading."""
@@ -79,13 +87,17 @@ def test_a_shared_game_made_to_start_when_ready_waits_for_every_players_start(to
     assert '{"type": "start"}' in both
 
     # an action before everyone is ready is not taken, and says whom the clock waits for
-    with pytest.raises(services.GamePaused, match=r"Player 2 has yet to"):
+    first = r"press Start \(S\) when you have read the brief; Player 2 has not yet"
+    with pytest.raises(services.GamePaused, match=first):
         services.apply_action(game.pk, agent=0, action="do sweep", by=participant, now=T0 + timedelta(minutes=1))
     services.start(game.pk, by=participant, now=T0 + timedelta(minutes=2))
     game = Game.objects.get(pk=game.pk)
     assert game.waits_for_start and game_time(game.pk, T0 + timedelta(minutes=5)) == 0
     ready = game.events.get(kind="ready")
     assert ready.data == {"message": "Player 1 is ready; the clock starts when Player 2 presses Start", "ready": [0]}
+    # the log names people as the page does (it said "Player 2" where the page said "Teammate 1")
+    assert "You are ready; the clock starts when Teammate 1 (second-player) presses Start" in _log(game.pk, [0])
+    assert "Teammate 1 (par) is ready; the clock starts when you press Start" in _log(game.pk, [1])
     mine = _status(game.pk, [0])
     assert "you are ready: waiting for Teammate 1 (second-player)" in mine and '{"type": "start"}' not in mine
     theirs = _status(game.pk, [1])
@@ -184,6 +196,10 @@ def test_a_seat_away_too_long_goes_to_its_backfill_npc_and_the_game_resumes(toy_
     assert not game.paused
     entry = GameEvent.objects.get(game=game, kind="seat_replaced")
     assert entry.agent == 1 and entry.data["left"] == "second-player" and "away for 30 s" in entry.data["reason"]
+    assert entry.time == pytest.approx(10.0)  # when it was paused for them (it read t=0, the rules' time)
+    # a line of the game's, not one the teammate says ("Teammate 1 a computer teammate takes over this seat")
+    line = next(line for line in _log(game.pk, [0]) if "computer teammate takes over" in line)
+    assert line == "a computer teammate takes over the seat of Teammate 1 (random NPC)"
     # the NPC now plays the seat: an NPC turn follows changes of the game
     assert services.backfill_due(now=T0 + timedelta(seconds=60)) == []
 

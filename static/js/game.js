@@ -96,6 +96,31 @@
     if (!el || !el.dataset.serverNow || el.dataset.serverNow === syncedFrom) return;
     syncedFrom = el.dataset.serverNow;
     offsetMs = Date.parse(el.dataset.serverNow) - Date.now();
+    staleFeedback();
+  }
+
+  // "Not taken: ..." answers the last thing the player did; once the game has moved on a while
+  // (a new drawing of it, seconds later) or ended, it no longer does: it stood beside the result,
+  // and "Player 1 has not yet" stayed after Player 1 had pressed Start.
+  const FEEDBACK_MS = 3000;
+  let feedbackText = "";
+  let feedbackAt = 0;
+  function noteFeedback() {
+    const box = document.getElementById("game-feedback");
+    const text = box ? box.textContent.trim() : "";
+    if (text !== feedbackText) { feedbackText = text; feedbackAt = Date.now(); }
+  }
+  function staleFeedback() {
+    const box = document.getElementById("game-feedback");
+    if (!box) return;
+    noteFeedback();
+    const text = box.textContent.trim();
+    const over = document.querySelector("#game-result h2");
+    if (text && (over || Date.now() - feedbackAt > FEEDBACK_MS)) {
+      box.textContent = "";
+      box.className = "feedback";
+      feedbackText = "";
+    }
   }
 
   function tick() {
@@ -385,7 +410,7 @@
       count.title = "refused " + times + " times in a row";
     });
   }
-  document.addEventListener("htmx:wsAfterMessage", function () { collapseRepeats(); syncOffset(); tick(); pinLog(); keepMoreOpen(); showPicked(false); restoreFocus(); });
+  document.addEventListener("htmx:wsAfterMessage", function () { collapseRepeats(); noteFeedback(); syncOffset(); tick(); pinLog(); keepMoreOpen(); showPicked(false); restoreFocus(); });
   document.addEventListener("htmx:afterSwap", pinLog);
   // a command typed as a button reads ("add tea leaves to teapot") is sent as the button's own
   // command ("add tea_leaves to teapot"): the page writes the grammar's joined words as words
