@@ -199,6 +199,8 @@ def play(request: HttpRequest, pk: int) -> HttpResponse:
     context["watching"] = not who.agents
     context["blind"] = who.blind  # a study participant: no scenario slug (a researcher's name for it)
     context["ws_url"] = f"/ws/games/{game.pk}/?format=html"
+    # what the LLM teammate was asked and answered, while it plays (it was linked from the replay only)
+    context["llm_calls_link"] = is_researcher(request.user) and game.seats.filter(dispatcher="llm").exists()
     return render(request, "games/play.html", context)
 
 

@@ -371,6 +371,9 @@ def test_llm_teammates_are_held_to_legal_actions_unless_the_box_is_unticked(clie
         ("random", {}),
     ]
     assert [(s.dispatcher, s.settings) for s in free.seats.all()[1:]] == [("llm", {}), ("random", {})]
+    # the game page links what the teammate is asked and answers (only the replay did)
+    calls = f'href="{reverse("games:llm_calls", args=[held.pk])}"'
+    assert calls in client.get(reverse("games:play", args=[held.pk])).content.decode()
 
 
 def test_no_game_is_made_with_an_llm_teammate_whose_model_server_does_not_answer(
