@@ -51,7 +51,7 @@ def main(argv: list[str]) -> int:
         return _run(command, os.environ)
     print(f"LLM teammates use the bundled SmolLM2 at {url} (model {MODEL_ALIAS}). {ELSEWHERE}", flush=True)
     try:
-        return _run(command, {**os.environ, "LLM_BASE_URL": url, "LLM_MODEL": MODEL_ALIAS, **local_timeout(os.environ)})
+        return _run(command, bundled_env(os.environ, url, MODEL_ALIAS))
     finally:
         server.__exit__(None, None, None)  # stops the model server with the site
 
@@ -60,6 +60,14 @@ def main(argv: list[str]) -> int:
 # machine (measured: 65-110 prompt tokens a second; the part a turn shares with the last is reused):
 # the site's 20 s timed out about one LLM teammate's turn in three, which then did nothing.
 LOCAL_TIMEOUT_SECONDS = "60"
+
+
+def bundled_env(env: Mapping[str, str], url: str, model: str) -> dict[str, str]:
+    """The site's environment with the bundled model server as the endpoint ``default``: its one
+    model is the only name allowed there (any name was, and a benchmark run was stored under a
+    model that does not exist, answered by SmolLM2), unless ``LLM_MODELS`` says otherwise."""
+    models = {} if env.get("LLM_MODELS") else {"LLM_MODELS": model}
+    return {**env, "LLM_BASE_URL": url, "LLM_MODEL": model, **models, **local_timeout(env)}
 
 
 def local_timeout(env: Mapping[str, str]) -> dict[str, str]:

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from arena_site.with_model import ELSEWHERE, local_timeout
+from arena_site.with_model import ELSEWHERE, bundled_env, local_timeout
 
 SHOW = [sys.executable, "-c", "import os; print('child sees', os.environ.get('LLM_BASE_URL'))"]
 
@@ -40,6 +40,13 @@ def test_the_bundled_model_gets_a_longer_timeout_unless_one_is_set():
     # its 10-15 s a new prompt timed out at the site's 20 s; a timeout set by hand is kept
     assert local_timeout({}) == {"LLM_TIMEOUT_SECONDS": "60"}
     assert local_timeout({"LLM_TIMEOUT_SECONDS": "15"}) == {}
+
+
+def test_the_bundled_model_is_the_only_name_its_endpoint_allows():
+    # any name was allowed: a benchmark run was stored as "no-such-model-xyz", answered by SmolLM2
+    env = bundled_env({"PATH": "/bin"}, "http://127.0.0.1:5/v1", "smollm2-135m-instruct")
+    assert env["LLM_MODELS"] == env["LLM_MODEL"] == "smollm2-135m-instruct" and env["PATH"] == "/bin"
+    assert bundled_env({"LLM_MODELS": "a,b"}, "http://x/v1", "m")["LLM_MODELS"] == "a,b"  # as set
 
 
 def test_the_exit_code_of_the_site_is_kept():
