@@ -316,7 +316,14 @@ def apply_decision(
         waits = [(agent, wait_action(rules, state, agent)) for agent in idle]
         todo += [(agent, action) for agent, action in waits if action is not None]
         idle = [agent for agent, action in waits if action is None]
+    stale = False
     for agent, action in todo:
+        if not lockstep and _gone_stale(game.pk, rules, state, agent, action):
+            # a person did it while the model thought: played, the rules refuse it and a tasks
+            # teammate stood "a rejected action" for a game minute; it is asked again at once
+            refused[(agent, action)] = "no longer possible (the game moved on while the model thought); not played"
+            stale = True
+            continue
         try:
             result = services.apply_action(game.pk, agent=agent, action=action)
         except services.GameError as error:
@@ -331,10 +338,23 @@ def apply_decision(
         with contextlib.suppress(services.GameError):
             services.post_chat(game.pk, text=decision.say[:900], agent=min(free))
     retry = float(getattr(settings, "NPC_RETRY_SECONDS", RETRY_SECONDS)) if retry_in is None else retry_in
-    if retry_in or (idle and not decision.actions and retry > 0):
+    if stale and not retry_in:
+        background.submit("npc.retry", game.pk, countdown=0)
+    elif retry_in or (idle and not decision.actions and retry > 0):
         # The NPC idles (real time, or a domain with no way to wait): ask again soon even if
         # nothing else happens.
         background.submit("npc.retry", game.pk, countdown=retry)
+
+
+def _gone_stale(game_id: int, rules: Any, state: Any, agent: int, action: str) -> bool:
+    """Whether a command that could run when the model was asked cannot any more (the game moved
+    on meanwhile); one the rules never offered is left for them to refuse, as before."""
+    if action not in rules.legal_actions(state, agent):
+        return False
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.is_finished:
+        return False
+    return action not in rules.legal_actions(state_store.state_at(rules, game, game.last_seq), agent)
 
 
 def _store_calls(

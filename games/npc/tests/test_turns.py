@@ -135,6 +135,40 @@ def test_stale_command_is_rejected_by_the_rules_and_fed_back(toy_scenario, parti
     assert summarise(LlmCall.objects.filter(game=game))[0].refused == 1
 
 
+def test_in_real_time_a_command_gone_stale_is_not_played_and_the_model_is_asked_again(
+    toy_scenario, participant, settings, monkeypatch
+):
+    """The model chose what the person then did first: played, the rules refused it and the tasks
+    teammate stood "a rejected action" for a game minute. It is dropped, and the NPC asked again."""
+    from arena_site import background
+    from games.npc import turns
+
+    queued: list[str] = []
+    settings.BACKGROUND_INLINE = False
+    monkeypatch.setattr(background, "submit", lambda name, *args, **kwargs: queued.append(name))
+    with stub_endpoint(lambda messages: "Agent 1: do sweep") as endpoint:
+        settings.LLM_BASE_URL = endpoint.base_url
+        seats = [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "llm"}]
+        game = services.create_game("test/toy", seats, clock="real_time", speed=1.0)
+        original = turns.apply_decision
+
+        def human_first(game_obj, *args, **kwargs):
+            services.apply_action(game_obj.pk, agent=0, action="do sweep", by=participant)
+            return original(game_obj, *args, **kwargs)
+
+        monkeypatch.setattr(turns, "apply_decision", human_first)
+        NpcMemory.objects.create(game=game)
+        queued.clear()
+        assert play_turn(game.pk)
+    assert not GameEvent.objects.filter(game=game, agent=1, category__in=["action", "engine"]).exists()
+    assert "npc.retry" in queued  # asked again at once, on the game as it is now
+    gave = LlmCall.objects.get(game=game)
+    assert gave.problems == [
+        "agent 1: 'do sweep' refused when played: no longer possible (the game moved on while the model "
+        "thought); not played"
+    ]
+
+
 def test_a_second_request_while_deciding_only_marks_the_game(toy_scenario, participant):
     game = services.create_game(
         "test/toy", [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "random"}], clock="lockstep"
