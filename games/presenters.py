@@ -11,6 +11,7 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from django.utils import timezone
@@ -22,7 +23,7 @@ from games.engine.domain import resolve
 from games.models import ClockMode, Game, GameEvent, SeatKind
 from games.npc import optimality
 from games.seatnames import SeatInfo, cannot_read_chat, seat_names
-from games.services.seats import backfill_wait
+from games.services.seats import MISSING_SINCE, backfill_wait
 from games.viewer import Update, Viewer, event_message
 
 LOG_LENGTH = 150
@@ -170,6 +171,25 @@ def _says(message: str, reason: str) -> bool:
     return bool(core) and core in message.casefold()
 
 
+def backfill_at(game: Game, state: Mapping[str, Any]) -> str:
+    """About when (ISO wall time) a computer teammate takes the seat of a player away from a game
+    paused for them: their wait counts from when the scheduler first saw the seat empty, or, until
+    it has, from the pause; "" otherwise. The player left behind read the same "if they are away
+    60 s" for the whole minute (the lobby counts its time down)."""
+    clock = state.get("clock") or {}
+    if not (clock.get("paused") and clock.get("pause_reason") == "disconnect"):
+        return ""
+    paused_at = game.anchor_at.timestamp()
+    due = [
+        float(settings.get(MISSING_SINCE, paused_at)) + backfill_wait(settings["backfill"])
+        for settings in game.seats.filter(kind=SeatKind.HUMAN).values_list("settings", flat=True)
+        if isinstance(settings, dict) and isinstance(settings.get("backfill"), dict)
+    ]
+    if not due:
+        return ""
+    return datetime.fromtimestamp(min(due), tz=UTC).isoformat()
+
+
 def backfill_after(game: Game, state: Mapping[str, Any]) -> float | None:
     """Seconds after which a computer teammate takes an absent player's seat, while a game is paused
     for that absence and its seats say so (a study's shared game); else None. The player left
@@ -247,6 +267,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
     return {
         "game": game,
         "backfill_after": backfill_after(game, state),
+        "backfill_at": backfill_at(game, state),
         "away": away_names(state, seats, labels, game.pk),
         "gate": start_gate(game, labels, who.agents),
         "state": state,

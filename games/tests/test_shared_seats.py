@@ -181,7 +181,9 @@ def test_a_seat_away_too_long_goes_to_its_backfill_npc_and_the_game_resumes(toy_
     html = " ".join(render_to_string("games/live/_status.html", context).split())
     # ... and whom the game waits for (it said "the player" in a game of two)
     waits = f"paused until Teammate 1 ({second.username}) returns; a computer teammate takes their seat"
-    assert f"{waits} if they are away 30 s" in html
+    # counted down on the wall clock (it read "if they are away 30 s" the whole time), from the pause
+    # until the scheduler has seen the seat empty
+    assert f'{waits} <span data-wall-countdown="2026-01-01T12:00:40+00:00">soon</span>' in html
     # the chat goes to a person: it was offered as "a note for the log"
     assert 'placeholder="a message to your teammates"' in render_to_string("games/live/_chat.html", context)
     paused = game.events.filter(kind="paused").latest("seq")

@@ -154,6 +154,11 @@
       if (el.dataset.countdownUrgent) el.classList.toggle("urgent", rest < parseFloat(el.dataset.countdownUrgent));
     });
     document.querySelectorAll("[data-game-clock]").forEach(function (el) { el.textContent = clockText(Math.floor(t)); });
+    // a wall-clock deadline (a computer teammate takes an absent player's seat): "in 0:42"
+    document.querySelectorAll("[data-wall-countdown]").forEach(function (el) {
+      const left = (Date.parse(el.dataset.wallCountdown) - (Date.now() + offsetMs)) / 1000;
+      el.textContent = left > 0 ? "in " + clockText(Math.ceil(left)) : "any moment now";
+    });
     const timeline = document.getElementById("game-timeline");
     if (timeline) {
       const span = parseFloat(timeline.dataset.span);
