@@ -161,6 +161,26 @@ def benchmark_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, template, _context(run))
 
 
+def _figures(metrics: object) -> list[tuple[str, object]]:
+    """An episode's figures as rows, a figure made of several ("counts") in words, "valid 7 · wait
+    1" (it printed Python's "{'valid': 7, ...}")."""
+    if not isinstance(metrics, dict):
+        return []
+    return [
+        (key, _in_words(value) if isinstance(value, dict | list) else value) for key, value in sorted(metrics.items())
+    ]
+
+
+def _in_words(value: object) -> str:
+    if isinstance(value, dict):
+        return " · ".join(f"{part} {_in_words(amount)}" for part, amount in value.items()) or "–"
+    if isinstance(value, list):  # one per agent: "agent 1: valid 3 · ...; agent 2: ..."
+        if value and all(isinstance(item, dict) for item in value):
+            return "; ".join(f"agent {i + 1}: {_in_words(item)}" for i, item in enumerate(value))
+        return ", ".join(_in_words(item) for item in value) or "–"
+    return str(value)
+
+
 @researcher_required
 def benchmark_episode(request: HttpRequest, pk: int, result: int) -> HttpResponse:
     """One finished episode of a run: its outcome and figures, and the model calls it made when the
@@ -171,7 +191,7 @@ def benchmark_episode(request: HttpRequest, pk: int, result: int) -> HttpRespons
         "run": episode.run,
         "episode": episode,
         "name": episode_names.episode_name(episode.key, titles),
-        "figures": sorted(episode.metrics.items()) if isinstance(episode.metrics, dict) else [],
+        "figures": _figures(episode.metrics),
         "replay": episode_replay.replayed(episode),
         "calls": list(episode.calls.order_by("id")),
         "stored": bool(episode.run.config.get("log_calls")),

@@ -92,6 +92,10 @@ def test_an_episodes_page_shows_its_prompts_replies_and_refusals(
     assert "Call 1" in page and "Call 2" in page and "juggle the cups" in page
     assert "<dt>Refused</dt>" in page and "<code>wash job1_cup</code>" in page
     assert "<code>completed</code>" in page  # the episode's figures, named as in the CSV
+    # a figure made of several reads in words (it printed Python's "{'valid': 1, ...}")
+    counts = result.metrics["counts"]
+    assert isinstance(counts, dict) and "{&#x27;" not in page and "{'" not in page
+    assert " · ".join(f"{part} {amount}" for part, amount in counts.items()) in page
     # a run that kept no prompts says how to get them; another run's episode is not found there
     quiet = benchmarks.run_benchmark(benchmarks.create_run("tasks", "planner", items).pk)
     other = quiet.results.get()
