@@ -7,6 +7,7 @@ replay and the benchmark tables.
 from __future__ import annotations
 
 TERMS: dict[str, str] = {
+    "counts_per_agent": "The counts above for each seat of the game: who did what, and whose actions were refused.",
     # kitchen (CuisineWorld)
     "alpha": "How much time the level gives: order lifetimes and the gap between orders grow with alpha "
     "(1 is the tightest).",
@@ -69,6 +70,7 @@ TERMS: dict[str, str] = {
 
 # Row names where the key's own words would not do ("se", "r efficiency"); the rest read as the key.
 LABELS: dict[str, str] = {
+    "counts_per_agent": "counts by player",
     "se": "S×E",
     "r_efficiency": "R-efficiency",
     "progress": "progress (%)",

@@ -305,7 +305,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "score_text": metrics.headline_text(game.domain, state["metrics"], observation),
         "score_title": metrics.headline_title(game.domain),
         "finished": game.is_finished,
-        "result_rows": metric_rows(game.result or {}, game.domain, said=game.outcome, blind=who.blind)
+        "result_rows": metric_rows(game.result or {}, game.domain, said=game.outcome, blind=who.blind, names=labels)
         if game.is_finished
         else [],
         "outcome": in_peoples_words(game.domain, game.outcome, who.agent) if game.outcome else "",
@@ -605,19 +605,30 @@ def progress_chart(
 
 
 def metric_rows(
-    result: dict[str, Any], domain: str = "", *, said: str = "", blind: bool = False, running: bool = False
+    result: dict[str, Any],
+    domain: str = "",
+    *,
+    said: str = "",
+    blind: bool = False,
+    running: bool = False,
+    names: Sequence[str] = (),
 ) -> list[tuple[str, str, str]]:
     """The domain's metrics for people: numbers and words as they are, counts without the zeros;
     per-agent lists and schedules are left to the timeline. ``said``: the outcome the panel has
     already written, so the row of why the game ended is not shown twice; ``blind`` (a study
     participant): without the game's settings (``glossary.SETTINGS``); ``running``: the game goes
-    on, so rows that speak of its end are named as ``glossary.WHILE_RUNNING`` says."""
+    on, so rows that speak of its end are named as ``glossary.WHILE_RUNNING`` says. With the seats'
+    ``names``, a per-agent list of counts reads one part per seat ("You: valid 4 · Teammate 1 (LLM
+    NPC): valid 3 · invalid 2"): the counts of a game played together mixed everyone's."""
     rows = []
     own = presenter(domain) if domain else None
     own_text = getattr(own, "result_text", None)
     hidden_by = getattr(own, "result_hidden", None)
     hidden: set[str] = hidden_by(result) if hidden_by is not None else set()
     for key, value in result.items():
+        if isinstance(value, list) and (text := _per_seat(value, names)):
+            rows.append((glossary.label(key, domain), text, glossary.explain(key, domain)))
+            continue
         if isinstance(value, list) or key in hidden or (blind and f"{domain}:{key}" in glossary.SETTINGS):
             continue
         if f"{domain}:{key}" in glossary.WHY_ENDED and (value in ("", None, False) or _repeats(str(value), said)):
@@ -640,6 +651,20 @@ def metric_rows(
             name, meaning = while_running
         rows.append((name, text, meaning))
     return rows
+
+
+def _per_seat(value: list[Any], names: Sequence[str]) -> str:
+    """Counts per agent in words, one part per seat, when the list is one flat dict per seat of a
+    game of several; "" otherwise (schedules and the like are the timeline's)."""
+    if len(names) < 2 or len(value) != len(names):
+        return ""
+    if not all(isinstance(v, dict) and all(isinstance(n, int | float) for n in v.values()) for v in value):
+        return ""
+    parts = []
+    for name, counts in zip(names, value, strict=True):
+        shown = [f"{k.replace('_', ' ')} {_value(v)}" for k, v in counts.items() if v not in (0, None)]
+        parts.append(f"{name}: {', '.join(shown) or 'none'}")
+    return " · ".join(parts)
 
 
 def _repeats(text: str, said: str) -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.conf import settings
 
-from games import kitchen_view, metrics, presenters, timeline
+from games import kitchen_view, metrics, presenters, services, timeline
 from games.domains.kitchen.rules import RULES as KITCHEN
 from games.seatnames import SeatInfo, cannot_read_chat, seat_names
 
@@ -1423,3 +1423,21 @@ def test_a_player_sees_what_each_teammate_cook_is_doing():
         {"board": board, "data": data, "viewer": type("V", (), {"agents": [0]})(), "game": None},
     )
     assert "<strong>Teammate 1 (planner NPC)</strong>: busy with Bake step 1 until 5:00" in html
+
+
+def test_a_game_played_together_says_each_players_counts(participant):
+    """The result's counts mixed everyone's actions ("valid 8 · repeated 4"): whose were refused,
+    the person's or the teammate's, could not be told."""
+    from games.importers import bundled_tasks
+    from games.presenters import live_context
+    from games.viewer import Viewer, load_update
+
+    bundled_tasks.load(log=lambda line: None)
+    seats = [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "random"}]
+    game = services.create_game("bundled/make-tea", seats, clock="lockstep")
+    services.apply_action(game.pk, agent=0, action="fill kettle", by=participant)
+    services.finish(game.pk, reason="time is up")
+    who = Viewer(agents=[0])
+    rows = {name: text for name, text, _ in live_context(load_update(game.pk, who, 0), who, full=True)["result_rows"]}
+    per_player = rows["counts by player"]
+    assert per_player.startswith("You: valid 1") and " · Teammate 1 (random NPC): " in per_player, per_player
