@@ -61,9 +61,16 @@ def test_a_tasks_game_reads_and_taps_well_on_a_phone(tmp_path, shots):
             page.screenshot(path=str(shots / "tasks-phone-390-played.png"), full_page=True)
             page.locator(".task-cards").screenshot(path=str(shots / "tasks-phone-390-task-list.png"))
             overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+            # the timeline's names take a fifth of its width, not 40%: the bars get the rest
+            names_share = page.evaluate(
+                "() => { const row = document.querySelector('#game-timeline .tl-row');"
+                " const label = row.querySelector('.tl-label').getBoundingClientRect();"
+                " return label.width / row.getBoundingClientRect().width; }"
+            )
     finally:
         stack.close()
     assert not errors, errors
     assert not problems, problems
     assert heights and min(heights) >= 43.5, heights
     assert overflow <= 0, overflow
+    assert names_share <= 0.25, names_share
