@@ -27,6 +27,8 @@ def test_consent_needs_the_box_ticked_and_nothing_is_stored_until_then(client, m
     page = client.get(entry + "?pid=PROLIFIC1")
     assert page.status_code == 200
     assert "Before you start" in page.content.decode()
+    # no account is needed: the header's "Sign in" read as a step to take
+    assert reverse("accounts:login") not in page.content.decode()
     refused = client.post(entry, {"pid": "PROLIFIC1", "choice": "agree"})
     assert refused.status_code == 400
     assert "tick the box" in refused.content.decode()
