@@ -232,9 +232,12 @@ def test_a_draft_study_turns_participants_away_but_accepts_signed_pilots(client,
     study = make_study()
     services.set_status(study, "draft")
     entry = reverse("studies:entry", args=[study.slug])
-    assert "not opened yet" in client.get(entry).content.decode()
+    closed = client.get(entry).content.decode()
+    assert "not opened yet" in closed and "<h1>Not open now</h1>" in closed  # it repeated the study's name
     refused = client.post(entry, {"choice": "agree", "agree": "1", "pilot": "forged"})
     assert refused.status_code == 400
+    bad = client.get(entry + "?pid=" + "x" * 300).content.decode()
+    assert "<h1>This link cannot start the study</h1>" in bad and f"<h1>{study.title}</h1>" not in bad
     client.post(entry, {"choice": "agree", "agree": "1", "pilot": pilot_token(study)})
     assert Participant.objects.get().is_pilot
 

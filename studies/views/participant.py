@@ -41,7 +41,8 @@ def _entry_url(study: Study, pid: str = "", pilot: str = "") -> str:
 
 
 def _problem(request: HttpRequest, study: Study, message: str, status: int = 400) -> HttpResponse:
-    return render(request, "studies/participant/problem.html", {"study": study, "message": message}, status=status)
+    context = {"study": study, "message": message, "status": status}
+    return render(request, "studies/participant/problem.html", context, status=status)
 
 
 def _entry_params(request: HttpRequest, study: Study) -> dict[str, str]:
