@@ -25,6 +25,7 @@ from studies.models import (
     Study,
     participant_code,
 )
+from studies.services.lobby import PRESENT_SECONDS
 
 IDLE_AFTER = timedelta(minutes=5)
 # The measure of episodes on generated instances with a certified optimum (studies/analysis page).
@@ -160,7 +161,14 @@ def seat_note(episodes: Any, now: datetime) -> str:
     the others, "seat taken over by backfill" (game k) once a computer teammate has their seat."""
     for episode in episodes:
         if episode.status == EpisodeStatus.LOBBY and episode.lobby_entered_at is not None:
-            return f"in lobby (waiting {max(int((now - episode.lobby_entered_at).total_seconds()), 0)} s)"
+            waiting = f"in lobby (waiting {max(int((now - episode.lobby_entered_at).total_seconds()), 0)} s)"
+            seen = episode.lobby_seen_at
+            if seen is not None and (now - seen).total_seconds() > PRESENT_SECONDS:
+                # "waiting 277 s" past a 120 s timeout read as a lobby that never gave up: its page
+                # was closed, and the timeout is kept by the waiting participants' own pages
+                away = int((now - seen).total_seconds())
+                return f"{waiting}, lobby page closed {away} s ago: nothing happens until they return"
+            return waiting
     taken = [episode for episode in episodes if episode.left_at is not None]
     if taken:
         return f"seat taken over by backfill (game {taken[-1].index + 1})"

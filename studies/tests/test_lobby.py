@@ -388,6 +388,11 @@ def test_the_monitor_shows_who_waits_in_the_lobby_and_whose_seat_went_to_the_bac
     services.start_episode(a, ea)
     Episode.objects.filter(pk=ea.pk).update(lobby_entered_at=timezone.now() - timedelta(seconds=42))
     assert re.search(r"in lobby \(waiting 4[23] s\)", client.get(monitor).content.decode())
+    # its page closed: "waiting 277 s" past the timeout read as a lobby that never gave up
+    Episode.objects.filter(pk=ea.pk).update(lobby_seen_at=timezone.now() - timedelta(seconds=30))
+    closed = client.get(monitor).content.decode()
+    assert re.search(r"lobby page closed 3[01] s ago: nothing happens until they return", closed)
+    Episode.objects.filter(pk=ea.pk).update(lobby_seen_at=timezone.now())
 
     b, eb = arrive(study, "B")
     game_id = services.start_episode(b, eb).game_id
