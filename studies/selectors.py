@@ -282,14 +282,16 @@ def study_analysis(
     for episode in played.iterator(chunk_size=2000):
         n_episodes += 1
         subjects.add(episode.participant_id)
-        if episode.game_id in games:
-            shared.add(episode.game_id)
+        game_id = episode.game_id
+        if game_id is not None and game_id in games:
+            shared.add(game_id)
             if not within:
                 # a game played together has one score, its team's: counted once (per player, n
                 # counted the game twice and its SD was 0). Within subjects each participant keeps
                 # their own row, as the repeated measures need.
                 continue
-        games.add(episode.game_id)
+        if game_id is not None:
+            games.add(game_id)
         for measure in objective_measures(episode.scenario.domain):
             value = measure.read(episode.metrics or {})
             if value is not None:
