@@ -218,8 +218,12 @@ def finish(
             return ctx.game.last_seq
         if paused_before is not None and not (ctx.game.paused and ctx.game.anchor_at < paused_before):
             raise GameError("it was resumed a moment ago, so it goes on")
-        _catch_up(ctx)
+        # the game ends at the time on its clock: brought only as far as its last deadline, a tasks
+        # game stopped at 2.6 ended "at minute 1" and its header went back to 1.0
+        stopped_at = clock.game_time(ctx.game, ctx.now)
+        _catch_up(ctx, before_action=True)
         if not ctx.game.is_finished:
             _end(ctx, reason or "ended", by=by)
+            ctx.game.anchor_time = max(ctx.game.anchor_time, stopped_at)
         _save(ctx)
         return ctx.game.last_seq

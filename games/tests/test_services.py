@@ -235,3 +235,14 @@ class _Recorder:
 
     def __call__(self, *args):
         self.calls.append(args)
+
+
+def test_a_stopped_real_time_game_ends_at_the_time_on_its_clock(realtime_game, researcher):
+    """Stopped at 2.6 on its clock, a game whose rules had last moved at a deadline ended "at
+    minute 1" and its header went back to 1.0: the time before a stop was lost from the result."""
+    services.apply_action(realtime_game.pk, agent=0, action="do sweep", by=realtime_game.seats.get().user, now=T0)
+    services.finish(realtime_game.pk, reason="stopped by a researcher", by=researcher, now=T0 + timedelta(seconds=11))
+    game = Game.objects.get(pk=realtime_game.pk)
+    assert game.anchor_time == pytest.approx(5.5)  # 11 s at half a minute per second
+    assert GameEvent.objects.get(game=game, kind="finished").time == 5  # the rules' whole minutes
+    assert state_of(game).time == 5
