@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import Count
@@ -161,6 +163,25 @@ def benchmark_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, template, _context(run))
 
 
+_AGENT = re.compile(r"^agent (\d+):")
+
+
+def _numbered_as_prompted(calls: list[LlmCall], domain: str) -> list[LlmCall]:
+    """The calls with their commands and refusals numbering agents as their prompts do (tasks
+    from 1): "agent 1: gather dishes" stood under a prompt whose Agent 1 was the person."""
+    base = registry.descriptor(domain).display_base
+    if not base:
+        return calls
+
+    def shown(line: str) -> str:
+        return _AGENT.sub(lambda found: f"agent {int(found.group(1)) + base}:", line)
+
+    for call in calls:
+        call.parsed = [shown(line) for line in call.parsed or []]
+        call.problems = [shown(line) for line in call.problems or []]
+    return calls
+
+
 def _figures(metrics: object) -> list[tuple[str, object]]:
     """An episode's figures as rows, a figure made of several ("counts") in words, "valid 7 · wait
     1" (it printed Python's "{'valid': 7, ...}")."""
@@ -193,7 +214,7 @@ def benchmark_episode(request: HttpRequest, pk: int, result: int) -> HttpRespons
         "name": episode_names.episode_name(episode.key, titles),
         "figures": _figures(episode.metrics),
         "replay": episode_replay.replayed(episode),
-        "calls": list(episode.calls.order_by("id")),
+        "calls": _numbered_as_prompted(list(episode.calls.order_by("id")), episode.run.domain),
         "stored": bool(episode.run.config.get("log_calls")),
     }
     return render(request, "npc/benchmark_episode.html", context)
@@ -303,7 +324,7 @@ def game_llm_calls(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "game": game,
         "page": page,
-        "calls": page.object_list,
+        "calls": _numbered_as_prompted(list(page.object_list), game.domain),
         "summary": summary,
         "priced": any(row.cost_usd for row in summary),
     }

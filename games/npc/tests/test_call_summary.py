@@ -62,3 +62,19 @@ def test_the_calls_page_sums_up_every_call_and_shows_them_fifty_at_a_time(
     second = client.get(url, {"page": 2}).content.decode()
     assert second.count('class="card" id="call-') == 10 and "Calls 51–60 of 60" in second
     assert "no answer" in second and "no answer" not in first.split('id="call-summary"')[1].split("</table>")[1]
+
+
+def test_the_calls_page_numbers_agents_as_their_prompts_do(participant, researcher, client):
+    """A tasks prompt numbers agents from 1 ("Agent 1 is the human player"); the card's commands
+    read "agent 1: gather dishes" (the seat's index) under it, naming the person."""
+    from games.importers import bundled_tasks
+
+    bundled_tasks.load(log=lambda line: None)
+    seats = [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "random"}]
+    game = services.create_game("bundled/make-tea", seats, clock="lockstep")
+    call = _call(game, "dispatcher", 1.0, problems=["agent 1: 'fill kettle' refused when played: busy"])
+    LlmCall.objects.filter(pk=call.pk).update(parsed=["agent 1: wash cup"])
+    client.force_login(researcher)
+    page = client.get(reverse("games:llm_calls", args=[game.pk])).content.decode()
+    assert "<code>agent 2: wash cup</code>" in page and "agent 2: &#x27;fill kettle&#x27; refused" in page
+    assert "agent 1: wash cup" not in page
