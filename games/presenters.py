@@ -157,6 +157,10 @@ def said_once(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 entry = dict(entry, message=GAME_OVER)
         elif entry.get("category") == "engine":
             if (entry.get("agent"), message) in said:
+                if entry.get("kind") == "rejected" and kept and kept[-1].get("message") == message:
+                    # a refusal said again and again (keys pressed while busy): one line with a
+                    # count, as the live page collapses it (after a reload it was one line without)
+                    kept[-1] = dict(kept[-1], repeats=int(kept[-1].get("repeats", 1)) + 1)
                 continue
             last_words = [*last_words[-2:], message]
         said.add((entry.get("agent"), message))

@@ -1441,3 +1441,18 @@ def test_a_game_played_together_says_each_players_counts(participant):
     rows = {name: text for name, text, _ in live_context(load_update(game.pk, who, 0), who, full=True)["result_rows"]}
     per_player = rows["counts by player"]
     assert per_player.startswith("You: valid 1") and " · Teammate 1 (random NPC): " in per_player, per_player
+
+
+def test_a_refusal_said_again_at_one_moment_reads_once_with_a_count():
+    """Reloaded, the log showed one "You are busy ..." line where the live page had said "×4"."""
+    busy = "You are busy with fill kettle until t=1; act again once you are free."
+    entries = [
+        {"category": "engine", "kind": "started", "agent": 0, "time": 0, "message": "You are doing fill kettle."},
+        *({"category": "engine", "kind": "rejected", "agent": 0, "time": 0, "message": busy} for _ in range(4)),
+    ]
+    kept = presenters.said_once(entries)
+    assert [(e["kind"], e.get("repeats")) for e in kept] == [("started", None), ("rejected", 4)]
+    # two teammates who both wait keep their lines, and other repeats are left out without a count
+    wait = {"category": "engine", "kind": "waited", "time": 0, "message": "wait one minute"}
+    both = presenters.said_once([{**wait, "agent": 0}, {**wait, "agent": 1}])
+    assert [e.get("repeats") for e in both] == [None, None]
