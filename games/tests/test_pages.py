@@ -590,7 +590,8 @@ def test_the_games_list_filters_paused_games_and_says_how_long_they_have_waited(
     client.force_login(researcher)
     html = client.get(reverse("games:list"), {"status": "paused"}).content.decode()
     assert f'<td class="num">{game.pk}</td>' in html and f'<td class="num">{other.pk}</td>' not in html
-    assert re.search(r'>paused</span> <small class="hint nowrap">3\xa0hours</small>', html)
+    # "paused 42 minutes" read as game minute 42 too: how long it has been paused
+    assert re.search(r'>paused</span> <small class="hint nowrap">for 3\xa0hours</small>', html)
     assert "have been paused for more than a day" not in html and "has been paused" not in html  # 3 hours: not left
     # a game its player has not started yet reads so, not "paused"
     unread = services.create_game(
@@ -598,7 +599,9 @@ def test_the_games_list_filters_paused_games_and_says_how_long_they_have_waited(
     )
     html = client.get(reverse("games:list"), {"status": "paused"}).content.decode()
     row = html[html.index(f'<td class="num">{unread.pk}</td>') :].split("</tr>")[0]
-    assert ">not started</span>" in row and ">paused</span>" not in row
+    assert ">not started</span>" in row and ">paused</span>" not in row and "made 0\xa0minutes ago" in row
+    # the title goes to the game: on a phone the table scrolls and Play sat off the screen
+    assert f'<a href="{reverse("games:play", args=[unread.pk])}">Toy chores</a>' in row
 
 
 def test_a_researcher_stops_the_games_left_paused_for_more_than_a_day(client, researcher, participant, game):
