@@ -118,7 +118,7 @@ def timeline_texts(domain: str, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def log_for(domain: str, entries: list[dict[str, Any]], names: list[str], board: dict[str, Any]) -> list[dict]:
-    entries = said_once(entries)
+    entries = said_once(without_reloads(entries))
     own = presenter(domain)
     if own is None or not hasattr(own, "log_lines"):
         return entries
@@ -133,6 +133,28 @@ def in_peoples_words(domain: str, message: str, viewer: int | None) -> str:
     ``feedback`` ("Pan 1", "it ends at 10:28"); programs keep the rules' own words."""
     own = presenter(domain) if domain else None
     return own.feedback(message, viewer) if own is not None and hasattr(own, "feedback") else message
+
+
+def without_reloads(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The log without a pause for an absence nothing happened in (a reload, a tab opened and
+    closed): each visit added "the game is paused until the player returns / the game resumes",
+    one line after the other at one moment. The exports keep them."""
+    kept: list[dict[str, Any]] = []
+    for entry in entries:
+        before = kept[-1] if kept else None
+        if (
+            before is not None
+            and entry.get("category") == "control"
+            and entry.get("kind") == "resumed"
+            and before.get("category") == "control"
+            and before.get("kind") == "paused"
+            and (before.get("data") or {}).get("reason") == "disconnect"
+            and before.get("time") == entry.get("time")
+        ):
+            kept.pop()
+            continue
+        kept.append(entry)
+    return kept
 
 
 def said_once(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1456,3 +1456,16 @@ def test_a_refusal_said_again_at_one_moment_reads_once_with_a_count():
     wait = {"category": "engine", "kind": "waited", "time": 0, "message": "wait one minute"}
     both = presenters.said_once([{**wait, "agent": 0}, {**wait, "agent": 1}])
     assert [e.get("repeats") for e in both] == [None, None]
+
+
+def test_a_reload_leaves_no_pause_in_the_log():
+    """Each visit to an open game (a reload, a tab opened and closed) added "the game is paused
+    until the player returns / the game resumes" at one moment; a researcher's pause stays."""
+
+    def control(kind, time, reason=""):
+        return {"category": "control", "kind": kind, "time": time, "message": kind, "data": {"reason": reason}}
+
+    started = {"category": "engine", "kind": "started", "agent": 0, "time": 0, "message": "You are doing it."}
+    blip = [control("paused", 0.4, "disconnect"), control("resumed", 0.4)]
+    researcher = [control("paused", 0.5, "researcher"), control("resumed", 0.5)]
+    assert presenters.without_reloads([started, *blip, *researcher]) == [started, *researcher]
