@@ -191,7 +191,7 @@ class LlmDispatcher:
         # agents as the domain's texts number them (tasks from 1) in the history and feedback
         self.display_base = registry.descriptor(domain).display_base
 
-    def messages(self, turn: Turn, memory: dict[str, Any]) -> list[Message]:
+    def messages(self, turn: Turn, memory: Mapping[str, Any]) -> list[Message]:
         domain, options = self.domain, self.options
         base = self.display_base
         feedback = list(memory.get("problems", [])) + mem.feedback_lines(turn.events, self.npc_agents, base)
@@ -219,7 +219,17 @@ class LlmDispatcher:
         user = render(
             "dispatcher_turn",
             domain,
-            chat_section=section("The human says:", "\n".join(f'"{text}"' for text in turn.chat)),
+            chat_section="\n\n".join(
+                part
+                for part in (
+                    section("The human says:", "\n".join(f'"{text}"' for text in turn.chat)),
+                    section(
+                        "Earlier the human asked (do it if it is not done yet):",
+                        "\n".join(f'"{text}"' for text, _ in memory.get(ASKED, []) if text not in turn.chat),
+                    ),
+                )
+                if part
+            ),
             feedback_section=section("Feedback on your last commands (fix these):", "\n".join(feedback)),
             history_section=section(
                 "Recent history (oldest first):",
@@ -247,6 +257,9 @@ class LlmDispatcher:
             # step to start): no call, so the model's time goes to the turns where it can act.
             return Decision()
         messages = self.messages(turn, memory)
+        # a request stays in the next prompts too: said once, it was gone from the next turn's prompt
+        # while the model, busy, had not done it yet (it did at t=9 what it was asked at t=1)
+        memory[ASKED] = [*memory.get(ASKED, []), *([text, ASKED_TURNS] for text in turn.chat)][-ASKED_KEPT:]
         # When the human has spoken, a constrained reply also answers them ("say"); otherwise it is
         # only the commands, which the game's log shows.
         schema = reply_schema(self.domain, agents, legal, say=bool(turn.chat)) if self.options.constrained else None
@@ -263,6 +276,7 @@ class LlmDispatcher:
         else:
             extraction = read_constrained(self.domain, reply.text, agents)
         checked = validate(turn.rules, turn.state, extraction.commands, self.display_base)
+        memory[ASKED] = [[text, left - 1] for text, left in memory.get(ASKED, []) if left > 1]
         problems = extraction.problems + checked.problems
         memory["problems"] = problems
         done = "; ".join(f"agent {display(self.domain, c.agent)}: {c.action}" for c in checked.accepted) or "nothing"
@@ -280,6 +294,12 @@ class LlmDispatcher:
             calls=[CallRecord("dispatcher", messages, reply, [f"agent {a}: {act}" for a, act in actions], problems)],
             say=extraction.say,
         )
+
+
+# The human's requests (memory key): [text, decisions it stays in the prompt], the last few.
+ASKED = "asked"
+ASKED_TURNS = 3
+ASKED_KEPT = 4
 
 
 def _as_written(

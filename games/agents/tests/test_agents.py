@@ -84,7 +84,14 @@ def test_llm_dispatcher_prompt_has_every_part_and_commands_are_validated():
         user2 = endpoint.requests[1]["messages"][1]["content"]
         assert "Feedback on your last commands" in user2 and "do fly kite" in user2
         assert "you commanded agent 2: do wash dish" in user2  # the history window
-        assert "please wash" not in user2  # chat is shown once
+        # the request stays in the next two prompts, as one asked earlier (said once, it was gone
+        # from the next prompt while the busy teammate had not done it yet)
+        assert 'Earlier the human asked (do it if it is not done yet):\n"please wash the dish first"' in user2
+        assert "The human says" not in user2
+        brain.decide(Turn(RULES, state, [2]), memory)
+        brain.decide(Turn(RULES, state, [2]), memory)
+        assert "please wash" in endpoint.requests[2]["messages"][1]["content"]
+        assert "please wash" not in endpoint.requests[3]["messages"][1]["content"]
 
 
 def test_llm_failure_idles_and_is_recorded():
