@@ -211,9 +211,12 @@ def play_turn(game_id: int) -> bool:
     finally:
         if asking:
             broadcast.send_thinking(game_id, [])
-    if decision.say and _echoes(decision.say, chat):
+    told = [str(e.data.get("message", "")) for e in fresh if e.category == "engine"]
+    if decision.say and _echoes(decision.say, [*chat, *told]):
         # a small model said the player's instruction back word for word ("Teammate 1, make the
-        # wedges"): shown as the teammate's own line it read as the NPC giving itself orders
+        # wedges"): shown as the teammate's own line it read as the NPC giving itself orders; or
+        # a line of the game's it was shown ("You are doing load dishes ..., it will take 4
+        # minutes"), which read as said to the person, and wrong
         decision.say = ""
     failed = [c.reply.error for c in decision.calls if not c.reply.ok]
     if failed and not any(c.reply.ok for c in decision.calls):

@@ -319,3 +319,24 @@ def test_a_persons_teammate_names_reach_the_model_as_its_agent_numbers():
     assert in_agents_words("Teammate 1: sweep", 1, [0, 1, 2], "toy") == "Agent 0: sweep"
     assert in_agents_words("Teammate 7, hurry", 0, [0, 1], "tasks") == "Teammate 7, hurry"  # no such seat
     assert in_agents_words("Teammate 1, hurry", None, [0, 1], "tasks") == "Teammate 1, hurry"
+
+
+def test_an_npc_line_that_repeats_a_line_of_the_game_is_not_said(
+    toy_scenario, participant, inline_npcs, settings, django_capture_on_commit_callbacks
+):
+    """The bundled model copied a line of the game's from its prompt as its own ("You are doing
+    load dishes into dishwasher, it will take 4 minutes"): it read as said to the person, and wrong."""
+    told = []
+
+    def script(messages):
+        prompt = messages[-1]["content"]
+        lines = [line for line in prompt.splitlines() if "started dust" in line]  # "t=0 agent 0: you started ..."
+        if lines and not told:
+            told.append(lines[-1].split(": ", 1)[-1])
+            return f"Agent 1: wait\nSay: {told[-1]}"
+        return "Agent 1: wait\nSay: I will sweep next."
+
+    game = _chat_then_dust(script, "hello", participant, settings, django_capture_on_commit_callbacks)
+    said = list(GameEvent.objects.filter(game=game, category="chat", agent=1).values_list("data__text", flat=True))
+    assert told and told[0] not in said, (told, said)
+    assert "I will sweep next." in said  # a line of its own is said
