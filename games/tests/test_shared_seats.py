@@ -111,11 +111,17 @@ def test_a_shared_game_made_to_start_when_ready_waits_for_every_players_start(to
     assert not game.paused and game.anchor_time == 0 and game.anchor_at == at
 
 
-def test_a_shared_game_runs_once_the_last_unready_seat_goes_to_a_computer(toy_scenario, participant, second):
-    seats = [{"kind": "human", "user": u} for u in (participant, second)]
+def _both_reading(first, second) -> Game:
+    """A shared game made to start when ready, both players connected at T0 (reading the brief)."""
+    seats = [{"kind": "human", "user": u} for u in (first, second)]
     game = services.create_game("test/toy", seats, clock="real_time", speed=1.0, start_when_ready=True, now=T0)
     for agent in (0, 1):
         services.seat_connected(game.pk, agent, now=T0)
+    return game
+
+
+def test_a_shared_game_runs_once_the_last_unready_seat_goes_to_a_computer(toy_scenario, participant, second):
+    game = _both_reading(participant, second)
     services.start(game.pk, by=participant, now=T0 + timedelta(seconds=10))
     assert Game.objects.get(pk=game.pk).waits_for_start
     services.replace_seat(game.pk, 1, dispatcher="random", now=T0 + timedelta(seconds=20))
@@ -124,10 +130,7 @@ def test_a_shared_game_runs_once_the_last_unready_seat_goes_to_a_computer(toy_sc
 
 
 def test_everyone_ready_but_one_gone_waits_for_them_to_be_back(toy_scenario, participant, second):
-    seats = [{"kind": "human", "user": u} for u in (participant, second)]
-    game = services.create_game("test/toy", seats, clock="real_time", speed=1.0, start_when_ready=True, now=T0)
-    for agent in (0, 1):
-        services.seat_connected(game.pk, agent, now=T0)
+    game = _both_reading(participant, second)
     services.start(game.pk, by=second, now=T0 + timedelta(seconds=5))
     services.seat_disconnected(game.pk, 1, now=T0 + timedelta(seconds=6))  # pressed Start, then the tab closed
     services.start(game.pk, by=participant, now=T0 + timedelta(seconds=8))
