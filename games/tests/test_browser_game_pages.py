@@ -42,7 +42,7 @@ def test_stop_the_games_left_paused_from_the_games_list(live_server, browser, dj
     page.get_by_label("Status").select_option(label="Paused")  # the list follows the filter
     page.wait_for_url("**status=paused**")
     rows = page.locator("table tbody tr")
-    assert rows.count() == 1 and rows.first.locator("td").nth(4).inner_text().split() == ["paused", "3", "days"]
+    assert rows.count() == 1 and rows.first.locator("td").nth(4).inner_text().split() == ["paused", "for", "3", "days"]
     page.on("dialog", lambda dialog: dialog.accept())  # "Stop 1 game left paused …?"
     page.get_by_role("button", name="Stop it").focus()
     page.keyboard.press("Enter")
