@@ -82,8 +82,8 @@ def test_prolific_pilots_share_a_kitchen_through_the_lobby_and_reach_the_complet
             "SELECT kind, user_id IS NOT NULL FROM games_seat WHERE game_id = ? ORDER BY agent", (shared_game,)
         ).fetchall()
         assert seats == [("human", 1), ("human", 1)]
-        # the shared game's clock started only once both were connected: its first resume
-        # came after its "waiting" pause, before any action
+        # the shared game's clock started only once both were connected and had pressed Start:
+        # its "waiting" pause, then the reading gate, one pilot ready, and the clock, before any action
         kinds = [
             row[0]
             for row in db.execute(
@@ -91,7 +91,7 @@ def test_prolific_pilots_share_a_kitchen_through_the_lobby_and_reach_the_complet
                 (shared_game,),
             )
         ]
-        assert kinds[:3] == ["created", "paused", "resumed"], kinds[:5]
+        assert kinds[:5] == ["created", "paused", "paused", "ready", "resumed"], kinds[:6]
         backfilled_game = lobbies[0][3]
         assert db.execute(
             "SELECT kind, dispatcher FROM games_seat WHERE game_id = ? ORDER BY agent", (backfilled_game,)
