@@ -8,6 +8,8 @@ from __future__ import annotations
 
 TERMS: dict[str, str] = {
     "counts_per_agent": "The counts above for each seat of the game: who did what, and whose actions were refused.",
+    "kitchen:agents": "Each cook's commands: accepted (carried out), rejected (refused by the kitchen), and idle "
+    "steps (no command).",
     # kitchen (CuisineWorld)
     "alpha": "How much time the level gives: order lifetimes and the gap between orders grow with alpha "
     "(1 is the tightest).",
@@ -71,6 +73,7 @@ TERMS: dict[str, str] = {
 # Row names where the key's own words would not do ("se", "r efficiency"); the rest read as the key.
 LABELS: dict[str, str] = {
     "counts_per_agent": "counts by player",
+    "kitchen:agents": "commands by cook",
     "se": "S×E",
     "r_efficiency": "R-efficiency",
     "progress": "progress (%)",

@@ -688,7 +688,8 @@ def _per_seat(value: list[Any], names: Sequence[str]) -> str:
         return ""
     parts = []
     for name, counts in zip(names, value, strict=True):
-        shown = [f"{k.replace('_', ' ')} {_value(v)}" for k, v in counts.items() if v not in (0, None)]
+        # "agent": the seat's index, which its name says already ("Teammate 1 (planner NPC): agent 1")
+        shown = [f"{k.replace('_', ' ')} {_value(v)}" for k, v in counts.items() if v not in (0, None) and k != "agent"]
         parts.append(f"{name}: {', '.join(shown) or 'none'}")
     return " · ".join(parts)
 

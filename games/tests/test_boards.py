@@ -1469,3 +1469,18 @@ def test_a_reload_leaves_no_pause_in_the_log():
     blip = [control("paused", 0.4, "disconnect"), control("resumed", 0.4)]
     researcher = [control("paused", 0.5, "researcher"), control("resumed", 0.5)]
     assert presenters.without_reloads([started, *blip, *researcher]) == [started, *researcher]
+
+
+def test_a_kitchen_of_several_cooks_says_each_cooks_commands():
+    """The kitchen's result had no word of who did what; its per-cook list reads by the seats'
+    names, without the index their names already give ("Teammate 1 (planner NPC): agent 1")."""
+    result = {
+        "completed": 3,
+        "agents": [
+            {"agent": 0, "accepted": 10, "rejected": 2, "idle": 0},
+            {"agent": 1, "accepted": 8, "rejected": 0, "idle": 5},
+        ],
+    }
+    rows = {name: text for name, text, _ in presenters.metric_rows(result, "kitchen", names=["You", "Teammate 1"])}
+    assert rows["commands by cook"] == "You: accepted 10, rejected 2 · Teammate 1: accepted 8, idle 5"
+    assert "commands by cook" not in {name for name, _, _ in presenters.metric_rows(result, "kitchen")}
