@@ -191,7 +191,7 @@ class LlmDispatcher:
         # agents as the domain's texts number them (tasks from 1) in the history and feedback
         self.display_base = registry.descriptor(domain).display_base
 
-    def messages(self, turn: Turn, memory: Mapping[str, Any]) -> list[Message]:
+    def messages(self, turn: Turn, memory: dict[str, Any]) -> list[Message]:
         domain, options = self.domain, self.options
         base = self.display_base
         feedback = list(memory.get("problems", [])) + mem.feedback_lines(turn.events, self.npc_agents, base)
