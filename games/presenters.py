@@ -664,8 +664,7 @@ def metric_rows(
         elif isinstance(value, dict):
             if not all(isinstance(v, int | float | str | bool | None) for v in value.values()):
                 continue
-            shown = [f"{k.replace('_', ' ')} {_value(v)}" for k, v in value.items() if v not in (0, None, "", False)]
-            text = " · ".join(shown) or "none"
+            text = " · ".join(_counted(value)) or "none"
         elif key.endswith("_rate") and isinstance(value, int | float) and not isinstance(value, bool):
             text = f"{100 * value:.0f} %"
         elif f"{domain}:{key}" in glossary.WHY_ENDED and isinstance(value, str):
@@ -689,9 +688,14 @@ def _per_seat(value: list[Any], names: Sequence[str]) -> str:
     parts = []
     for name, counts in zip(names, value, strict=True):
         # "agent": the seat's index, which its name says already ("Teammate 1 (planner NPC): agent 1")
-        shown = [f"{k.replace('_', ' ')} {_value(v)}" for k, v in counts.items() if v not in (0, None) and k != "agent"]
-        parts.append(f"{name}: {', '.join(shown) or 'none'}")
+        parts.append(f"{name}: {', '.join(_counted(counts, skip='agent')) or 'none'}")
     return " · ".join(parts)
+
+
+def _counted(counts: Mapping[str, Any], *, skip: str = "") -> list[str]:
+    """A count's parts in words ("valid 4", "necessary wait 1"), without the zeros (and ``skip``)."""
+    shown = {k: v for k, v in counts.items() if v not in (0, None, "", False) and k != skip}
+    return [f"{k.replace('_', ' ')} {_value(v)}" for k, v in shown.items()]
 
 
 def _repeats(text: str, said: str) -> bool:
