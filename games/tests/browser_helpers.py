@@ -166,6 +166,10 @@ def press(page: Any, button: Any) -> None:
     """A button with a key by its key, any other by a click (both are what a player does)."""
     key = button.get_attribute("data-key")
     if key:
+        # a player reads a number whose action has just changed before pressing it (pressed at
+        # once, the page says what it does now and does nothing)
+        fresh = "k => !document.querySelector(`#game-actions [data-key='${k}'][data-key-fresh]`)"
+        page.wait_for_function(fresh, arg=key)
         page.keyboard.press(key)
     else:
         button.click()

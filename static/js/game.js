@@ -212,8 +212,61 @@
     if (key === "c") { focus("#chat-text", event); return; }
     if (key === "a") { focus("#free-action", event); return; }
     const button = document.querySelector('#game-actions [data-key="' + key + '"], #game-status [data-key="' + key + '"]');
-    if (button && !button.disabled) { button.click(); event.preventDefault(); }
+    if (button && !button.disabled) {
+      if (button.hasAttribute("data-key-fresh")) { keyMoved(button); event.preventDefault(); return; }
+      button.click(); event.preventDefault();
+    }
   });
+
+  // A number key names a place in the list of actions, and the list can change under a player who
+  // is about to press it: a teammate took the action, a step finished by itself. A playtester's
+  // "1" did "wait until something finishes" that way. A key whose action changed in the last
+  // moment (not in answer to this page's own action) is marked fresh: pressed then, it does nothing
+  // and says what it does now; pressed again, it does that.
+  const KEY_FRESH_MS = 800;
+  let keyActions = null; // key -> action, as last drawn; null until the first drawing
+  let actAnsweredBy = 0; // until when a redraw answers this page's own action
+  let freshUntil = {}; // key -> until when it stays fresh (a redraw makes new buttons)
+  function noteKeys() {
+    const now = performance.now();
+    const drawn = {};
+    document.querySelectorAll("#game-actions button.action[data-key]").forEach(function (b) {
+      if (/^[1-9]$/.test(b.dataset.key)) drawn[b.dataset.key] = b;
+    });
+    const own = now < actAnsweredBy;
+    Object.keys(drawn).forEach(function (key) {
+      const b = drawn[key];
+      const moved = keyActions !== null && !own && keyActions[key] !== b.dataset.action;
+      if (moved) {
+        b.setAttribute("data-key-fresh", String(now + KEY_FRESH_MS));
+      } else if (keyActions !== null && keyActions[key] === b.dataset.action && freshUntil[key] > now) {
+        b.setAttribute("data-key-fresh", String(freshUntil[key])); // a redraw keeps the mark
+      }
+    });
+    freshUntil = {};
+    keyActions = {};
+    Object.keys(drawn).forEach(function (key) {
+      keyActions[key] = drawn[key].dataset.action;
+      const until = Number(drawn[key].getAttribute("data-key-fresh") || 0);
+      if (until) freshUntil[key] = until;
+    });
+  }
+  function settleKeys() {
+    const now = performance.now();
+    document.querySelectorAll("#game-actions [data-key-fresh]").forEach(function (b) {
+      if (Number(b.getAttribute("data-key-fresh")) <= now) { b.removeAttribute("data-key-fresh"); delete freshUntil[b.dataset.key]; }
+    });
+  }
+  function keyMoved(button) {
+    const box = document.getElementById("game-feedback");
+    const label = button.textContent.replace(/^\s*\S+\s+/, "").replace(/\s+/g, " ").trim();
+    button.removeAttribute("data-key-fresh");
+    delete freshUntil[button.dataset.key];
+    if (!box) return;
+    box.textContent = "The actions just changed: " + button.dataset.key + " is now \u201c" + label + "\u201d. Press " + button.dataset.key + " again to do it.";
+    box.className = "feedback warn";
+    noteFeedback();
+  }
 
   // Every action is reachable by keyboard: the arrow keys (and Home/End) move between the action
   // buttons, Enter or Space does the focused one; from anywhere else, an arrow key enters the list.
@@ -415,7 +468,7 @@
       count.title = "refused " + times + " times in a row";
     });
   }
-  document.addEventListener("htmx:wsAfterMessage", function () { collapseRepeats(); noteFeedback(); syncOffset(); tick(); pinLog(); keepMoreOpen(); showPicked(false); restoreFocus(); });
+  document.addEventListener("htmx:wsAfterMessage", function () { collapseRepeats(); noteFeedback(); syncOffset(); noteKeys(); tick(); pinLog(); keepMoreOpen(); showPicked(false); restoreFocus(); });
   document.addEventListener("htmx:afterSwap", pinLog);
   // a command typed as a button reads ("add tea leaves to teapot") is sent as the button's own
   // command ("add tea_leaves to teapot"): the page writes the grammar's joined words as words
@@ -445,6 +498,10 @@
   });
   document.addEventListener("htmx:wsAfterMessage", function () { actSentAt = 0; });
   document.addEventListener("htmx:wsAfterSend", function (event) {
+    // the redraws of the next moment answer this action: their new keys are no surprise
+    let sent = null;
+    try { sent = JSON.parse(event.detail && event.detail.message); } catch (e) { sent = null; }
+    if (sent && sent.type === "act") actAnsweredBy = performance.now() + 1500;
     const form = event.target.closest && event.target.closest("form");
     if (form) form.querySelectorAll("input[name=text], input[name=action]").forEach(function (i) { i.value = ""; });
   });
@@ -460,6 +517,7 @@
     if (gate && (!active || active === document.body)) gate.focus();
   }
   focusGate();
-  document.addEventListener("DOMContentLoaded", function () { collapseRepeats(); focusGate(); syncOffset(); tick(); pinLog(); });
+  document.addEventListener("DOMContentLoaded", function () { collapseRepeats(); focusGate(); syncOffset(); noteKeys(); tick(); pinLog(); });
   setInterval(tick, 200);
+  setInterval(settleKeys, 100);
 })();
