@@ -325,10 +325,15 @@
   // when it is still possible, else at the same position) instead of dropping it to the page.
   let actionFocus = null;
   let placeFocus = null; // the kitchen place in focus, found again after a redraw of the floor plan
+  // a task list's button in focus: pressed, it becomes a running line and the focus fell to the page
+  let taskFocus = null;
+  function taskButtons() { return Array.prototype.slice.call(document.querySelectorAll(".ta-do")); }
   document.addEventListener("focusin", function (event) {
     const button = event.target.closest && event.target.closest("#game-actions button.action, #game-actions summary");
     const place = event.target.closest && event.target.closest("[data-pick-place]");
     placeFocus = place ? place.dataset.pickPlace : null;
+    const task = event.target.closest && event.target.closest(".ta-do");
+    taskFocus = task ? { action: task.dataset.action, index: taskButtons().indexOf(task) } : null;
     // a folded group's summary is found again as a summary (by position among them): found by its
     // position among all the actions, a redraw that added one moved the focus onto "Take tomato"
     const summaries = button && button.tagName === "SUMMARY" ? moreSummaries() : null;
@@ -343,6 +348,15 @@
     if (active && active !== document.body && document.contains(active)) return;
     const place = placeFocus && document.querySelector('[data-pick-place="' + CSS.escape(placeFocus) + '"]');
     if (place) { focusPlace(place); return; }
+    if (taskFocus) {
+      // the same task's button, else the one now in its place in the list, else the actions
+      const tasks = taskButtons();
+      const same = tasks.find(function (b) { return b.dataset.action === taskFocus.action; });
+      const next = same || tasks[Math.min(taskFocus.index, tasks.length - 1)];
+      if (next) { next.focus(); return; }
+      taskFocus = null;
+      actionFocus = { action: "", index: 0 };
+    }
     // nothing chosen yet (Start may have taken the focus by autofocus before this script listened):
     // the redraw took Start away from under the focus, so the new Start takes it
     if (!actionFocus) { focusGate(); return; }
