@@ -1,6 +1,7 @@
 """A first-time player taps through a tasks game on a 390 px phone (Debian's chromium, touch): the
 task list reads line by line (names wrapped a word a line and "steep teapot" ran into its "3 min ·
-background"), and the buttons a finger presses are about 44 px high (they were 39)."""
+background"), and the buttons and links a finger presses are about 44 px high (they were 39, the
+header's 22-35)."""
 
 from __future__ import annotations
 
@@ -51,6 +52,12 @@ def test_a_tasks_game_reads_and_taps_well_on_a_phone(tmp_path, shots):
             heights = page.eval_on_selector_all(
                 "#game-actions button.action", "bs => bs.map(b => b.getBoundingClientRect().height)"
             )
+            # the header's links, Sign out and "keyboard shortcuts" were 22-35 px high
+            small_targets = page.eval_on_selector_all(
+                ".site-header nav a, .site-header .link-button, [data-help-toggle]",
+                "ts => ts.map(t => [t.textContent.trim(), t.getBoundingClientRect().height])"
+                ".filter(([, h]) => h < 43.5)",
+            )
             page.screenshot(path=str(shots / "tasks-phone-390.png"), full_page=True)
             # a tap plays the action, and the list reads as well with something running
             before = page.locator("#game-log-list [data-seq]").count()
@@ -72,5 +79,6 @@ def test_a_tasks_game_reads_and_taps_well_on_a_phone(tmp_path, shots):
     assert not errors, errors
     assert not problems, problems
     assert heights and min(heights) >= 43.5, heights
+    assert small_targets == [], small_targets
     assert overflow <= 0, overflow
     assert names_share <= 0.25, names_share
