@@ -28,6 +28,15 @@ SWAPPED = """() => {
   return [panel.outerHTML, one.dataset.action, two.dataset.action];
 }"""
 
+# the panel without key 2's button, and as it is (a redraw while busy, then the one after it)
+WITHOUT_TWO = """() => {
+  const panel = document.getElementById("game-actions").cloneNode(true);
+  panel.setAttribute("hx-swap-oob", "true");
+  const whole = panel.outerHTML;
+  panel.querySelector('[data-key="2"]').remove();
+  return [panel.outerHTML, whole];
+}"""
+
 
 def test_a_key_whose_action_just_changed_says_so_and_acts_when_pressed_again(tmp_path, shots):
     stack, game_id, _ = start_game(tmp_path, "tasks", "bundled/make-tea", clock="lockstep")
@@ -69,6 +78,16 @@ def test_a_key_whose_action_just_changed_says_so_and_acts_when_pressed_again(tmp
             page.keyboard.press("1")
             page.wait_for_timeout(800)
             acts_after_third = [m for m in sent if m.get("type") == "act"]
+            # a key that had no action a moment ago has no meaning to protect: it acts at once
+            page.wait_for_timeout(1000)  # past the answer to the player's own action
+            without_two, whole = page.evaluate(WITHOUT_TWO)
+            sockets[-1].send(without_two)
+            page.locator("#game-actions [data-key='2']").wait_for(state="detached")
+            sockets[-1].send(whole)
+            page.locator("#game-actions [data-key='2']").wait_for()
+            page.keyboard.press("2")
+            page.wait_for_timeout(800)
+            acts_after_fourth = [m for m in sent if m.get("type") == "act"]
     finally:
         stack.close()
     assert not errors, errors
@@ -76,4 +95,5 @@ def test_a_key_whose_action_just_changed_says_so_and_acts_when_pressed_again(tmp
     assert asked.startswith(f"The actions just changed: 1 is now \u201c{second.replace('_', ' ')}"), asked
     assert [m["action"] for m in acts_after_second] == [second], acts_after_second
     assert len(acts_after_third) == 2, acts_after_third
+    assert len(acts_after_fourth) == 3, acts_after_fourth
     assert first != second

@@ -226,6 +226,14 @@
   const KEY_FRESH_MS = 800;
   let keyActions = null; // key -> action, as last drawn; null until the first drawing
   let actAnsweredBy = 0; // until when a redraw answers this page's own action
+  // how long an answer may take: a moment, or in real time the clock's next unit and a moment (a
+  // kitchen's command is played at the next step, 2 s later at its default speed)
+  function answerMs() {
+    const clock = clockEl();
+    const speed = clock ? Number(clock.dataset.speed) : 0;
+    const unit = clock && clock.dataset.mode === "real_time" && speed > 0 ? 1000 / speed : 0;
+    return Math.max(1500, Math.min(unit, 10000) + 700);
+  }
   let freshUntil = {}; // key -> until when it stays fresh (a redraw makes new buttons)
   function noteKeys() {
     const now = performance.now();
@@ -236,7 +244,10 @@
     const own = now < actAnsweredBy;
     Object.keys(drawn).forEach(function (key) {
       const b = drawn[key];
-      const moved = keyActions !== null && !own && keyActions[key] !== b.dataset.action;
+      // a key that had no action a moment ago (the list was empty while the cook was busy) had
+      // no meaning to protect
+      const before = keyActions === null ? undefined : keyActions[key];
+      const moved = !own && before !== undefined && before !== b.dataset.action;
       if (moved) {
         b.setAttribute("data-key-fresh", String(now + KEY_FRESH_MS));
       } else if (keyActions !== null && keyActions[key] === b.dataset.action && freshUntil[key] > now) {
@@ -515,7 +526,7 @@
     // the redraws of the next moment answer this action: their new keys are no surprise
     let sent = null;
     try { sent = JSON.parse(event.detail && event.detail.message); } catch (e) { sent = null; }
-    if (sent && sent.type === "act") actAnsweredBy = performance.now() + 1500;
+    if (sent && sent.type === "act") actAnsweredBy = performance.now() + answerMs();
     const form = event.target.closest && event.target.closest("form");
     if (form) form.querySelectorAll("input[name=text], input[name=action]").forEach(function (i) { i.value = ""; });
   });
