@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -44,12 +45,16 @@ def _check_seat(ctx: Any, game_id: int, agent: int, by: Any) -> None:
         raise UnknownSeat(f"a computer teammate plays agent {agent} of game {game_id} now; you no longer act for it")
 
 
-def _start_or_refuse(ctx: Any, agent: int, by: Any, retry: str) -> None:
+def _start_or_refuse(ctx: Any, agent: int, by: Any, retry: str, refusal: Callable[[], str] | None = None) -> None:
     """A paused game takes no action, except that a person's first action in a game waiting for
-    their Start (``READY``) is their Start: the clock starts with it if everyone else is ready."""
+    their Start (``READY``) is their Start: the clock starts with it if everyone else is ready.
+    An action the rules would refuse (``refusal`` says why) starts nothing: the page says the clock
+    starts with the first action, and a mistyped one ended the reading time."""
     if not ctx.game.paused:
         return
     if ctx.game.waits_for_start and by is not None and _seat_kinds(ctx)[agent] == SeatKind.HUMAN:
+        if refusal is not None and (why := refusal()):
+            raise GamePaused(f"{why.rstrip('.')}. The clock has not started: take another action or press Start (S)")
         others = Seat.objects.filter(game=ctx.game, kind=SeatKind.HUMAN, ready_at__isnull=True).exclude(user_id=by.pk)
         if waiting := list(others.values_list("agent", flat=True)):
             names = " and ".join(f"Player {other + 1}" for other in waiting)
@@ -88,7 +93,12 @@ def apply_action(game_id: int, *, agent: int, action: str, by: Any = None, now: 
         if ctx.game.is_finished:
             raise GameOver(f"game {game_id} is over ({ctx.game.outcome}); its results are on the game page")
         _check_seat(ctx, game_id, agent, by)
-        _start_or_refuse(ctx, agent, by, "your action was not taken, send it again after it resumes")
+
+        def refusal() -> str:
+            rejection = ctx.rules.act(ctx.state, agent, action, ctx.rules.now(ctx.state)).rejection
+            return "" if rejection is None else rejection.message
+
+        _start_or_refuse(ctx, agent, by, "your action was not taken, send it again after it resumes", refusal)
         _catch_up(ctx, before_action=True)
         rejection = None
         if ctx.rules.outcome(ctx.state).over:

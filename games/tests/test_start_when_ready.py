@@ -57,6 +57,20 @@ def test_the_players_first_action_starts_the_clock_and_is_taken(toy_scenario, pa
     assert kinds[:4] == ["created", "paused", "resumed", "act"]
 
 
+def test_an_action_the_rules_refuse_starts_nothing(toy_scenario, participant):
+    # the page says the clock starts with the first action: a mistyped one ended the reading time
+    game = ready_game(participant)
+    seq = Game.objects.get(pk=game.pk).last_seq
+    with pytest.raises(services.GamePaused, match="The clock has not started"):
+        services.apply_action(game.pk, agent=0, action="do fly", by=participant, now=T0 + timedelta(seconds=40))
+    game = Game.objects.get(pk=game.pk)
+    assert game.paused and game.pause_reason == READY and game.last_seq == seq  # nothing stored
+    assert game_time(game.pk, T0 + timedelta(minutes=5)) == 0
+    # the next, a good one, starts it
+    assert services.apply_action(game.pk, agent=0, action="do sweep", by=participant, now=T0 + timedelta(minutes=1))
+    assert not Game.objects.get(pk=game.pk).paused
+
+
 def test_only_a_person_in_their_seat_starts_it(toy_scenario, participant):
     seats = [{"kind": "human", "user": participant}, {"kind": "npc", "dispatcher": "random"}]
     game = ready_game(participant, seats=seats)
