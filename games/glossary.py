@@ -35,6 +35,8 @@ TERMS: dict[str, str] = {
     "se": "Success × efficiency: the R-efficiency when every recipe was finished, else 0.",
     "S×E": "Success × efficiency: the R-efficiency when every recipe was finished, else 0.",
     "makespan_seconds": "Time from the start to the end of the last step.",
+    "reference_makespan_seconds": "How long the reference plan (the scenario's stored plan, which "
+    "R-efficiency compares with) takes from start to end.",
     "rejections": "Actions the rules refused.",
     "recipes:success": "Whether every step of every recipe was done, with no time window missed.",
     "recipes:status": "How the game stands: success, failed or still playing.",
@@ -83,6 +85,8 @@ LABELS: dict[str, str] = {
     "autonomous_seconds": "autonomous (s)",
     # the recipes page writes them as its clock does ("21:30", games.recipes_view.result_text)
     "recipes:makespan_seconds": "makespan",
+    "recipes:reference_makespan_seconds": "reference plan's makespan",
+    "reference_makespan_seconds": "reference makespan (s)",
     "recipes:executed_seconds": "executed",
     "recipes:autonomous_seconds": "runs by itself",
     "tasks:time": "ended at minute",

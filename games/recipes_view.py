@@ -364,6 +364,7 @@ _CARRY_ON = re.compile(r"; continue it (?:later )?with (?:another )?Step\([^)]*\
 _AUTONOMOUS = "(autonomous, runs by itself)"
 # The result's durations in seconds, written as the game's clock writes them ("21:30")
 _CLOCKED_RESULTS = {"makespan_seconds", "executed_seconds", "autonomous_seconds"}
+_DURATIONS = {*_CLOCKED_RESULTS, "reference_makespan_seconds"}
 
 
 def people_words(message: str, titles: Mapping[str, str]) -> str:
@@ -437,11 +438,12 @@ class RecipesPresenter:
         """A failed game's timings count the planned end of the steps under way (a game over at
         15:31 read "makespan 16:21") and its efficiencies score them (a failed game read
         "R-efficiency 113", better than the plan): the page leaves them out; exports keep them."""
-        return set() if result.get("success", True) else {*_CLOCKED_RESULTS, "efficiency", "r_efficiency"}
+        hidden = {"reference_makespan_seconds"} if result.get("reference_makespan_seconds") is None else set()
+        return hidden if result.get("success", True) else {*hidden, *_CLOCKED_RESULTS, "efficiency", "r_efficiency"}
 
     def result_text(self, key: str, value: Any) -> str | None:
         """A duration of the result as the clock writes it ("21:30", not 1290 seconds)."""
-        if key in _CLOCKED_RESULTS and isinstance(value, int | float) and not isinstance(value, bool):
+        if key in _DURATIONS and isinstance(value, int | float) and not isinstance(value, bool):
             return short_clock(value)
         return None
 

@@ -1196,6 +1196,10 @@ def test_the_recipes_result_writes_its_durations_as_the_clock_does():
     result = {"makespan_seconds": 1290, "executed_seconds": 1530, "autonomous_seconds": 360, "actions": 11}
     rows = {label: text for label, text, _ in presenters.metric_rows(result, "recipes")}
     assert rows == {"makespan": "21:30", "executed": "25:30", "runs by itself": "6:00", "actions": "11"}
+    # beside what the reference plan takes (R-efficiency compares with it); nothing when there is none
+    rows = {label: text for label, text, _ in presenters.metric_rows({"reference_makespan_seconds": 2790}, "recipes")}
+    assert rows == {"reference plan's makespan": "46:30"}
+    assert presenters.metric_rows({"reference_makespan_seconds": None}, "recipes") == []
     # efficiency is a percentage, and can be below 0 (an idle cook): it said "Efficiency -24" beside
     # "the steps' total duration over the time taken", which is never negative
     ((label, text, meaning),) = presenters.metric_rows({"efficiency": -24.0}, "recipes")

@@ -81,6 +81,8 @@ def episode_result(state: RecipesState) -> dict[str, Any]:
         "reason": state.reason,
         "progress": _percent(progress(state)),
         "makespan_seconds": measured["makespan"],
+        # what the reference plan (below) takes, so a player can tell how their makespan compares
+        "reference_makespan_seconds": None,
         "executed_seconds": measured["executed"],
         "autonomous_seconds": measured["autonomous"],
         "efficiency": _percent(measured["efficiency"]),
@@ -92,6 +94,7 @@ def episode_result(state: RecipesState) -> dict[str, Any]:
     }
     plan = state.kitchen.reference_plan(state.options.time_constraints)
     if plan:
+        result["reference_makespan_seconds"] = max(start + duration for _, _, duration, start in plan)
         relative = ratio(measured["efficiency"], reference_efficiency(state, plan, state.accepted))
         if relative is not None:
             result["r_efficiency"] = _percent(relative)

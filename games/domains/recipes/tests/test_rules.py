@@ -302,6 +302,14 @@ def test_success_when_everything_is_complete():
     assert result["makespan_seconds"] == 1800
     # executed 600+300+60+240+300+1200+120 = 2820; T_save = 1020; T_auto = 600+300+1200 = 2100
     assert result["efficiency"] == round(100 * 1020 / 2100, 2)
+    assert result["reference_makespan_seconds"] is None  # no reference plan to compare with
+
+
+def test_the_result_gives_the_reference_plans_makespan():
+    # the page showed R-efficiency -181 and never what the reference plan takes (46:30 against 1:06:11)
+    definition = dict(kitchen(), reference_plans={"with_constraints": [[0, "Bake", 600, 0], [3, "Bake", 1200, 900]]})
+    state = RULES.initial_state(definition, agents=1, options=None)
+    assert RULES.result(state)["reference_makespan_seconds"] == 2100
 
 
 def test_plan_stops_at_the_first_error():
