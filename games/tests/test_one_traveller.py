@@ -65,3 +65,13 @@ def test_a_study_with_teammates_on_a_brief_cannot_open(brief, researcher):
         studies.set_status(study, StudyStatus.OPEN)
     study.refresh_from_db()
     assert study.status == StudyStatus.DRAFT
+
+
+def test_the_page_says_a_move_takes_the_clock_to_its_end(brief, client, researcher):
+    # a playtester read "Real time · 1 minute every 1 s" and saw a 60-minute visit end at once
+    game = services.create_game(
+        brief, [{"kind": "human", "user": researcher}], clock="real_time", created_by=researcher, start_when_ready=True
+    )
+    client.force_login(researcher)
+    page = " ".join(client.get(reverse("games:play", args=[game.pk])).content.decode().split())
+    assert "while you choose, and a train, a walk or a visit takes it to that leg's end at once" in page
