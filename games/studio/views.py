@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
+from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -244,14 +245,20 @@ def save(request: HttpRequest, domain: str) -> HttpResponse:
         )
     definition = prepared(domain, definition)
     title = str(definition.get("title") or (scenario.title if scenario else name))
+    description = scenario.description if scenario is not None else f"Authored in the studio by {request.user}."
     stored, changed = save_scenario(
         domain=domain,
         slug=slug,
         title=title,
         source=scenario.source if scenario is not None else SOURCE,
         definition=definition,
-        description=scenario.description if scenario is not None else f"Authored in the studio by {request.user}.",
+        description=description,
     )
+    if changed and scenario is not None and scenario.certificate:
+        # the new version has other content than the one its certificate was computed for: it keeps no
+        # certificate (save_scenario gives it none), and its page must not claim the old optimum
+        stored.description = uncertified_description(scenario, request.user)
+        stored.save(update_fields=["description"])
     if request.POST.get("action") == "play":
         play_options = formats.format_of(domain).play_options
         options = dict(play_options) if play_options is not None else None
@@ -270,6 +277,25 @@ def save(request: HttpRequest, domain: str) -> HttpResponse:
     )
     messages.success(request, note)
     return redirect("studio:edit", pk=stored.pk)
+
+
+def uncertified_description(certified: Scenario, user: Any) -> str:
+    """The description of a version edited from ``certified`` (a generated instance with its
+    certificate): how it was made, and that the certificate was ``certified``'s, not its own
+    (written so it stays true when later versions copy it)."""
+    old = certified.description
+    origin = old.split(" Optimum ", 1)[0] if old.startswith("Generated") else ""
+    kept = certified.certificate or {}
+    proof = "proven optimal" if kept.get("optimal") else f"best found, lower bound {kept.get('lower_bound')}"
+    agents = (kept.get("basis") or {}).get("agents")
+    team = f" for {agents} agent{'' if agents == 1 else 's'}" if isinstance(agents, int) else ""
+    claim = f"optimum {kept.get('optimal_makespan')}{team}, {proof}"
+    return (
+        f"{origin + ' ' if origin else ''}Edited in the studio by {user} since v{certified.version}, whose "
+        f"certificate ({claim}) was computed for v{certified.version}'s content: later versions have no "
+        "certified optimum (benchmarks and studies do not compare them with one); the preview below "
+        "plans this version."
+    )
 
 
 @researcher_required
@@ -366,14 +392,14 @@ def generator(request: HttpRequest) -> HttpResponse:
 def _run_context(run: GeneratorRun, *, since: int = 0) -> dict[str, Any]:
     """A run's page; ``since``: the rows from that one on (a poll adds the ones it has not shown;
     a saved run's rows all come again, as they now open the saved scenarios)."""
-    saved: dict[str, int] = {}
+    saved: dict[str, tuple[int, int | None]] = {}
     if run.saved:
         since = 0
         slugs = [instance["slug"] for instance in run.instances]
-        saved = dict(Scenario.objects.current().filter(slug__in=slugs).values_list("slug", "pk"))
+        saved = _saved_versions(slugs)
     instances = run.instances
     rows = [
-        _row(run, index, instance, saved.get(instance["slug"]))
+        _row(run, index, instance, *saved.get(instance["slug"], (None, None)))
         for index, instance in enumerate(instances)
         if index >= since
     ]
@@ -457,9 +483,31 @@ def _writes_values(domain: str) -> bool:
     return any(hasattr(generator_module(domain), part) for part in ("show", "show_in"))
 
 
-def _row(run: GeneratorRun, index: int, instance: dict[str, Any], saved_pk: int | None) -> dict[str, Any]:
+def _saved_versions(slugs: list[str]) -> dict[str, tuple[int, int | None]]:
+    """{slug: (current version's pk, the version number of the certified version it was edited
+    from, or None when the current version is the certified one)} of a saved family: an instance
+    edited in the studio since keeps no certificate (docs/scenarios.md), so the run's figures are an
+    older version's."""
+    found: dict[str, tuple[int, int | None]] = {}
+    current = Scenario.objects.current().filter(slug__in=slugs).values_list("slug", "pk", "certificate")
+    edited = [slug for slug, _, certificate in current if not certificate]
+    certified = dict(
+        Scenario.objects.filter(slug__in=edited, certificate__isnull=False)
+        .values("slug")
+        .annotate(latest=Max("version"))
+        .values_list("slug", "latest")
+    )
+    for slug, pk, certificate in current:
+        found[slug] = (pk, None if certificate else certified.get(slug))
+    return found
+
+
+def _row(
+    run: GeneratorRun, index: int, instance: dict[str, Any], saved_pk: int | None, certified: int | None = None
+) -> dict[str, Any]:
     """One instance of the generator's table: a saved one opens in the studio by its scenario, an
-    unsaved one from the run (the studio checks its text without saving it)."""
+    unsaved one from the run (the studio checks its text without saving it). ``certified``: the
+    saved instance was edited since, and these figures are that version's."""
     name = instance["slug"].split("/", 1)[-1]
     show = getattr(generator_module(run.domain), "show", None)
     show_in = getattr(generator_module(run.domain), "show_in", None)  # the unit depends on the instance
@@ -472,6 +520,7 @@ def _row(run: GeneratorRun, index: int, instance: dict[str, Any], saved_pk: int 
             row[key] = show_in(instance["definition"], value)
         else:
             row[key] = show(value) if show else value
+    row["certified_version"] = certified
     if saved_pk is not None:
         row["open_url"] = reverse("studio:edit", args=[saved_pk])
     else:

@@ -1100,3 +1100,46 @@ def test_a_generated_briefs_optimum_reads_in_its_own_unit(client_r, generate):
     assert written.endswith("CNY") or written.endswith("min") or written.endswith(" h")
     assert f'title="{first["optimal_makespan"]}">{written}</td>' in page.content.decode()
     assert show_in({"objective": "time"}, 61) == "1 h 1 min" and show_in({"objective": "money"}, 61.5) == "61.5 CNY"
+
+
+def test_an_edited_generated_instance_does_not_claim_the_certificate_of_the_version_it_came_from(client_r, generate):
+    """An instance of a saved family, edited in the studio and saved as v2 with other content, kept
+    v1's description ("Optimum 38 for 2 agents (proven optimal)") above its own preview of 13
+    minutes; the run's page and the studio's list still showed it as certified."""
+    knobs = {"domain": "tasks", "count": "1", "seed": "7", "actions": "10", "agents": "2", "action": "save"}
+    generate(knobs)
+    first = Scenario.objects.get(source="generated")
+    optimum = first.certificate["optimal_makespan"]
+    assert f"Optimum {optimum} for 2 agents (proven optimal)" in first.description
+    edited = json.loads(json.dumps(first.definition))
+    edited["tasks"][0]["actions"][0]["minutes"] += 7
+    client_r.post("/studio/tasks/save/", {"text": json.dumps(edited), "scenario": first.pk, "agents": "2"})
+    second = Scenario.objects.get(slug=first.slug, is_current=True)
+    assert second.version == 2 and second.certificate is None and second.source == "generated"
+    page = html.unescape(client_r.get(f"/scenarios/{second.pk}/").content.decode())
+    assert f"Optimum {optimum}" not in page and "(proven optimal)" not in page
+    assert f"certificate (optimum {optimum} for 2 agents, proven optimal) was computed for v1's content" in page
+    assert "later versions have no certified optimum" in page and "family tasks-s7-" in page
+    # v1's own page keeps its certificate as it was
+    own = client_r.get(f"/scenarios/{first.pk}/").content.decode()
+    assert f"Optimum {optimum} for 2 agents (proven optimal)" in own
+
+    run = GeneratorRun.objects.get()
+    listed = client_r.get(f"/studio/generate/runs/{run.pk}/")
+    (row,) = listed.context["rows"]
+    assert row["certified_version"] == 1 and row["open_url"] == f"/studio/edit/{second.pk}/"
+    assert "edited since</span> these figures are v1's" in html.unescape(listed.content.decode())
+    studio = client_r.get("/studio/").content.decode()
+    assert "v2, edited since it was generated: no certified optimum" in studio
+
+    # saving it again unchanged, or saving a version of v2, keeps saying so (v3 copies v2's words)
+    edited["tasks"][0]["actions"][0]["minutes"] += 1
+    client_r.post("/studio/tasks/save/", {"text": json.dumps(edited), "scenario": second.pk})
+    third = Scenario.objects.get(slug=first.slug, is_current=True)
+    assert third.version == 3 and third.description == second.description
+    # the family saved again from its run is certified again, as generated
+    client_r.post(f"/studio/generate/runs/{run.pk}/save/")
+    again = Scenario.objects.get(slug=first.slug, is_current=True)
+    assert again.version == 4 and again.certificate == first.certificate and again.description == first.description
+    (row,) = client_r.get(f"/studio/generate/runs/{run.pk}/").context["rows"]
+    assert row["certified_version"] is None
