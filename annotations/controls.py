@@ -95,6 +95,7 @@ class Control:
     constraint_minutes: str = ""
     suggestion: str = ""
     error: str = ""
+    error_kind: str = "error"  # "warn": nothing was wrong, nothing was changed (a half-entered constraint)
     focus_key: str = ""
 
     @property

@@ -207,3 +207,60 @@ def test_a_researcher_sends_a_studio_recipe_pair_to_annotators(live_server, brow
     page.get_by_role("link", name="Continue with Jam").click()
     page.wait_for_load_state("networkidle")
     assert "Boil the fruit." in page.inner_text("main")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_saved_time_constraint_is_what_the_page_shows(live_server, browser, shots):
+    """Playtest: "after step 3, within 10 min" saved on step 4; the annotator emptied the minutes
+    and pressed Enter, then reloaded. The page said "now enter within how many minutes after step
+    3" beside an empty box, across reloads (the browser kept it as a half entry), the badge said
+    "✓ labelled" and the server still held 3:10, which submitting made final."""
+    amy = make_annotator("amy", password="pw-annotator-1")
+    project = services.create_project(
+        name="Tester pilot",
+        recipes=[make_recipe("Lemonade")],
+        properties=["time_constraint"],
+        annotators=[amy],
+        annotators_per_item=1,
+    )
+    unit = project.recipes.get()
+    step4 = unit.items.get(step=4)
+    services.save_label(user=amy, item=step4, prop="time_constraint", value="3:10")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "amy")
+    page.fill("input[name=password]", "pw-annotator-1")
+    page.press("input[name=password]", "Enter")
+    page.goto(f"{live_server.url}/annotate/recipes/{unit.pk}/")
+    page.wait_for_load_state("load")
+    minutes = page.locator("#step-4 input[name=n]")
+    status = page.locator("#step-4 .control-time_constraint .save-status")
+    minutes.fill("")
+    minutes.press("Enter")
+    stays = "Minutes empty, so nothing changed: the saved label stays (after step 3, within 10 min)"
+    status.filter(has_text=stays).wait_for()
+    assert "To remove it, choose “(not labelled yet)”" in status.inner_text()
+    assert minutes.input_value() == "10"  # the box shows what is saved
+    assert page.locator("#step-4 select[name=k]").input_value() == "3"
+    page.locator("#step-4").screenshot(path=str(shots / "annotations-constraint-minutes-emptied.png"))
+
+    page.reload()
+    page.wait_for_load_state("load")
+    assert minutes.input_value() == "10" and status.inner_text() == ""
+    assert "✓ labelled" in page.locator(f"#status-{step4.pk}").inner_text()
+    # a half entry the browser kept before this change (step 3, no minutes) is not put over it
+    key = f"arena:half-constraint:{amy.pk}:control-{step4.pk}-time_constraint"
+    page.evaluate(f"localStorage.setItem({key!r}, JSON.stringify({{k: '3', n: ''}}))")
+    page.reload()
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)
+    assert minutes.input_value() == "10" and "now enter" not in status.inner_text()
+    assert page.evaluate(f"localStorage.getItem({key!r})") is None
+
+    # the way the message gives removes the label, and the box empties with it
+    page.select_option("#step-4 select[name=k]", "")
+    status.filter(has_text="Cleared").wait_for()
+    assert minutes.input_value() == ""
+    assert not Label.objects.filter(item=step4, property="time_constraint").exists()
+    assert "to label" in page.locator(f"#status-{step4.pk}").inner_text()
+    page.close()

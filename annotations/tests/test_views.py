@@ -86,6 +86,35 @@ def test_a_refused_value_shows_why_and_changes_nothing(client, setup):
     assert "Cleared" in cleared.content.decode() and not Label.objects.filter(property="time_constraint").exists()
 
 
+def test_a_half_entered_constraint_never_hides_a_saved_one(client, setup):
+    """Playtest: on a step holding "after step 3, within 10 min", the annotator emptied the minutes
+    and pressed Enter; the page said "now enter within how many minutes" beside an empty box, the
+    browser kept that half entry across reloads, and the server still held 3:10, which submitting
+    made final. What is shown is now what is saved."""
+    _, unit, amy, _ = setup
+    client.force_login(amy)
+    item = unit.items.get(step=4)
+    _save(client, item, "time_constraint", k="3", n="10")
+    emptied = _save(client, item, "time_constraint", k="3", n="")
+    html = emptied.content.decode()
+    # the control comes back from what is stored: the minutes are in the box again, and it says so
+    assert emptied["HX-Retarget"] == f"#control-{item.pk}-time_constraint"
+    assert re.search(r'name="n"[^>]*value="10"', html)
+    assert '<option value="3" selected>' in html
+    assert "Minutes empty, so nothing changed: the saved label stays (after step 3, within 10 min)" in html
+    assert "To remove it, choose “(not labelled yet)”" in html
+    assert "data-half" not in html  # the browser keeps no half entry over a saved label
+    # another step picked, its minutes still to come: the saved label is named as the one that stays
+    moving = _save(client, item, "time_constraint", k="2", n="").content.decode()
+    assert "now enter within how many minutes after step 2" in moving
+    assert "until then the saved label stays (after step 3, within 10 min)" in moving
+    assert "data-half" not in moving and "HX-Retarget" not in _save(client, item, "time_constraint", k="2")
+    assert Label.objects.get(item=item, property="time_constraint").value == "3:10"
+    # with nothing saved, the half entry is the browser's to keep until the minutes come
+    fresh = _save(client, unit.items.get(step=3), "time_constraint", k="1").content.decode()
+    assert "now enter within how many minutes after step 1" in fresh and "data-half" in fresh
+
+
 def test_blind_an_annotator_never_sees_others_labels_or_gold(client, setup, researcher):
     project, unit, amy, bob = setup
     item = unit.items.get(step=0)

@@ -19,6 +19,7 @@ from accounts.permissions import annotator_required
 from annotations import selectors, services
 from annotations.controls import IncompleteInput, build_control, duration_text, shortcuts_for, value_from_post
 from annotations.models import Annotator, Assignment, Item, ProjectRecipe
+from annotations.schema import NONE, label_text
 from annotations.services import AnnotationError
 
 
@@ -118,7 +119,7 @@ def save(request: HttpRequest, pk: int) -> HttpResponse:
         value = value_from_post(prop, request.POST)
         services.save_label(user=request.user, item=item, prop=prop, value=value)
     except IncompleteInput as exc:
-        return render(request, "annotations/_save_status.html", {"status": str(exc), "kind": "warn"})
+        return _incomplete(request, item, annotator, prop, str(exc), readonly=assignment.submitted_at is not None)
     except (ValueError, AnnotationError) as exc:
         return _refused(
             request, item, annotator, prop, f"Not saved: {exc}.", readonly=assignment.submitted_at is not None
@@ -135,15 +136,52 @@ def save(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "annotations/_saved.html", context)
 
 
-def _refused(
-    request: HttpRequest, item: Item, annotator: Annotator, prop: str, error: str, *, readonly: bool
+def _incomplete(
+    request: HttpRequest, item: Item, annotator: Annotator, prop: str, missing: str, *, readonly: bool
 ) -> HttpResponse:
+    """A time constraint half entered: nothing is saved, and the page must not look otherwise.
+
+    With no label saved the browser keeps the half entry (``data-half``) until the minutes come.
+    With one saved, it stays and the answer says so; minutes emptied on the saved constraint's own
+    step put the saved minutes back in the box (an empty box beside a saved "3:10" read as
+    "removed", and submitting made 3:10 final).
+    """
+    saved = selectors.labels_of(annotator, item.recipe).get(item.step, {}).get(prop, "")
+    if not saved:
+        return render(request, "annotations/_save_status.html", {"status": missing, "kind": "warn", "half": True})
+    words = label_text(prop, saved)
+    posted_step = request.POST.get("k", "").strip()
+    if saved != NONE and posted_step == saved.partition(":")[0]:
+        notice = (
+            f"Minutes empty, so nothing changed: the saved label stays ({words}). "
+            "To remove it, choose “(not labelled yet)” in the list."
+        )
+        return _refused(request, item, annotator, prop, notice, readonly=readonly, kind="warn")
+    return render(
+        request,
+        "annotations/_save_status.html",
+        {"status": f"{missing}; until then the saved label stays ({words})", "kind": "warn"},
+    )
+
+
+def _refused(
+    request: HttpRequest,
+    item: Item,
+    annotator: Annotator,
+    prop: str,
+    error: str,
+    *,
+    readonly: bool,
+    kind: str = "error",
+) -> HttpResponse:
+    """The control re-rendered from what is stored, with ``error`` (or a warning) under it."""
     current = selectors.labels_of(annotator, item.recipe).get(item.step, {})
     steps = list(item.recipe.items.order_by("step").values_list("step", "text"))
     suggested = selectors.suggestions_for(item.recipe).get(item.step, {})
     control = build_control(
         prop, current.get(prop, ""), step=item.step, steps=steps, suggestion=suggested.get(prop, ""), error=error
     )
+    control.error_kind = kind
     response = render(request, "annotations/_control.html", {"item": item, "control": control, "readonly": readonly})
     response["HX-Retarget"] = f"#control-{item.pk}-{prop}"
     response["HX-Reswap"] = "outerHTML"

@@ -65,11 +65,17 @@
       else keyedAt = Date.now();
     }
   }, true);
+  // "(not labelled yet)" chosen over a saved label removes it: the saved minutes go with it (left
+  // in the box, they made the post read as minutes typed before a step, and nothing was removed).
+  function unlabelling(select) {
+    const form = select.closest("form.control");
+    if (select.value === "" && form && form.classList.contains("done") && form.elements.n) form.elements.n.value = "";
+  }
   document.addEventListener("change", (event) => {
     const select = event.target;
     if (!(select.matches && select.matches("select[name=k]"))) return;
-    if (select.dataset.released) { delete select.dataset.released; return; }
-    if (Date.now() - keyedAt > 250) return; // a pick with the mouse saves at once
+    if (select.dataset.released) { delete select.dataset.released; unlabelling(select); return; }
+    if (Date.now() - keyedAt > 250) { unlabelling(select); return; } // a pick with the mouse saves at once
     event.stopImmediatePropagation();
     if (held && held.select !== select) release();
     if (held) clearTimeout(held.timer);
@@ -165,11 +171,13 @@
   });
   // A time constraint half entered (its step, not yet its minutes) is no label, so the server
   // keeps nothing of it: the browser keeps it until the minutes come, and a reload puts it back.
+  // Only on a step with no label saved (the server marks that answer data-half): a half entry
+  // kept over a saved label hid it after a reload (an empty box, the server still holding 3:10).
   const halfKey = (form) => `arena:half-constraint:${stepsRoot.dataset.who || ""}:${form.id}`;
   function keepHalf(form) {
     const status = form.querySelector(".save-status");
     try {
-      if (status && status.classList.contains("warn")) {
+      if (status && status.hasAttribute("data-half") && !form.classList.contains("done")) {
         const minutes = form.elements.n ? form.elements.n.value : "";
         localStorage.setItem(halfKey(form), JSON.stringify({ k: form.elements.k.value, n: minutes }));
       } else {
@@ -182,6 +190,10 @@
       let half = null;
       try { half = JSON.parse(localStorage.getItem(halfKey(form)) || "null"); } catch (e) { half = null; }
       const select = form.elements.k;
+      if (half && form.classList.contains("done")) { // a label was saved since: it is what the page shows
+        try { localStorage.removeItem(halfKey(form)); } catch (e) { /* storage off */ }
+        return;
+      }
       if (!half || !select || select.matches(":disabled")) return;
       if (!Array.from(select.options).some((option) => option.value === half.k)) return;
       select.value = half.k;
@@ -194,7 +206,8 @@
   // tint came only with the next page load).
   document.body.addEventListener("htmx:afterSwap", (event) => {
     const elt = event.detail.elt;
-    const form = elt && elt.closest ? elt.closest("form.control") : null;
+    let form = elt && elt.closest ? elt.closest("form.control") : null;
+    if (form && !form.isConnected) form = document.getElementById(form.id); // re-rendered whole
     if (form && form.matches(".control-time_constraint")) keepHalf(form);
     const now = form && form.querySelector(".save-status.ok");
     if (now) form.classList.toggle("done", now.textContent.trim() === "Saved");
