@@ -62,6 +62,12 @@ class GameForm(forms.Form):
         current = list(selectors.current_scenarios())
         self.domains = {s.slug: s.domain for s in current}
         self.definitions = {s.slug: s.definition for s in current}
+        # a kitchen written for several cooks: the form says so (a newcomer played its warm-up alone)
+        self.crews = {
+            slug: crew
+            for slug, definition in self.definitions.items()
+            if self.domains[slug] == "kitchen" and isinstance(crew := definition.get("agents"), int) and crew > 1
+        }
         scenarios = [(s.slug, f"{s.domain} · {s.title} ({s.slug})") for s in current]
         self._choices("scenario").choices = scenarios
         # only a domain that combines scenarios plays several at once ("play together with": tasks)

@@ -97,3 +97,26 @@ def test_a_new_game_with_an_llm_teammate_asks_how_it_answers(
         ("llm", {"prompt": {"constrained": True}}),
     ]
     assert "npc.turns" in queued  # the teammates were asked for their first move
+
+
+def test_the_new_game_form_says_when_a_kitchen_is_written_for_more_cooks(live_server, browser, django_user_model):
+    # a newcomer played the warm-up kitchen, written for 2 cooks, alone: the form's default seats
+    from accounts.roles import Role, grant
+    from games.importers import bundled_kitchen, bundled_tasks
+
+    bundled_kitchen.load(log=lambda line: None)
+    bundled_tasks.load(log=lambda line: None)
+    rita = django_user_model.objects.create_user("rita", password="pw-researcher-1")
+    grant(rita, Role.RESEARCHER)
+    page = researcher_page(live_server, browser, rita)
+    page.goto(f"{live_server.url}/games/new/")
+    hint = page.locator("[data-crew-hint]")
+    page.get_by_label("Scenario", exact=True).select_option("bundled/warm-up")
+    assert hint.is_visible() and "written for 2 cooks" in hint.inner_text()
+    page.screenshot(path=str(SCREENSHOTS / "games-new-kitchen-crew.png"), full_page=True)
+    page.get_by_label("Player 2", exact=True).select_option(label="NPC: planner")
+    assert not hint.is_visible()  # the crew is complete
+    page.get_by_label("Player 2", exact=True).select_option(label="— empty —")
+    assert hint.is_visible()
+    page.get_by_label("Scenario", exact=True).select_option("bundled/make-tea")
+    assert not hint.is_visible()  # not a kitchen
