@@ -166,6 +166,41 @@ def test_submit_needs_every_label_then_locks(client, setup):
     assert "You submitted Cobbler already; its labels are final." in again and "Thank you" not in again
 
 
+def test_submit_goes_on_to_the_next_recipe_of_the_same_project(client, researcher):
+    """Playtest: after submitting Lemonade of "Tester pilot" the annotator landed on Lemonade of an
+    older project, "Demo", showing "0 of 20 labels": it looked as if their labels had vanished."""
+    amy = make_annotator("amy")
+    lemonade, cobbler = make_recipe("Lemonade"), make_recipe("Cobbler")
+
+    def project(name, recipes):
+        return services.create_project(
+            name=name, recipes=recipes, properties=["concurrency"], annotators=[amy], annotators_per_item=1
+        )
+
+    demo = project("Demo", [lemonade])
+    pilot = project("Tester pilot", [lemonade, cobbler])
+    client.force_login(amy)
+
+    def submit(unit):
+        for item in unit.items.all():
+            _save(client, item, "concurrency", value="continuous")
+        return client.post(reverse("annotations:submit", args=[unit.pk]), follow=True)
+
+    first = submit(pilot.recipes.get(recipe__name="Lemonade"))
+    assert first.redirect_chain[-1][0] == reverse(
+        "annotations:label", args=[pilot.recipes.get(recipe__name="Cobbler").pk]
+    )
+    assert "Next in Tester pilot: Cobbler." in first.content.decode()
+    last = submit(pilot.recipes.get(recipe__name="Cobbler"))
+    assert last.redirect_chain[-1][0] == reverse("annotations:queue")  # not Demo's Lemonade
+    page = last.content.decode()
+    assert "Nothing left to label in Tester pilot. Your queue has the other projects." in page
+    assert "Continue with Lemonade" in page  # Demo's, named with its project in the table
+    done = submit(demo.recipes.get())
+    assert done.redirect_chain[-1][0] == reverse("annotations:queue")
+    assert "Your queue is done." in done.content.decode()
+
+
 def test_a_resource_label_mixing_none_with_an_appliance_says_none_stands_alone():
     from annotations.schema import LabelError, check_label
 

@@ -202,8 +202,15 @@ def submit(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, f"Not submitted: {exc}.")
         return redirect("annotations:label", pk=unit.pk)
     messages.success(request, f"Submitted {unit.title}. Thank you: your labels are final.")
-    following = next((e for e in selectors.queue(annotator) if e.assignment.submitted_at is None), None)
+    # On to the next recipe of the same project: the first open one of the whole queue could be a
+    # recipe of the same name in another project, whose "0 of 20 labels" read as labels lost.
+    open_entries = [e for e in selectors.queue(annotator) if e.assignment.submitted_at is None]
+    following = next((e for e in open_entries if e.assignment.recipe.project_id == unit.project_id), None)
     if following is not None:
+        messages.info(request, f"Next in {unit.project.name}: {following.assignment.recipe.title}.")
         return redirect(reverse("annotations:label", kwargs={"pk": following.assignment.recipe_id}))
-    messages.info(request, "Your queue is done.")
+    if open_entries:
+        messages.info(request, f"Nothing left to label in {unit.project.name}. Your queue has the other projects.")
+    else:
+        messages.info(request, "Your queue is done.")
     return redirect("annotations:queue")
