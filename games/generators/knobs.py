@@ -49,7 +49,7 @@ class Knob:
             value = kind(raw) if kind is float else int(str(raw).strip())
         except (TypeError, ValueError):
             raise KnobError(
-                f"{self.name}: expected {'a whole number' if kind is int else kind.__name__}, got {raw!r}"
+                f"{self.name}: expected {'a whole number' if kind is int else 'a number'}, got {raw!r}"
             ) from None
         if not self.low <= value <= self.high:
             raise KnobError(f"{self.name}: must be from {self.low} to {self.high}, got {value}")

@@ -124,16 +124,8 @@ def parse_tasks(name: str, text: str) -> dict[str, Any]:
                 raise AuthoringError([Problem(line_of(lines, too_many[0]), too_many[1], too_many[2])])
             compile_definition(definition)
         except DefinitionError as error:
-            message = str(error)
-            path: Path = ()
-            task = re.search(r"task '([^']+)'", message)
-            if task and isinstance(definition, dict):
-                names = [t.get("name") for t in definition.get("tasks", []) if isinstance(t, dict)]
-                path = ("tasks", names.index(task.group(1))) if task.group(1) in names else ("tasks",)
-            action = re.search(r"actions\[(\d+)\]\.?(\w+)?", message)
-            if action:
-                path = (*path, "actions", int(action.group(1)), *([action.group(2)] if action.group(2) else []))
-            raise AuthoringError([Problem(line_of(lines, path), _field(message), _tail(message))]) from None
+            said = [str(error), *_later_task_problems(definition, str(error))]
+            raise AuthoringError(_by_line([_json_task_problem(m, definition, lines) for m in said])) from None
         return definition
     try:
         definition = read_task(name, text)
@@ -143,25 +135,166 @@ def parse_tasks(name: str, text: str) -> dict[str, Any]:
         compile_definition(definition)
     except DefinitionError as error:
         message = str(error).removeprefix(f"{name}: ")
-        syntax = re.search(r"\(at line (\d+), column \d+\)", message)
-        if syntax:
-            raise AuthoringError([Problem(int(syntax.group(1)), "", message)]) from None
-        action = re.match(r"actions\[(\d+)\](?:\.(\w+))?", message)
-        if action:
-            number, key = int(action.group(1)), action.group(2)
-            toml_key = _TOML_FIELDS.get(key or "", key)
-            line = toml_action_line(text, number, toml_key)
-            field = f"actions[{number}]" + (f".{toml_key}" if toml_key else "")
-            raise AuthoringError([Problem(line, field, _tail(message))]) from None
-        unknown = re.search(r"unknown keys (\w+)", message)
-        circle = re.search(r"in a circle: (.+?) ->", message)
-        line = None
-        if unknown:
-            line = toml_key_line(text, unknown.group(1))
-        elif circle:
-            line = _toml_do_line(text, circle.group(1))
-        raise AuthoringError([Problem(line, "", message)]) from None
+        problems = _toml_task_problems(name, text) if not message.startswith("not valid TOML") else []
+        raise AuthoringError(problems or [_toml_task_problem(message, text)]) from None
     return definition
+
+
+def _json_task_problem(message: str, definition: Any, lines: dict[Path, int]) -> Problem:
+    """A validation message of a tasks-v1 JSON definition as a problem on its line."""
+    path: Path = ()
+    task = re.search(r"task '([^']+)'", message)
+    if task and isinstance(definition, dict):
+        names = [t.get("name") for t in definition.get("tasks", []) if isinstance(t, dict)]
+        path = ("tasks", names.index(task.group(1))) if task.group(1) in names else ("tasks",)
+    action = re.search(r"actions\[(\d+)\]\.?(\w+)?", message)
+    if action:
+        path = (*path, "actions", int(action.group(1)), *([action.group(2)] if action.group(2) else []))
+    return Problem(line_of(lines, path), _field(message), _tail(message))
+
+
+def _toml_task_problem(message: str, text: str) -> Problem:
+    """A validation message of a task file (its name taken off) as a problem on its line."""
+    syntax = re.search(r"\(at line (\d+), column \d+\)", message)
+    if syntax:
+        return Problem(int(syntax.group(1)), "", message)
+    action = re.match(r"actions\[(\d+)\](?:\.(\w+))?", message)
+    if action:
+        number, key = int(action.group(1)), action.group(2)
+        toml_key = _TOML_FIELDS.get(key or "", key)
+        line = toml_action_line(text, number, toml_key)
+        field = f"actions[{number}]" + (f".{toml_key}" if toml_key else "")
+        return Problem(line, field, _tail(message))
+    unknown = re.search(r"unknown keys (\w+)", message)
+    circle = re.search(r"in a circle: (.+?) ->", message)
+    line = None
+    if unknown:
+        line = toml_key_line(text, unknown.group(1))
+    elif circle:
+        line = _toml_do_line(text, circle.group(1))
+    return Problem(line, "", message)
+
+
+def _toml_task_problems(name: str, text: str) -> list[Problem]:
+    """Every problem of a task file that the checks find in one pass: each action's unknown keys
+    (with the closest known one), then each of its fields the definition's checks refuse; [] when
+    the file is not a list of action tables (the reader's one message says what is wrong)."""
+    import tomllib
+
+    from games.domains.tasks.content import _ACTION_KEYS, _TASK_KEYS
+    from games.domains.tasks.definition import FORMAT, DefinitionError, check_new, validate
+
+    try:
+        raw = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return []
+    actions = raw.get("actions")
+    if not isinstance(actions, list) or not actions or not all(isinstance(a, dict) for a in actions):
+        return []
+    problems = []
+    if unknown := sorted(set(raw) - _TASK_KEYS):
+        allowed = ", ".join(sorted(_TASK_KEYS))
+        said = f"unknown keys {', '.join(unknown)} (allowed: {allowed})"
+        problems.append(Problem(toml_key_line(text, unknown[0]), "", said))
+    for number, action in enumerate(actions):
+        for key in action:
+            if key not in _ACTION_KEYS:
+                hint = _did_you_mean(key, sorted(_ACTION_KEYS)) or f"; the keys are {', '.join(sorted(_ACTION_KEYS))}"
+                said = f"unknown key {key!r}{hint}"
+                problems.append(Problem(toml_action_line(text, number, key), f"actions[{number}].{key}", said))
+    # the definition the reader makes (games.domains.tasks.content.read_task), the unknown keys left out
+    title = raw.get("title") or name
+    task = {"name": name, "title": title, "goal": raw.get("goal", ""), "appliances": raw.get("appliances", [])}
+    task["actions"] = [
+        {
+            "name": a.get("do"),
+            "minutes": a.get("minutes"),
+            "background": a.get("background", False),
+            "requires": a.get("after", []),
+        }
+        for a in actions
+    ]
+    definition = {"format": FORMAT, "title": title, "tasks": [task]}
+    try:
+        validate(definition)
+        check_new(definition)
+    except DefinitionError as error:
+        said = [str(error), *_later_task_problems(definition, str(error))]
+        for message in said:
+            problems.append(_toml_task_problem(message.replace(f"task '{name}'.", ""), text))
+    return _by_line(problems)
+
+
+# At most this many problems are collected in one pass (each is one more run of the checks).
+MOST_PROBLEMS = 50
+
+
+def _later_task_problems(definition: Any, message: str) -> list[str]:
+    """The validation messages after ``message`` (the first) that the checks find once each field
+    they refused is set aside (a bad name renamed, bad minutes set to 1, an unknown prerequisite
+    dropped...), until none is left or one is not an action's field (a circle, a task's own field)."""
+    from games.domains.tasks.definition import DefinitionError, check_new, validate
+
+    found: list[str] = []
+    work = json.loads(json.dumps(definition))
+    for _ in range(MOST_PROBLEMS):
+        if not _set_aside(work, message):
+            break
+        try:
+            validate(work)
+            check_new(work)
+        except DefinitionError as error:
+            message = str(error)
+            if message in found:
+                break
+            found.append(message)
+            continue
+        break
+    return found
+
+
+def _set_aside(definition: Any, message: str) -> bool:
+    """Make the action field ``message`` refuses valid in ``definition`` (in place), so that the
+    checks go on to the next problem; False when the message is not about an action's field."""
+    where = re.match(r"task '(.*)'\.actions\[(\d+)\]\.(name|minutes|background|requires): (.*)$", message, re.S)
+    if where is None or not isinstance(definition, dict):
+        return False
+    tasks = [t for t in definition.get("tasks", []) if isinstance(t, dict) and t.get("name") == where.group(1)]
+    if not tasks:
+        return False
+    actions = tasks[0]["actions"]
+    number, key, said = int(where.group(2)), where.group(3), where.group(4)
+    action = actions[number]
+    if key == "name":
+        old = action.get("name")
+        others = [a.get("name") for a in actions if a is not action]
+        # in lower case ("Chop Onion" -> "chop onion", which "after" may already say), else two
+        # words no action has
+        lower = " ".join(old.lower().split()) if isinstance(old, str) else ""
+        fits = len(lower.split()) in (2, 4) and lower not in others
+        action["name"] = lower if fits else f"set aside{number}"
+        if isinstance(old, str) and old not in others:  # what waits for it waits for the new name
+            for other in actions:
+                if isinstance(other.get("requires"), list):
+                    other["requires"] = [action["name"] if r == old else r for r in other["requires"]]
+    elif key == "minutes":
+        action["minutes"] = 1
+    elif key == "background":
+        action["background"] = False
+    else:
+        requires = action.get("requires")
+        named = re.match(r"'(.*)' (is not an action|is listed twice)", said)
+        if named and isinstance(requires, list):
+            action["requires"] = [r for r in requires if r != named.group(1)]
+        else:
+            action["requires"] = []
+    return True
+
+
+def _by_line(problems: list[Problem]) -> list[Problem]:
+    """The problems in the order of their lines (those without one first), each once."""
+    unique = list(dict.fromkeys(problems))
+    return sorted(unique, key=lambda p: p.line or 0)
 
 
 def _too_many_actions(definition: Mapping[str, Any]) -> tuple[Path, str, str] | None:

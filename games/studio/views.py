@@ -310,6 +310,12 @@ def download(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+def _integer(text: str) -> int | None:
+    """A form's whole number ("12", " 12", "-3"), else None (a 300-digit one too)."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.removeprefix("-").isdigit() and len(text) <= 20 else None
+
+
 def _generator_context(
     request: HttpRequest,
     domain: str,
@@ -328,7 +334,7 @@ def _generator_context(
     return {
         "domains": [(d, registry.descriptor(d).title) for d in family.domains()],
         "domain": domain,
-        "knobs": [(k, values.get(k.name, "")) for k in knobs],
+        "knobs": [(k, values.get(k.name, ""), None) for k in knobs],  # (knob, value, what is wrong)
         "filled": bool(values) or run is not None,
         "count": count,
         "seed": seed,
@@ -354,11 +360,15 @@ def generator(request: HttpRequest) -> HttpResponse:
         if asked != domain:  # "domain=nope" generated tasks instances
             context["error"] = f"no generator for {asked[:40]!r}; choose one of {', '.join(offered)}"
             return render(request, "studio/generate.html", context, status=400)
-        try:
-            count, seed = int(context["count"]), int(context["seed"])
-        except ValueError:
-            context["error"] = "count and seed must be whole numbers"
-            return render(request, "studio/generate.html", context, status=400)
+        # every field's problem at once, each beside its field (it said only the first bad knob)
+        wrong: dict[str, str] = {}
+        count, seed = _integer(context["count"]), _integer(context["seed"])
+        if count is None or not 1 <= count <= PAGE_COUNT:
+            wrong["count"] = (
+                f"count: a whole number from 1 to {PAGE_COUNT} on this page (manage.py generate has no cap)"
+            )
+        if seed is None or not 0 <= seed <= family.SEED_MAX:
+            wrong["seed"] = f"seed: a whole number from 0 to {family.SEED_MAX}"
         given: dict[str, Any] = {}
         for knob in knobs:
             raw = request.POST.get(knob.name, "")
@@ -366,9 +376,16 @@ def generator(request: HttpRequest) -> HttpResponse:
                 given[knob.name] = bool(raw)
             elif raw.strip():
                 given[knob.name] = raw
+                try:
+                    knob.parse(raw)
+                except KnobError as error:
+                    wrong[knob.name] = str(error)
+        if wrong or count is None or seed is None:
+            context["error"] = "; ".join(wrong.values())
+            context["wrong"] = wrong
+            context["knobs"] = [(k, value, wrong.get(k.name)) for k, value, _ in context["knobs"]]
+            return render(request, "studio/generate.html", context, status=400)
         try:
-            if not 1 <= count <= PAGE_COUNT:
-                raise KnobError(f"count: from 1 to {PAGE_COUNT} on this page (manage.py generate has no cap)")
             run = runs.start(
                 domain,
                 count=count,

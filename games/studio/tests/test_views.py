@@ -1143,3 +1143,60 @@ def test_an_edited_generated_instance_does_not_claim_the_certificate_of_the_vers
     assert again.version == 4 and again.certificate == first.certificate and again.description == first.description
     (row,) = client_r.get(f"/studio/generate/runs/{run.pk}/").context["rows"]
     assert row["certified_version"] is None
+
+
+def test_every_problem_of_a_task_is_reported_at_once_each_with_its_line_and_field(client_r):
+    """A task with five mistakes showed one (the misspelt key): each fixed one revealed the next."""
+    text = starter("tasks") + (
+        '\n[[actions]]\ndo = "Chop Onion"\nminutes = 0\nafter = ["nothing"]\n'
+        '\n[[actions]]\ndo = "slice bread"\nminutes = 500\nbackgrond = true\n'
+    )
+    lines = {row: n for n, row in enumerate(text.splitlines(), 1)}
+    response = _check(client_r, "tasks", text)
+    found = [(p.line, p.field, p.message) for p in response.context["problems"]]
+    assert found == [
+        (lines['do = "Chop Onion"'], "actions[8].do", "'Chop Onion' must be lower case with single spaces"),
+        (lines["minutes = 0"], "actions[8].minutes", "must be a whole number of minutes from 1 to 120"),
+        (lines['after = ["nothing"]'], "actions[8].after", "'nothing' is not an action of this task"),
+        (lines["minutes = 500"], "actions[9].minutes", "must be a whole number of minutes from 1 to 120"),
+        (lines["backgrond = true"], "actions[9].backgrond", "unknown key 'backgrond'; did you mean 'background'?"),
+    ]
+    assert "5 problems" in response.content.decode()
+    # a name put right in lower case is what "after" may already say: no problem follows from it
+    waits = text.replace(
+        'after = ["nothing"]',
+        'after = ["nothing"]\n\n[[actions]]\ndo = "fry onion"\nminutes = 2\nafter = ["chop onion"]',
+    )
+    assert len(_check(client_r, "tasks", waits).context["problems"]) == 5
+    # a tasks-v1 JSON definition likewise
+    from games.studio.formats import parse
+
+    definition = parse("tasks", "t", starter("tasks"))
+    definition["tasks"][0]["actions"][0]["name"] = "Fill Kettle"
+    definition["tasks"][0]["actions"][1]["minutes"] = 0
+    definition["tasks"][0]["actions"][2]["requires"] = ["nope"]
+    problems = _check(client_r, "tasks", json.dumps(definition, indent=2)).context["problems"]
+    assert [p.field for p in problems] == [
+        "task 't'.actions[0].name",
+        "task 't'.actions[1].minutes",
+        "task 't'.actions[2].requires",
+    ]
+    assert all(p.line for p in problems)
+
+
+def test_the_generator_form_names_every_bad_knob_beside_its_field(generate):
+    page = generate({"domain": "tasks", "count": "0", "seed": "3", "actions": "500", "background": "abc"})
+    text = html.unescape(page.content.decode())
+    assert page.status_code == 400 and not GeneratorRun.objects.exists()
+    assert page.context["wrong"] == {
+        "count": "count: a whole number from 1 to 10 on this page (manage.py generate has no cap)",
+        "actions": "actions: must be from 5 to 100, got 500",
+        "background": "background: expected a number, got 'abc'",
+    }
+    for name, said in (
+        ("gen-count", "count: a whole"),
+        ("knob-actions", "actions: must"),
+        ("knob-background", "background: expected"),
+    ):
+        assert f'aria-describedby="{name}-error"' in text and f'<p class="error" id="{name}-error">{said}' in text
+    assert "knob-depth-error" not in text
