@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from annotations import services
-from annotations.models import Label
+from annotations.models import Assignment, Label
 from annotations.tests.factories import make_annotator, make_recipe
 
 pytestmark = [
@@ -99,6 +99,7 @@ def test_label_a_recipe_with_the_keyboard(live_server, browser):
         (1, "resource"): "none",
         (1, "time_constraint"): "0:2",
     }
+    page.once("dialog", lambda dialog: dialog.accept())  # "Submit Tea? Its labels become final"
     page.click("#submit-recipe")
     assert "Submitted Tea" in page.content()
     page.close()
@@ -263,4 +264,36 @@ def test_a_saved_time_constraint_is_what_the_page_shows(live_server, browser, sh
     assert minutes.input_value() == ""
     assert not Label.objects.filter(item=step4, property="time_constraint").exists()
     assert "to label" in page.locator(f"#status-{step4.pk}").inner_text()
+    page.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_submit_asks_first_and_says_how_many_labels_are_missing(live_server, browser, shots):
+    """The page says submitting makes the labels final, yet one click (or Enter) did it unasked."""
+    page = _long_stew(live_server, browser, labelled=10)
+    missing = page.locator("#submit-missing")
+    assert missing.inner_text() == "2 labels missing"
+    page.locator(".label-head").screenshot(path=str(shots / "annotations-submit-missing.png"))
+    page.keyboard.press("c")  # the page opens on step 10
+    missing.filter(has_text="1 label missing").wait_for()
+    page.keyboard.press("j")
+    page.keyboard.press("c")
+    page.wait_for_function("document.getElementById('submit-missing').textContent.trim() === ''")
+    asked = []
+
+    def answer(dialog, accept):
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda dialog: answer(dialog, False))
+    page.focus("#submit-recipe")
+    page.keyboard.press("Enter")  # a keyboard user answers the same question
+    page.wait_for_timeout(300)
+    assert asked == ["Submit Stew? Its labels become final: you cannot change them afterwards."]
+    assert Assignment.objects.get().submitted_at is None and "Submitted" not in page.inner_text("main")
+    page.once("dialog", lambda dialog: answer(dialog, True))
+    page.keyboard.press("Enter")
+    page.wait_for_load_state("load")
+    page.locator(".messages").filter(has_text="Submitted Stew").wait_for()
+    assert len(asked) == 2 and Assignment.objects.get().submitted_at is not None
     page.close()

@@ -52,6 +52,9 @@ def test_save_as_you_go_survives_a_reload(client, setup):
     assert Label.objects.get(item=item, property="resource").value == "oven+stove"
     assert Label.objects.get(item=item, property="time_constraint").value == "1:2"
     assert "2 of 15 labels" in page
+    assert 'data-missing="13">13 labels missing</span>' in page  # beside "Submit recipe"
+    last = _save(client, item, "concurrency", value="continuous").content.decode()
+    assert 'id="submit-missing" data-missing="12" hx-swap-oob="true">12 labels missing</span>' in last
     assert 'value="2"' in page  # the minutes are shown again
 
 

@@ -51,7 +51,12 @@ def _progress(unit: ProjectRecipe, annotator: Annotator) -> dict[str, Any]:
     needed = unit.items.count() * len(unit.project.properties)
     missing = len(services.missing_labels(unit, annotator))
     done = needed - missing
-    return {"done": done, "needed": needed, "percent": round(100 * done / needed) if needed else 100}
+    return {
+        "done": done,
+        "needed": needed,
+        "missing": missing,
+        "percent": round(100 * done / needed) if needed else 100,
+    }
 
 
 def _step_rows(unit: ProjectRecipe, annotator: Annotator) -> list[dict[str, Any]]:

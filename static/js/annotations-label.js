@@ -220,6 +220,20 @@
     }
   });
 
+  // Submitting makes the labels final: ask first. While labels are missing the server refuses it
+  // and lists them (the count stands beside the button), so there is nothing to confirm.
+  const submitForm = document.querySelector("form.submit-recipe");
+  if (submitForm) {
+    submitForm.addEventListener("submit", (event) => {
+      const count = document.getElementById("submit-missing");
+      if (count && Number(count.dataset.missing || 0) > 0) return;
+      const title = submitForm.dataset.title || "this recipe";
+      if (!window.confirm(`Submit ${title}? Its labels become final: you cannot change them afterwards.`)) {
+        event.preventDefault();
+      }
+    });
+  }
+
   // A reload put the page back where it was read while the keys act on the first unlabelled step,
   // out of sight: the page opens on that step instead.
   if ("scrollRestoration" in history) history.scrollRestoration = "manual";
