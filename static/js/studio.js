@@ -37,6 +37,19 @@
     if (goto) { gotoLine(parseInt(goto.dataset.line, 10)); return; }
     if (event.target.closest("#studio-add-button")) addAction();
   });
+  // "Not saved: line 16 ..." is what the last Save found: once the text is checked again it is
+  // gone when the check passes, and otherwise says that the check beside it is the text as it is now.
+  document.addEventListener("htmx:afterSwap", (event) => {
+    const check = document.getElementById("studio-check");
+    const banner = document.getElementById("studio-not-saved");
+    if (!check || !banner || event.detail.target !== check) return;
+    if (!check.querySelector(".studio-problems")) { banner.remove(); return; }
+    if (banner.dataset.outdated) return;
+    banner.dataset.outdated = "1";
+    banner.classList.replace("error", "warning");
+    banner.removeAttribute("role");
+    banner.textContent = "Not saved when you pressed Save; the text has changed since: its problems now are listed beside it.";
+  });
   // A check the server could not answer must not leave the last good preview beside other text.
   document.addEventListener("htmx:responseError", (event) => {
     const check = document.getElementById("studio-check");

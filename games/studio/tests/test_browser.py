@@ -214,3 +214,31 @@ def test_a_bundled_recipe_pair_is_edited_and_saved_as_its_next_version(tmp_path,
         tops = {round(page.locator(s).bounding_box()["y"]) for s in ("button[value=save]", ".studio-actions a.button")}
         assert len(tops) == 1, tops
         assert not errors, errors
+
+
+def test_the_not_saved_banner_goes_once_the_text_checks_clean(tmp_path, shots):
+    """After Save with a mistake, "Not saved: line 17 ..." stayed under the editor once the text
+    was fixed and the live check had turned green, until the next save."""
+    from playwright.sync_api import expect
+
+    with in_the_studio(tmp_path) as (_stack, page, errors):
+        page.click("text=Write a task")
+        htmx_ready(page)
+        page.fill("#studio-name", "toast-and-tea")
+        page.fill("#studio-text", WITH_MISTAKE)
+        expect(page.locator(".studio-problems")).to_contain_text("line 17")
+        page.get_by_role("button", name="Save", exact=True).click()
+        banner = page.locator("#studio-not-saved")
+        expect(banner).to_contain_text("Not saved: line 17")
+        htmx_ready(page)
+        # another mistake: the banner says the check beside it is the text as it is now
+        page.fill("#studio-text", WITH_MISTAKE.replace("minutes = 2", "minutes = 0"))
+        expect(page.locator(".studio-problems")).to_contain_text("actions[1].minutes")
+        expect(banner).to_contain_text("the text has changed since")
+        expect(banner).not_to_have_attribute("role", "alert")
+        page.screenshot(path=str(shots / "studio-not-saved-outdated.png"), full_page=True)
+        page.fill("#studio-text", WITH_MISTAKE.replace("boil kettel", "boil kettle"))
+        expect(page.locator(".studio-preview")).to_contain_text("proven optimal")
+        expect(banner).to_have_count(0)
+        page.screenshot(path=str(shots / "studio-not-saved-cleared.png"), full_page=True)
+        assert not errors, errors
