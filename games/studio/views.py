@@ -304,6 +304,9 @@ def download(request: HttpRequest, pk: int) -> HttpResponse:
     if scenario.domain not in formats.domains():
         raise Http404("this domain has no export")
     filename, text = _export(scenario)
+    # the version in the name: v1's and v2's exports were both "my-tea.toml"
+    stem, dot, extension = filename.rpartition(".")
+    filename = f"{stem}-v{scenario.version}{dot}{extension}" if dot else f"{filename}-v{scenario.version}"
     kind = "application/toml" if filename.endswith(".toml") else "application/json"
     response = HttpResponse(text, content_type=f"{kind}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

@@ -525,10 +525,17 @@ def test_saving_makes_a_new_version_and_old_games_keep_theirs(client_r, research
     assert game.scenario_id == first.pk  # the old game keeps v1
 
     exported = client_r.get(f"/studio/export/{second.pk}/")
-    assert exported["Content-Disposition"] == 'attachment; filename="my-tea.toml"'
+    assert exported["Content-Disposition"] == 'attachment; filename="my-tea-v2.toml"'
+    # v1's export is v1's, under its own name (both were "my-tea.toml")
+    exported_v1 = client_r.get(f"/studio/export/{first.pk}/")
+    assert exported_v1["Content-Disposition"] == 'attachment; filename="my-tea-v1.toml"'
+    assert "minutes = 4" in exported_v1.content.decode()
     assert "minutes = 5" in exported.content.decode()
     editor = client_r.get(f"/studio/edit/{second.pk}/").content.decode()
     assert "minutes = 5" in editor and "version 3 of studio/my-tea" in editor
+    # Export says what it downloads: the saved version, not the edits in the editor
+    assert f'href="/studio/export/{second.pk}/" aria-describedby="studio-export-hint">Export v2</a>' in editor
+    assert "Export v2 downloads the saved version 2, without the edits not saved yet." in editor
 
 
 def test_bad_input_changes_nothing(client_r):
