@@ -7,6 +7,7 @@ the scenario version (and so the recipe version) they were created with.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -68,8 +69,15 @@ def accept_unanimous(*, user: Any, project: Project, min_labels: int = 2) -> int
 
 
 def prefill(votes: Mapping[str, str], gold: str | None) -> str:
-    """What the adjudication form starts with: the gold if decided, else the majority label."""
-    return gold or majority(votes) or ""
+    """What the adjudication form starts with: the gold if decided, else the majority label; a tie
+    at the top starts undecided (pre-filling one side, found alphabetically, beside "press Enter to
+    accept" made pressing Enter through the items pick gold at random)."""
+    if gold:
+        return gold
+    counts = sorted(Counter(votes.values()).values(), reverse=True)
+    if len(counts) > 1 and counts[0] == counts[1]:
+        return ""
+    return majority(votes) or ""
 
 
 def _fields_with_gold(step: Any, labels: Mapping[str, str]) -> dict[str, Any]:

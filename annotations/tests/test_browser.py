@@ -297,3 +297,41 @@ def test_submit_asks_first_and_says_how_many_labels_are_missing(live_server, bro
     page.locator(".messages").filter(has_text="Submitted Stew").wait_for()
     assert len(asked) == 2 and Assignment.objects.get().submitted_at is not None
     page.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_enter_through_adjudication_leaves_a_tie_to_the_adjudicator(live_server, browser, researcher, shots):
+    """A 1-vs-1 tie came pre-filled with one side beside "press Enter to accept"."""
+    from annotations.models import GoldLabel
+
+    people = [make_annotator(name) for name in ("amy", "bob")]
+    project = services.create_project(
+        name="Ties",
+        recipes=[make_recipe("Cobbler")],
+        properties=["concurrency", "resource"],
+        annotators=people,
+        annotators_per_item=2,
+    )
+    unit = project.recipes.get()
+    for user in people:
+        for item in unit.items.all():
+            services.save_label(user=user, item=item, prop="resource", value="none")
+            tied = item.step == 4 and user.username == "bob"
+            services.save_label(user=user, item=item, prop="concurrency", value="autonomous" if tied else "continuous")
+        services.submit(user=user, unit=unit)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "res")
+    page.fill("input[name=password]", "pw-researcher-1")
+    page.press("input[name=password]", "Enter")
+    page.goto(f"{live_server.url}/annotate/projects/{project.pk}/adjudicate/?filter=disputed")
+    assert page.locator("#gold-concurrency").input_value() == ""
+    page.locator("#gold-form").screenshot(path=str(shots / "annotations-adjudicate-tie.png"))
+    page.keyboard.press("Enter")  # "Save gold" has the focus
+    page.wait_for_load_state("load")
+    assert "left undecided: concurrency" in page.inner_text(".messages")
+    assert "Nothing left in this list" in page.inner_text("main")
+    page.screenshot(path=str(shots / "annotations-adjudicate-list-done.png"))
+    assert not GoldLabel.objects.filter(property="concurrency").exists()
+    assert GoldLabel.objects.get(property="resource", item__step=4).value == "none"
+    page.close()

@@ -373,6 +373,55 @@ def test_adjudication_prefills_majority_and_saves_gold_then_applies_it(client, r
     assert v2.steps.get(index=0).physical == v1.steps.get(index=0).physical
 
 
+def test_adjudication_leaves_a_tie_undecided_and_says_when_a_list_is_done(client, researcher):
+    """Playtest: a 1-vs-1 tie came pre-filled with one side (the first alphabetically) beside "press
+    Enter to accept", so Enter through the items chose gold at random; and saving the last
+    disputed item went back to the first without a word."""
+    people = [make_annotator(n) for n in ("amy", "bob")]
+    project = services.create_project(
+        name="Ties",
+        recipes=[make_recipe("Cobbler")],
+        properties=["concurrency", "resource"],
+        annotators=people,
+        annotators_per_item=2,
+    )
+    unit = project.recipes.get()
+    for user in people:
+        for item in unit.items.all():
+            services.save_label(user=user, item=item, prop="resource", value="none")
+            tied = item.step == 4 and user.username == "bob"
+            services.save_label(user=user, item=item, prop="concurrency", value="autonomous" if tied else "continuous")
+        services.submit(user=user, unit=unit)
+    client.force_login(researcher)
+    url = reverse("annotations:adjudicate", args=[project.pk])
+    page = client.get(url, {"filter": "disputed"}).content.decode()
+    assert "<h2>Cobbler, step 4</h2>" in page
+    assert '<option value="" selected>(undecided)</option>' in page  # the tie: the adjudicator chooses
+    assert '<option value="autonomous" selected>' not in page and '<option value="continuous" selected>' not in page
+    assert '<option value="none" selected>' in page  # the unanimous one is pre-filled as before
+    assert "tie: choose the gold label" in page and "A tie is left undecided (concurrency)" in page
+    # Enter through: the tie stays undecided, and the message says so
+    saved = client.post(
+        reverse("annotations:save_gold", args=[project.pk]),
+        {"item": "Cobbler/4", "filter": "disputed", "concurrency": "", "resource": "none", "next": ""},
+        follow=True,
+    )
+    assert "Saved 1 gold labels for Cobbler/4; left undecided: concurrency." in saved.content.decode()
+    assert not GoldLabel.objects.filter(property="concurrency").exists()
+    # the disputed list's last (and only) item: it says the list is done instead of starting over
+    assert saved.redirect_chain[-1][0] == f"{url}?filter=disputed&end=1"
+    done = saved.content.decode()
+    assert "Nothing left in this list. You went through its 1 item" in done and "<h2>Cobbler" not in done
+    decided = client.post(
+        reverse("annotations:save_gold", args=[project.pk]),
+        {"item": "Cobbler/4", "filter": "disputed", "concurrency": "continuous", "resource": "none", "next": ""},
+        follow=True,
+    )
+    assert "left undecided" not in decided.content.decode()
+    again = client.get(url, {"filter": "disputed", "item": "Cobbler/4"}).content.decode()
+    assert '<option value="continuous" selected>' in again and "tie: choose" not in again  # gold decided
+
+
 def test_applied_gold_names_recipes_by_title(client, researcher):
     project = services.create_project(
         name="Titles",

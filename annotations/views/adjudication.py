@@ -56,7 +56,9 @@ def adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
         which = "open"
     ratings = selectors.ratings(project)
     keys = _queue(project, ratings, which)
-    key = request.GET.get("item") or (keys[0] if keys else "")
+    # "end": the list's last item was just saved; the list (disputed, all) may still hold every item
+    end = bool(request.GET.get("end")) and not request.GET.get("item")
+    key = request.GET.get("item") or (keys[0] if keys and not end else "")
     item = Item.objects.filter(project=project, key=key).select_related("recipe").first()
     context: dict[str, Any] = {
         "project": project,
@@ -65,6 +67,7 @@ def adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
         "remaining": len(keys),
         "progress": selectors.project_progress(project),
         "item": item,
+        "end": end,
     }
     if item is not None:
         gold = selectors.gold_of(project)
@@ -83,7 +86,9 @@ def adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
                     "title": PROPERTY_TITLES[prop],
                     "votes": sorted(votes.items()),
                     "counts": sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])),
-                    "tie": len(counts) > 1 and sorted(counts.values())[-1] == sorted(counts.values())[-2],
+                    "tie": not decided
+                    and len(counts) > 1
+                    and sorted(counts.values())[-1] == sorted(counts.values())[-2],
                     "value": value,
                     "gold": decided,
                     "options": _options(prop, votes, value),
@@ -94,6 +99,7 @@ def adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
         position = keys.index(item.key) if item.key in keys else -1
         context |= {
             "fields": fields,
+            "ties": [f["title"] for f in fields if f["tie"]],
             "steps": item.recipe.items.order_by("step"),
             "next_key": keys[position + 1]
             if 0 <= position < len(keys) - 1
@@ -118,10 +124,16 @@ def save_gold(request: HttpRequest, pk: int) -> HttpResponse:
     except AnnotationError as exc:
         messages.error(request, f"Gold for {item.key} not saved: {exc}.")
         return redirect(f"{reverse('annotations:adjudicate', args=[pk])}?filter={which}&item={item.key}")
-    messages.success(request, f"Saved {saved} gold labels for {item.key}.")
+    undecided = [PROPERTY_TITLES[p].lower() for p in project.properties if not labels[p].strip()]
+    left = f"; left undecided: {', '.join(undecided)}" if undecided else ""
+    messages.success(request, f"Saved {saved} gold labels for {item.key}{left}.")
     following = request.POST.get("next", "")
     target = f"{reverse('annotations:adjudicate', args=[pk])}?filter={which}"
-    return redirect(f"{target}&item={following}" if following and following != item.key else target)
+    if following and following != item.key:
+        return redirect(f"{target}&item={following}")
+    # the list's last item: say so ("without gold" empties as gold is saved; the others keep their
+    # items, and went back to the first as if nothing had happened)
+    return redirect(target if which == "open" else f"{target}&end=1")
 
 
 @manager_required
