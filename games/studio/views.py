@@ -144,11 +144,27 @@ def _export(scenario: Scenario) -> tuple[str, str]:
     return export(scenario.domain, definition, _own_name(scenario))
 
 
+class NoSuchScenario(Exception):
+    """The editor names a scenario to save a version of that is not there (or of another domain)."""
+
+    def __init__(self, domain: str, given: str) -> None:
+        shown = given if len(given) <= 20 else given[:20] + "…"
+        super().__init__(f"there is no {domain} scenario {shown} to save a version of")
+        self.problem = Problem(None, "scenario", str(self))
+
+
 def _edited(request: HttpRequest, domain: str) -> Scenario | None:
-    """The stored scenario the editor's text is a new version of, if it is one."""
-    if (pk := whole_number(request.POST.get("scenario"))) is None:
+    """The stored scenario the editor's text is a new version of, if it is one; raises
+    NoSuchScenario when the form names one that is not there (a nonexistent, negative or other
+    domain's id was saved as a new scenario, silently)."""
+    given = request.POST.get("scenario", "").strip()
+    if not given:
         return None
-    return Scenario.objects.filter(pk=pk, domain=domain).first()
+    pk = whole_number(given)
+    found = Scenario.objects.filter(pk=pk, domain=domain).first() if pk is not None else None
+    if found is None:
+        raise NoSuchScenario(domain, given)
+    return found
 
 
 def _read(
@@ -189,7 +205,10 @@ def check(request: HttpRequest, domain: str) -> HttpResponse:
     # The text is checked whatever the name says (a researcher edits the example before naming it,
     # as the page's first check does); a name typed wrong is one more problem, beside the preview.
     name = request.POST.get("name", "").strip()
-    scenario = _edited(request, domain)
+    try:
+        scenario = _edited(request, domain)
+    except NoSuchScenario as missing:
+        return render(request, "studio/_check.html", {"problems": [missing.problem], "preview": None, "domain": domain})
     try:
         if scenario is None:
             check_name(name)
@@ -229,9 +248,15 @@ def scenario_preview(request: HttpRequest, pk: int) -> HttpResponse:
 def save(request: HttpRequest, domain: str) -> HttpResponse:
     """Store the text as a new version of its scenario (old games keep theirs); ``play`` also starts a game."""
     domain = _domain(domain)
-    scenario = _edited(request, domain)
-    name, text, definition, problems = _read(request, domain, scenario=scenario)
     agents = _agents(request.POST.get("agents"), domain)
+    try:
+        scenario = _edited(request, domain)
+    except NoSuchScenario as missing:  # nothing is saved, not even as a new scenario
+        name, text = request.POST.get("name", "").strip(), request.POST.get("text", "")
+        return _editor(
+            request, domain, name=name, text=text, scenario=None, problems=[missing.problem], agents=agents, status=400
+        )
+    name, text, definition, problems = _read(request, domain, scenario=scenario)
     if definition is None:
         return _editor(
             request, domain, name=name, text=text, scenario=scenario, problems=problems, agents=agents, status=400

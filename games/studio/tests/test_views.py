@@ -1207,3 +1207,18 @@ def test_the_generator_form_names_every_bad_knob_beside_its_field(generate):
     ):
         assert f'aria-describedby="{name}-error"' in text and f'<p class="error" id="{name}-error">{said}' in text
     assert "knob-depth-error" not in text
+
+
+@pytest.mark.parametrize("given", ["9999", "-3", "abc", "other-domain"])
+def test_a_save_naming_a_scenario_that_is_not_there_is_refused_and_changes_nothing(client_r, given):
+    """A save whose scenario id was not there (or of another domain) was saved as a new scenario."""
+    from games.scenarios import save_scenario
+
+    recipe, _ = save_scenario(domain="recipes", slug="x/pair", title="Pair", source="x", definition={"recipes": []})
+    given = str(recipe.pk) if given == "other-domain" else given
+    response = client_r.post("/studio/tasks/save/", {"name": "my-tea", "text": starter("tasks"), "scenario": given})
+    said = f"there is no tasks scenario {given} to save a version of"
+    assert response.status_code == 400 and said in response.content.decode()
+    assert list(Scenario.objects.values_list("slug", "version")) == [("x/pair", 1)]
+    checked = _check(client_r, "tasks", starter("tasks"), scenario=given).content.decode()
+    assert said in checked and "studio-preview" not in checked
