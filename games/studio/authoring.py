@@ -73,8 +73,12 @@ def _json(text: str) -> Any:
         raise AuthoringError(
             [Problem(error.lineno, "", f"not valid JSON: {error.msg} (column {error.colno})")]
         ) from None
-    except (RecursionError, ValueError) as error:  # nested thousands deep; an integer of 4,300+ digits
-        raise AuthoringError([Problem(1, "", f"not a JSON we can read: {error}")]) from None
+    except RecursionError:  # nested thousands deep (Python's own words named its decoder's recursion)
+        raise AuthoringError(
+            [Problem(1, "", "not a JSON we can read: its lists or objects are nested too deep")]
+        ) from None
+    except ValueError:  # an integer of 4,300+ digits
+        raise AuthoringError([Problem(1, "", "not a JSON we can read: a number has too many digits")]) from None
     if (path := _not_finite(raw)) is not None:
         # Python's JSON reads NaN, Infinity and 1e999, which no check below expects (NaN passes every
         # comparison) and a database's JSON cannot store: refused here, for every field at once

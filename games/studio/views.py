@@ -176,7 +176,8 @@ def _read(
         name = _own_name(scenario)
     text = request.POST.get("text", "")
     if len(text) > MAX_TEXT:
-        return name, text, None, [Problem(None, "", f"the text is over {MAX_TEXT} characters")]
+        said = f"the text is over {MAX_TEXT:,} characters (this one has {len(text):,})"
+        return name, text, None, [Problem(None, "", said)]
     try:
         return name, text, parse(domain, name, text, named=scenario is not None), []
     except AuthoringError as error:

@@ -1222,3 +1222,21 @@ def test_a_save_naming_a_scenario_that_is_not_there_is_refused_and_changes_nothi
     assert list(Scenario.objects.values_list("slug", "version")) == [("x/pair", 1)]
     checked = _check(client_r, "tasks", starter("tasks"), scenario=given).content.decode()
     assert said in checked and "studio-preview" not in checked
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            '{"tasks": ' + "[" * 50_000 + "]" * 50_000 + "}",
+            "not a JSON we can read: its lists or objects are nested too deep",
+        ),
+        ('{"tasks": [' + "9" * 5000 + "]}", "not a JSON we can read: a number has too many digits"),
+        ("{" + " " * 200_001 + "}", "the text is over 200,000 characters (this one has 200,003)"),
+    ],
+)
+def test_a_text_we_cannot_read_is_refused_in_plain_words(client_r, text, said):
+    """ "maximum recursion depth exceeded while decoding a JSON array from a unicode string" and
+    "over 200000 characters" were Python's words, not a reader's."""
+    page = html.unescape(_check(client_r, "tasks", text).content.decode())
+    assert said in page and "recursion" not in page and "Exceeds the limit" not in page
