@@ -220,7 +220,7 @@ def play_turn(game_id: int) -> bool:
         decision.say = ""
     failed = [c.reply.error for c in decision.calls if not c.reply.ok]
     if failed and not any(c.reply.ok for c in decision.calls):
-        problem = f"model call failed: {failed[0]}"
+        problem = f"model call failed: {said_to_players(failed[0])}"
     retry_in = record_outcome(memory.data, failed=bool(problem), now=now)
     if problem and memory.data[BACKOFF_KEY]["failures"] == 1:
         # say so once per run of failures, not at every retry; a blinded (study) game never tells
@@ -230,6 +230,19 @@ def play_turn(game_id: int) -> bool:
     NpcMemory.objects.filter(pk=game_id).update(data=memory.data, last_seq=seq, decided_seq=seq, turns=memory.turns + 1)
     apply_decision(game, rules, state, free, decision, after_seq=seq, retry_in=retry_in if problem else None)
     return True
+
+
+def said_to_players(error: str) -> str:
+    """A failed model call as the game's chat says it: what went wrong, without the model server's
+    address or its own words (everyone in the game reads the chat, a participant too, and the
+    export keeps it); the whole error is on the game's LLM calls page and in the server's log."""
+    if error.startswith("timeout after "):
+        return f"the model did not answer within {error.removeprefix('timeout after ')}"
+    if error.startswith("cannot reach "):
+        return "the model server cannot be reached"
+    if found := re.match(r"HTTP (\d{3})\b", error):
+        return f"the model server refused the call (HTTP {found.group(1)})"
+    return "the model's answer could not be read"
 
 
 # -- backing off a failing model --------------------------------------------------------------

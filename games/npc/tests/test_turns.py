@@ -283,6 +283,12 @@ def test_a_failing_model_is_asked_again_only_after_a_growing_capped_wait(
     # the participant is told once per run of failures, not at every retry
     said = GameEvent.objects.filter(game=game, category="chat", agent=1).values_list("data__text", flat=True)
     assert len([text for text in said if "trying again" in text]) == 1
+    # in words that name no server (a participant read "cannot reach http://127.0.0.1:8080/v1");
+    # the whole error stays on the LLM calls page
+    (line,) = [text for text in said if "trying again" in text]
+    assert line.startswith("(model call failed: the model server refused the call (HTTP 500)"), line
+    assert endpoint.base_url not in line and "127.0.0.1" not in line
+    assert LlmCall.objects.filter(game=game, error__startswith="HTTP 500").exists()
 
     data: dict = {}
     delays = [record_outcome(data, failed=True, now=now) for _ in range(8)]
@@ -340,3 +346,16 @@ def test_an_npc_line_that_repeats_a_line_of_the_game_is_not_said(
     said = list(GameEvent.objects.filter(game=game, category="chat", agent=1).values_list("data__text", flat=True))
     assert told and told[0] not in said, (told, said)
     assert "I will sweep next." in said  # a line of its own is said
+
+
+def test_a_failed_call_reads_in_the_chat_without_the_servers_address():
+    from games.npc.turns import said_to_players
+
+    assert said_to_players("cannot reach http://10.0.0.5:8080/v1: Connection error.") == (
+        "the model server cannot be reached"
+    )
+    assert said_to_players("timeout after 30 s") == "the model did not answer within 30 s"
+    assert said_to_players("HTTP 401: Incorrect API key provided: sk-abc***") == (
+        "the model server refused the call (HTTP 401)"
+    )
+    assert said_to_players("ValueError: http://internal/ said no") == "the model's answer could not be read"
