@@ -33,6 +33,14 @@ from games.catalog.recipes.models import Recipe
 from games.catalog.recipes.services import RecipeProblem, rebuild_scenarios, save_recipe_version_changed
 
 
+class GoldLabelError(AnnotationError):
+    """A gold label refused; ``prop`` names its property (the message names it in words already)."""
+
+    def __init__(self, prop: str, message: str) -> None:
+        super().__init__(message)
+        self.prop = prop
+
+
 @transaction.atomic
 def set_gold_labels(*, user: Any, item: Item, labels: Mapping[str, str]) -> int:
     """Store several gold labels of one item at once; any bad value stores none of them."""
@@ -46,7 +54,7 @@ def set_gold_labels(*, user: Any, item: Item, labels: Mapping[str, str]) -> int:
         try:
             checked[prop] = check_label(prop, value, step=item.step, steps=steps, earlier_only=True)
         except LabelError as exc:
-            raise AnnotationError(f"{prop}: {exc}") from None
+            raise GoldLabelError(prop, str(exc)) from None
     for prop, value in checked.items():
         GoldLabel.objects.update_or_create(item=item, property=prop, defaults={"value": value, "decided_by": user})
     return len(checked)

@@ -335,3 +335,40 @@ def test_enter_through_adjudication_leaves_a_tie_to_the_adjudicator(live_server,
     assert not GoldLabel.objects.filter(property="concurrency").exists()
     assert GoldLabel.objects.get(property="resource", item__step=4).value == "none"
     page.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_typed_gold_label_can_be_mended_in_place(live_server, browser, researcher, shots):
+    """Typed "abc" as gold, refused: the box was empty again and the message named "time_constraint"
+    and "Garlic-Bread/2"."""
+    from annotations.models import GoldLabel
+
+    project = services.create_project(
+        name="Typed",
+        recipes=[make_recipe("Garlic-Bread")],
+        properties=["time_constraint"],
+        annotators=[make_annotator("amy")],
+        annotators_per_item=1,
+    )
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "res")
+    page.fill("input[name=password]", "pw-researcher-1")
+    page.press("input[name=password]", "Enter")
+    page.goto(f"{live_server.url}/annotate/projects/{project.pk}/adjudicate/?filter=all&item=Garlic-Bread/2")
+    page.fill("#gold-time_constraint-other", "abc")
+    page.press("#gold-time_constraint-other", "Enter")
+    page.wait_for_load_state("load")
+    message = page.inner_text(".messages")
+    assert message.startswith("Gold for Garlic Bread, step 2 not saved: time constraint “abc” is not a label"), message
+    box = page.locator("#gold-time_constraint-other")
+    assert box.input_value() == "abc"
+    assert page.evaluate("document.activeElement.id") == "gold-time_constraint-other"  # ready to mend
+    page.screenshot(path=str(shots / "annotations-gold-typed-refused.png"))
+    page.keyboard.press("Control+A")
+    page.keyboard.type("1:5")
+    page.keyboard.press("Enter")
+    page.wait_for_load_state("load")
+    assert "Saved 1 gold label for Garlic Bread, step 2" in page.inner_text(".messages")
+    assert GoldLabel.objects.get().value == "1:5"
+    page.close()

@@ -406,7 +406,7 @@ def test_adjudication_leaves_a_tie_undecided_and_says_when_a_list_is_done(client
         {"item": "Cobbler/4", "filter": "disputed", "concurrency": "", "resource": "none", "next": ""},
         follow=True,
     )
-    assert "Saved 1 gold labels for Cobbler/4; left undecided: concurrency." in saved.content.decode()
+    assert "Saved 1 gold label for Cobbler, step 4; left undecided: concurrency." in saved.content.decode()
     assert not GoldLabel.objects.filter(property="concurrency").exists()
     # the disputed list's last (and only) item: it says the list is done instead of starting over
     assert saved.redirect_chain[-1][0] == f"{url}?filter=disputed&end=1"
@@ -420,6 +420,50 @@ def test_adjudication_leaves_a_tie_undecided_and_says_when_a_list_is_done(client
     assert "left undecided" not in decided.content.decode()
     again = client.get(url, {"filter": "disputed", "item": "Cobbler/4"}).content.decode()
     assert '<option value="continuous" selected>' in again and "tie: choose" not in again  # gold decided
+
+
+def test_a_refused_typed_gold_label_stays_in_its_box_and_is_named_in_the_pages_words(client, researcher):
+    """Playtest: typing "abc" as gold emptied the box on refusal, so it could not be mended, and the
+    message said "Gold for Garlic-Bread/2 not saved: time_constraint: ..."."""
+    amy = make_annotator("amy")
+    project = services.create_project(
+        name="Typed",
+        recipes=[make_recipe("Garlic-Bread")],
+        properties=["concurrency", "time_constraint"],
+        annotators=[amy],
+        annotators_per_item=1,
+    )
+    client.force_login(researcher)
+    response = client.post(
+        reverse("annotations:save_gold", args=[project.pk]),
+        {"item": "Garlic-Bread/2", "filter": "all", "concurrency": "continuous", "time_constraint-other": "abc"},
+    )
+    page = response.content.decode()
+    assert response.status_code == 200  # the page again, not a redirect that forgets what was typed
+    assert re.search(r'name="time_constraint-other" type="text" value="abc" autofocus aria-invalid="true"', page)
+    assert '<option value="continuous" selected>' in page  # the other choices are kept too
+    message = re.search(r'<li class="message error">(.*?)</li>', page, re.S).group(1)
+    assert message == (
+        "Gold for Garlic Bread, step 2 not saved: time constraint “abc” is not a label: "
+        "type step:minutes, e.g. 2:5 (after step 2, within 5 min), or none."
+    )
+    assert 'id="gold-time_constraint-error">Not saved: time constraint “abc” is not a label' in page
+    # a well-formed label refused for its meaning keeps the schema's reason, in words
+    later = client.post(
+        reverse("annotations:save_gold", args=[project.pk]),
+        {"item": "Garlic-Bread/2", "filter": "all", "time_constraint-other": "4:5"},
+    ).content.decode()
+    assert "Gold for Garlic Bread, step 2 not saved: time constraint of step 2 can only name an earlier step" in later
+    assert 'value="4:5"' in later
+    assert not GoldLabel.objects.exists()
+    # mended in place, it saves
+    mended = client.post(
+        reverse("annotations:save_gold", args=[project.pk]),
+        {"item": "Garlic-Bread/2", "filter": "all", "concurrency": "continuous", "time_constraint-other": "1:5"},
+        follow=True,
+    )
+    assert "Saved 2 gold labels for Garlic Bread, step 2." in mended.content.decode()
+    assert GoldLabel.objects.get(property="time_constraint").value == "1:5"
 
 
 def test_applied_gold_names_recipes_by_title(client, researcher):
