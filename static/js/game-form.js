@@ -1,5 +1,6 @@
 // The new-game form: "play together with" only for a tasks scenario (and not the scenario itself), the player picker only on
-// human seats, the source game only on replay seats, how LLM teammates answer only with an LLM seat.
+// human seats, the source game only on replay seats, how LLM teammates answer only with an LLM seat, and
+// a hint when a kitchen written for several cooks has fewer seats filled.
 // Without scripts every field stays visible.
 (function () {
   "use strict";
@@ -7,6 +8,16 @@
     const domains = JSON.parse((document.getElementById("scenario-domains") || {}).textContent || "{}");
     const scenario = document.getElementById("id_scenario");
     const tasks = scenario && domains[scenario.value] === "tasks";
+    // a kitchen written for several cooks says so while its extra seats are empty
+    const crews = JSON.parse((document.getElementById("scenario-crews") || {}).textContent || "{}");
+    const crew = scenario ? crews[scenario.value] || 0 : 0;
+    const seated = 1 + Array.prototype.filter.call(document.querySelectorAll("[data-seat] select"), function (s) {
+      return s.name && /^seat\d+$/.test(s.name) && s.value;
+    }).length;
+    document.querySelectorAll("[data-crew-hint]").forEach(function (el) {
+      el.hidden = !(crew > seated);
+      el.querySelectorAll("[data-crew]").forEach(function (n) { n.textContent = String(crew); });
+    });
     document.querySelectorAll("[data-tasks-only]").forEach(function (el) {
       el.hidden = !tasks;
       el.querySelectorAll("option").forEach(function (o) {
