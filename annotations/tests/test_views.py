@@ -287,6 +287,28 @@ def test_report_page_and_json_agree(client, setup, researcher):
     assert "Agreement compares two annotators" not in page
 
 
+def test_the_published_level_is_drawn_over_the_bars_and_under_their_values(client, setup, researcher):
+    """Playtest: on the agreement chart the "published level" line was drawn before the bars, so a
+    bar reaching past it hid it."""
+    project, unit, amy, bob = setup
+    for user in (amy, bob):
+        for item in unit.items.all():
+            services.save_label(
+                user=user, item=item, prop="concurrency", value="continuous" if item.step else "autonomous"
+            )
+            services.save_label(user=user, item=item, prop="resource", value="none" if item.step else "oven")
+            services.save_label(user=user, item=item, prop="time_constraint", value="none")
+        services.submit(user=user, unit=unit)
+    client.force_login(researcher)
+    page = client.get(reverse("annotations:report", args=[project.pk])).content.decode()
+    chart = page[page.index("<svg") : page.index("</svg>")]  # the overview: kappa per property
+    drawn = re.findall(r'<(rect|line class="ref"|text class="value)', chart)
+    refs = [i for i, what in enumerate(drawn) if what == 'line class="ref"']
+    assert refs  # concurrency and resources have a published level
+    for i in refs:  # each right after its group's last bar, right before its values
+        assert drawn[i - 1] == "rect" and drawn[i + 1] == 'text class="value', drawn
+
+
 def test_the_report_says_what_it_needs_while_one_annotator_has_submitted(client, setup, researcher):
     # every figure read "n/a", the agreement "n/a%", and "No disagreements" with nothing compared
     project, unit, amy, _ = setup
