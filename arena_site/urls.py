@@ -10,6 +10,12 @@ from arena_site.health import healthz
 
 admin.site.site_header = "The Arena: administration"
 
+# Under /api/ these answer JSON (docs/api.md: every API error is {"error": ...}); elsewhere Django's pages.
+handler400 = "games.api.bad_request"
+handler403 = "games.api.permission_denied"
+handler404 = "games.api.page_not_found"
+handler500 = "games.api.server_error"
+
 urlpatterns = [
     path("", account_views.home, name="home"),
     path("healthz", healthz, name="healthz"),

@@ -7,12 +7,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
-from django.urls import reverse
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import Resolver404, resolve, reverse
+from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
 
 from accounts.permissions import can_create_games, is_researcher
 from accounts.tokens import user_for_request_header
@@ -33,17 +36,45 @@ def _token_user(request: HttpRequest) -> Any | None:
     return user_for_request_header(request.headers.get("Authorization"))
 
 
+# Every address the API has, for the 404 of one it has not (docs/api.md).
+ADDRESSES = "POST /api/games/, GET /api/games/<id>/, GET /api/games/<id>/events/"
+TOO_BIG = f"the body is longer than {schema.MAX_BODY_BYTES} bytes, the most the API reads; send a smaller JSON object"
+
+
+def _takes(*methods: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """Only ``methods``: any other is a JSON 405 naming them (Django's ``require_GET`` answers an
+    empty body). CSRF-exempt: a program sends its token, not cookies, so there is no cross-site
+    request to forge, and session requests here only read (GET); without it Django's CSRF check
+    answered a token's PUT or DELETE with its HTML 403 page before the method was looked at."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method not in methods:
+                response = _problem(
+                    405, f"{request.path} takes {' or '.join(methods)} only, not {request.method} (docs/api.md)"
+                )
+                response["Allow"] = ", ".join(methods)
+                return response
+            return view(request, *args, **kwargs)
+
+        return csrf_exempt(checked)
+
+    return decorate
+
+
 NO_TOKEN = "send your API token as 'Authorization: Token <token>' (manage.py create_api_token makes one)"
 
 
-@csrf_exempt  # token-authenticated: no cookies, so no cross-site request to forge
-@require_POST
+@_takes("POST")
 def create_game(request: HttpRequest) -> JsonResponse:
     user = _token_user(request)
     if user is None:
         return _problem(401, NO_TOKEN)
     if not can_create_games(user):
         return _problem(403, "this account may not create games")
+    if _longer_than(request, schema.MAX_BODY_BYTES):
+        return _problem(413, TOO_BIG)
     try:
         body = schema.create_game_body(request.body)
     except schema.SchemaError as error:
@@ -82,7 +113,7 @@ def create_game(request: HttpRequest) -> JsonResponse:
     return JsonResponse(game_summary(request, game), status=201)
 
 
-@require_GET
+@_takes("GET")
 def game_detail(request: HttpRequest, pk: int) -> JsonResponse:
     user = _token_user(request) or (request.user if request.user.is_authenticated else None)
     if user is None:
@@ -93,7 +124,7 @@ def game_detail(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse(game_summary(request, game, blind=permissions.is_blinded(user, game)))
 
 
-@require_GET
+@_takes("GET")
 def game_events(request: HttpRequest, pk: int) -> JsonResponse:
     user = _token_user(request) or (request.user if request.user.is_authenticated else None)
     if user is None:
@@ -108,6 +139,65 @@ def game_events(request: HttpRequest, pk: int) -> JsonResponse:
     blind = permissions.is_blinded(user, game)
     messages = [event_message(e, blind=blind) for e in events]
     return JsonResponse({"game": pk, "events": messages, "more": len(events) == EVENTS_PAGE})
+
+
+def _longer_than(request: HttpRequest, most: int) -> bool:
+    """Whether the body is over ``most`` bytes, told from its Content-Length before it is read (Django
+    refuses to read one over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, 2.5 MB, with its HTML 400 page)."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    return length > most or len(request.body) > most
+
+
+@csrf_exempt
+def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
+    """Any address under /api/ that is none of the API's (the site's HTML 404 page otherwise)."""
+    hint = ""
+    if not request.path.endswith("/"):
+        try:
+            resolve(request.path + "/")
+        except Resolver404:
+            pass
+        else:
+            hint = f"; did you mean {request.path}/ (with the closing slash)?"
+    return _problem(404, f"no such API address: {request.path}{hint}. The API has {ADDRESSES} (docs/api.md)")
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler400``: under /api/ JSON (a body too big for Django to read is a 413 naming the limit),
+    elsewhere the site's page."""
+    if not _is_api(request):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        return _problem(413, TOO_BIG)
+    return _problem(400, "the request could not be read; send a JSON object as docs/api.md shows")
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler403``: under /api/ JSON, elsewhere the site's page."""
+    if not _is_api(request):
+        return defaults.permission_denied(request, exception)
+    return _problem(403, "this account may not do that")
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler404``: under /api/ JSON, elsewhere the site's page."""
+    if not _is_api(request):
+        return defaults.page_not_found(request, exception)
+    return not_found(request)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: under /api/ JSON, elsewhere the site's page."""
+    if not _is_api(request):
+        return defaults.server_error(request)
+    return _problem(500, "the server failed to answer this request; it is logged. Try again, or tell the site's team")
 
 
 def game_summary(request: HttpRequest, game: Game, *, blind: bool = False) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from games import api, views
 
@@ -22,3 +22,6 @@ urlpatterns = [
 from games.npc.urls import urlpatterns as npc_urlpatterns  # noqa: E402
 
 urlpatterns += npc_urlpatterns
+
+# Last: any other address under /api/ is the API's JSON 404, not the site's HTML page.
+urlpatterns.append(re_path(r"^api/(?P<rest>.*)$", api.not_found, name="api_not_found"))

@@ -49,6 +49,7 @@ LEVELS: dict[str, str] = {
     "games:api_create": "token",
     "games:api_game": "api_game",
     "games:api_events": "api_game",
+    "games:api_not_found": "nowhere",  # any other /api/ address: a JSON 404 for everyone
     "games:llm_calls": "researcher",
     "games:benchmarks": "researcher",
     "games:benchmark": "researcher",
@@ -132,6 +133,7 @@ EXPECTED = {
     "researcher": {"anonymous": "login", "participant": "forbidden", "annotator": "forbidden", "researcher": "ok"},
     "game": {"anonymous": "login", "participant": "hidden", "annotator": "hidden", "researcher": "ok"},
     "api_game": {"anonymous": "unauthorized", "participant": "hidden", "annotator": "hidden", "researcher": "ok"},
+    "nowhere": {"anonymous": "hidden", "participant": "hidden", "annotator": "hidden", "researcher": "hidden"},
     "token": {
         "anonymous": "unauthorized",
         "participant": "unauthorized",
@@ -168,7 +170,7 @@ def url_for(route: str, game_pk: int, level: str) -> str:
     nothing has (the role check comes first, so it decides before any lookup)."""
     route = route.replace("^", "").replace("$", "")
     route = re.sub(r"\(\?P<app_label>[^)]*\)\)?", "games", route)
-    route = re.sub(r"\(\?P<url>\.\*\)", "nothing-here/", route)
+    route = re.sub(r"\(\?P<\w+>\.\*\)", "nothing-here/", route)
 
     def value(match: re.Match[str]) -> str:
         converter, name = match.group(1), match.group(2)

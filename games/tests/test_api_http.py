@@ -1,0 +1,86 @@
+"""The REST API answers every request under /api/ in JSON, as docs/api.md says: a method an address
+does not take, an unknown address, a body too big to read and a token's request that Django's CSRF
+check would have refused (its HTML page) are all ``{"error": ...}`` saying what to do."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from accounts.tokens import create_token
+from games import services
+
+
+@pytest.fixture
+def token(researcher) -> str:
+    return create_token(researcher)
+
+
+@pytest.fixture
+def api(token) -> Client:
+    # enforce_csrf_checks: as a real client meets the site (the test client skips the check by default)
+    return Client(enforce_csrf_checks=True, HTTP_AUTHORIZATION=f"Token {token}")
+
+
+def error_of(response) -> str:
+    assert response["Content-Type"].startswith("application/json"), response.content[:200]
+    return json.loads(response.content)["error"]
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_method_an_address_does_not_take_is_a_json_405_naming_the_methods_it_takes(
+    api, toy_scenario, researcher, settings, debug
+):
+    settings.DEBUG = debug
+    game = services.create_game("test/toy", [{"kind": "program", "user": researcher}], clock="lockstep")
+    response = api.get("/api/games/")
+    assert response.status_code == 405
+    assert response["Allow"] == "POST"
+    assert "takes POST" in error_of(response)
+    for method in ("put", "patch", "delete", "post"):
+        response = getattr(api, method)(f"/api/games/{game.pk}/", "{}", content_type="application/json")
+        assert response.status_code == 405, (method, response.content[:200])
+        assert response["Allow"] == "GET"
+        assert "takes GET" in error_of(response) and method.upper() in error_of(response)
+    response = api.delete(f"/api/games/{game.pk}/events/")
+    assert response.status_code == 405 and "takes GET" in error_of(response)
+
+
+@pytest.mark.parametrize("debug", [False, True])
+@pytest.mark.parametrize("method", ["get", "post", "delete"])
+def test_an_unknown_api_address_is_a_json_404(api, settings, debug, method):
+    settings.DEBUG = debug
+    for path in ("/api/", "/api/nothing/", "/api/games/x/", "/api/games/1/moves/"):
+        response = getattr(api, method)(path)
+        assert response.status_code == 404, (path, response.content[:200])
+        assert "no such API address" in error_of(response)
+        assert "/api/games/" in error_of(response)  # it lists the addresses there are
+
+
+def test_an_address_without_its_closing_slash_says_so(api):
+    response = api.get("/api/games/1")
+    assert response.status_code == 404
+    assert "/api/games/1/" in error_of(response)
+
+
+@pytest.mark.parametrize("debug", [False, True])
+@pytest.mark.parametrize("size", [64_001, 2_000_000, 3_000_000])
+def test_a_body_over_the_limit_is_a_json_413_naming_the_limit(api, toy_scenario, settings, debug, size):
+    settings.DEBUG = debug
+    body = json.dumps({"scenario": "test/toy", "pad": "x" * size})
+    response = api.post("/api/games/", body, content_type="application/json")
+    assert response.status_code == 413
+    assert "64000 bytes" in error_of(response)
+
+
+def test_a_body_too_big_for_django_to_read_elsewhere_under_api_is_still_json(settings, rf):
+    from django.core.exceptions import RequestDataTooBig
+
+    from games.api import bad_request
+
+    response = bad_request(rf.post("/api/games/"), RequestDataTooBig("too big"))
+    assert response.status_code == 413 and "bytes" in error_of(response)
+    page = bad_request(rf.post("/games/new/"), RequestDataTooBig("too big"))
+    assert page.status_code == 400 and not page["Content-Type"].startswith("application/json")
