@@ -372,3 +372,32 @@ def test_a_refused_typed_gold_label_can_be_mended_in_place(live_server, browser,
     assert "Saved 1 gold label for Garlic Bread, step 2" in page.inner_text(".messages")
     assert GoldLabel.objects.get().value == "1:5"
     page.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_phone_gets_choices_a_finger_can_press(live_server, browser, shots):
+    """On a phone (coarse pointer) the labelling page's choice chips were about 27 px high."""
+    amy = make_annotator("amy", password="pw-annotator-1")
+    project = services.create_project(
+        name="Phone",
+        recipes=[make_recipe("Cobbler")],
+        properties=["concurrency", "interruptibility", "resource", "time_constraint", "dependency"],
+        annotators=[amy],
+        annotators_per_item=1,
+    )
+    unit = project.recipes.get()
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "amy")
+    page.fill("input[name=password]", "pw-annotator-1")
+    page.press("input[name=password]", "Enter")
+    page.goto(f"{live_server.url}/annotate/recipes/{unit.pk}/")
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+    heights = page.eval_on_selector_all(
+        "#step-2 .chip, #step-2 .constraint select, #step-2 .constraint input.minutes",
+        "els => els.map(e => [e.textContent.trim() || e.name, e.getBoundingClientRect().height])",
+    )
+    assert len(heights) == 13, heights  # 2 + 2 + 4 chips, none + 2 earlier steps, the select, the minutes
+    assert all(height >= 44 for _, height in heights), heights
+    page.locator("#step-2").screenshot(path=str(shots / "annotations-phone-choices.png"))
+    page.close()
