@@ -52,5 +52,28 @@ def user_for_request_header(value: str | bytes | None) -> Any | None:
     return user_for_token(token_from_header(value))
 
 
+# Where a program's author gets a token (docs/api.md, Authentication).
+WHERE_TOKENS_ARE_MADE = (
+    "a researcher makes one on the site's API tokens page, /accounts/tokens/; "
+    "for other accounts an administrator runs manage.py create_api_token USERNAME"
+)
+
+
+def refusal(header: str | bytes | None) -> str:
+    """Why the ``Authorization`` header ``header`` signs nobody in, in words for a 401: no token, one
+    the site does not know, a revoked one, or one whose account is deactivated."""
+    raw = token_from_header(header)
+    if raw is None:
+        return f"send your API token as 'Authorization: Token <token>' ({WHERE_TOKENS_ARE_MADE})"
+    token = ApiToken.objects.select_related("user").filter(digest=_digest(raw.strip())).first()
+    if token is None:
+        return f"this API token is not one the site knows (was it copied whole?); {WHERE_TOKENS_ARE_MADE}"
+    if token.revoked:
+        return f"this API token ({token.prefix}…) was revoked; make a new one: {WHERE_TOKENS_ARE_MADE}"
+    if not token.user.is_active:
+        return f"this API token's account ({token.user.get_username()}) is deactivated"
+    return "this API token signs nobody in"
+
+
 def get_user_by_name(username: str) -> Any:
     return get_user_model().objects.get(username=username)

@@ -17,8 +17,8 @@ from django.urls import Resolver404, resolve, reverse
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 
+from accounts import tokens
 from accounts.permissions import can_create_games, is_researcher
-from accounts.tokens import user_for_request_header
 from arena_site.params import whole_number
 from games import permissions, schema, selectors, services
 from games.agents import endpoints
@@ -33,7 +33,7 @@ def _problem(status: int, message: str) -> JsonResponse:
 
 
 def _token_user(request: HttpRequest) -> Any | None:
-    return user_for_request_header(request.headers.get("Authorization"))
+    return tokens.user_for_request_header(request.headers.get("Authorization"))
 
 
 # Every address the API has, for the 404 of one it has not (docs/api.md).
@@ -63,14 +63,16 @@ def _takes(*methods: str) -> Callable[[Callable[..., HttpResponse]], Callable[..
     return decorate
 
 
-NO_TOKEN = "send your API token as 'Authorization: Token <token>' (manage.py create_api_token makes one)"
+def _unauthorized(request: HttpRequest) -> JsonResponse:
+    """401 saying why: no token, an unknown one, a revoked one (and where tokens are made)."""
+    return _problem(401, tokens.refusal(request.headers.get("Authorization")))
 
 
 @_takes("POST")
 def create_game(request: HttpRequest) -> JsonResponse:
     user = _token_user(request)
     if user is None:
-        return _problem(401, NO_TOKEN)
+        return _unauthorized(request)
     if not can_create_games(user):
         return _problem(403, "this account may not create games")
     if _longer_than(request, schema.MAX_BODY_BYTES):
@@ -117,7 +119,7 @@ def create_game(request: HttpRequest) -> JsonResponse:
 def game_detail(request: HttpRequest, pk: int) -> JsonResponse:
     user = _token_user(request) or (request.user if request.user.is_authenticated else None)
     if user is None:
-        return _problem(401, NO_TOKEN)
+        return _unauthorized(request)
     game = Game.objects.filter(pk=pk).select_related("scenario").prefetch_related("seats__user").first()
     if game is None or not permissions.can_watch(user, game):
         return _problem(404, f"there is no game {pk} you may see")
@@ -128,7 +130,7 @@ def game_detail(request: HttpRequest, pk: int) -> JsonResponse:
 def game_events(request: HttpRequest, pk: int) -> JsonResponse:
     user = _token_user(request) or (request.user if request.user.is_authenticated else None)
     if user is None:
-        return _problem(401, NO_TOKEN)
+        return _unauthorized(request)
     game = Game.objects.filter(pk=pk).first()
     if game is None or not permissions.can_watch(user, game):
         return _problem(404, f"there is no game {pk} you may see")

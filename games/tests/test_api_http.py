@@ -84,3 +84,30 @@ def test_a_body_too_big_for_django_to_read_elsewhere_under_api_is_still_json(set
     assert response.status_code == 413 and "bytes" in error_of(response)
     page = bad_request(rf.post("/games/new/"), RequestDataTooBig("too big"))
     assert page.status_code == 400 and not page["Content-Type"].startswith("application/json")
+
+
+def test_a_401_says_where_tokens_are_made_and_that_a_revoked_token_was_revoked(researcher, toy_scenario):
+    from accounts.models import ApiToken
+
+    body = json.dumps({"scenario": "test/toy"})
+    for header in ({}, {"HTTP_AUTHORIZATION": "Token not-a-token"}):
+        for response in (
+            Client().post("/api/games/", body, content_type="application/json", **header),
+            Client().get("/api/games/1/", **header),
+            Client().get("/api/games/1/events/", **header),
+        ):
+            assert response.status_code == 401
+            message = error_of(response)
+            assert "/accounts/tokens/" in message and "create_api_token" in message
+            assert "revoked" not in message
+    raw = create_token(researcher)
+    ApiToken.objects.update(revoked=True)
+    response = Client().post("/api/games/", body, content_type="application/json", HTTP_AUTHORIZATION=f"Token {raw}")
+    assert response.status_code == 401
+    assert f"this API token ({raw[:8]}…) was revoked" in error_of(response)
+    assert "/accounts/tokens/" in error_of(response)
+    researcher.is_active = False
+    researcher.save()
+    ApiToken.objects.update(revoked=False)
+    response = Client().get("/api/games/1/", HTTP_AUTHORIZATION=f"Bearer {raw}")
+    assert response.status_code == 401 and "deactivated" in error_of(response)
