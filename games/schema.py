@@ -235,7 +235,7 @@ SEAT = {
 }
 CREATE_GAME = {
     "domain": Field("str", max_length=40, hint="tasks, recipes, kitchen or itinerary"),
-    "scenario": Field("str_or_list", required=True, max_length=20, hint='a slug like "timearena/cooking1"'),
+    "scenario": Field("str_or_list", required=True, max_length=20, hint='a slug like "bundled/make-tea"'),
     "seats": Field("list", max_length=8, hint='like [{"kind": "program"}, {"kind": "npc", "dispatcher": "random"}]'),
     "clock": Field("str", max_length=20, hint="lockstep, real_time or fast"),
     "speed": Field("number", low=0, high=1000, hint="game time units per second"),
@@ -243,7 +243,8 @@ CREATE_GAME = {
     "options": Field("dict", max_length=40),
     "disconnect_policy": Field("str", max_length=20, hint="pause or continue"),
 }
-CREATE_GAME_EXAMPLE = '{"domain": "tasks", "scenario": "timearena/cooking1", "seats": [{"kind": "program"}]}'
+# A scenario every site has (``make run`` and ``seed_demo`` load the bundled ones); timearena/... needs an import.
+CREATE_GAME_EXAMPLE = '{"domain": "tasks", "scenario": "bundled/make-tea", "seats": [{"kind": "program"}]}'
 
 
 def create_game_body(raw: bytes) -> dict[str, Any]:

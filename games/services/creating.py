@@ -245,7 +245,7 @@ def scenario_definition(rules: RuleSet[Any], versions: Sequence[Scenario]) -> Ma
 def _scenario_versions(scenarios: Scenario | str | Sequence[Scenario | str]) -> list[Scenario]:
     items = [scenarios] if isinstance(scenarios, Scenario | str) else list(scenarios)
     if not items:
-        raise InvalidInput("name at least one scenario by its slug, e.g. timearena/cooking1")
+        raise InvalidInput("name at least one scenario by its slug, e.g. bundled/make-tea")
     versions = []
     for item in items:
         if isinstance(item, Scenario):

@@ -5,6 +5,7 @@ check would have refused (its HTML page) are all ``{"error": ...}`` saying what 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -111,3 +112,37 @@ def test_a_401_says_where_tokens_are_made_and_that_a_revoked_token_was_revoked(r
     ApiToken.objects.update(revoked=False)
     response = Client().get("/api/games/1/", HTTP_AUTHORIZATION=f"Bearer {raw}")
     assert response.status_code == 401 and "deactivated" in error_of(response)
+
+
+@pytest.fixture
+def fresh_site(db):
+    """The scenarios every site has: the bundled ones ``make run`` loads, nothing imported."""
+    from games.bundled import load_bundled
+
+    load_bundled(log=lambda line: None)
+
+
+def docs_example_body() -> dict:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    return json.loads(re.search(r"-d '(\{.*?\})'", text).group(1))
+
+
+def test_the_docs_example_and_the_messages_name_a_scenario_a_fresh_site_has(api, fresh_site):
+    from games import schema
+    from games.models import Scenario
+
+    body = docs_example_body()
+    response = api.post("/api/games/", json.dumps(body), content_type="application/json")
+    assert response.status_code == 201, response.content
+    assert response.json()["scenario"] == body["scenario"]
+    for sent in ("{}", "not json", json.dumps({"scenario": []}), json.dumps({"scenario": 5})):
+        message = error_of(api.post("/api/games/", sent, content_type="application/json"))
+        slugs = set(re.findall(r"\b[a-z]+/[a-z0-9-]+\b", message)) - {"api/games"}
+        assert slugs, message
+        for slug in slugs:
+            assert Scenario.objects.current().filter(slug=slug).exists(), (slug, message)
+    assert json.loads(schema.CREATE_GAME_EXAMPLE)["scenario"] == "bundled/make-tea"
+    together = {"scenario": ["bundled/make-tea", "bundled/bake-bread"]}  # the docs' list of slugs
+    assert api.post("/api/games/", json.dumps(together), content_type="application/json").status_code == 201
