@@ -22,6 +22,7 @@ from typing import Any
 
 from games.domains.recipes.kitchen import DEFAULT_APPLIANCES, load_kitchen
 from games.domains.recipes.text import recipe_title
+from games.engine.durations import describe_amount
 from games.generators.knobs import Knob
 from games.planners import budget, recipes_heuristic, recipes_optimal
 
@@ -150,9 +151,9 @@ def basis(knobs: dict[str, Any]) -> dict[str, Any]:
 
 
 def show(value: float) -> str:
-    """A makespan in seconds as the recipes page writes game time (m:ss)."""
-    seconds = round(value)
-    return f"{seconds // 60}:{seconds % 60:02d}"
+    """A makespan in seconds as a duration in words ("4 h 3 min", "46 min 30 s"): "243:00" beside
+    the tasks' "50 minutes" read as hours and minutes."""
+    return describe_amount(round(value))
 
 
 def achieved(item: dict[str, Any], metrics: dict[str, Any], basis: dict[str, Any]) -> float | None:

@@ -1240,3 +1240,25 @@ def test_a_text_we_cannot_read_is_refused_in_plain_words(client_r, text, said):
     "over 200000 characters" were Python's words, not a reader's."""
     page = html.unescape(_check(client_r, "tasks", text).content.decode())
     assert said in page and "recursion" not in page and "Exceeds the limit" not in page
+
+
+def test_a_recipes_optimum_reads_as_a_duration_and_an_unproven_one_as_the_best_found():
+    """The table read "243:00" (with a caption saying seconds) beside the tasks' "50 minutes", and
+    an unproven value stood in the Optimum column like a proven one."""
+    from django.template.loader import render_to_string
+
+    from games.generators.recipes import show
+    from games.studio.views import _row
+
+    assert show(14580) == "4 h 3 min" and show(2790) == "46 min 30 s"
+    run = GeneratorRun(domain="recipes")
+    instances = [
+        {"slug": "generated/r-001", "optimal": False, "optimal_makespan": 14580, "lower_bound": 14520, "stats": {}},
+        {"slug": "generated/r-002", "optimal": True, "optimal_makespan": 2790, "lower_bound": 2790, "stats": {}},
+    ]
+    page = render_to_string(
+        "studio/_generator_rows.html", {"rows": [_row(run, i, x, 1) for i, x in enumerate(instances)]}
+    )
+    unproven, proven = page.split("</tr>")[:2]
+    assert '>4 h 3 min <small class="hint">best found</small>' in unproven and "4 h 2 min" in unproven
+    assert ">46 min 30 s<" in proven and "best found" not in proven
