@@ -22,6 +22,7 @@ from accounts.permissions import can_create_games, is_researcher
 from arena_site.params import whole_number
 from games import permissions, schema, selectors, services
 from games.agents import endpoints
+from games.engine import registry
 from games.models import Game, Scenario
 from games.viewer import event_message
 
@@ -37,7 +38,7 @@ def _token_user(request: HttpRequest) -> Any | None:
 
 
 # Every address the API has, for the 404 of one it has not (docs/api.md).
-ADDRESSES = "POST /api/games/, GET /api/games/<id>/, GET /api/games/<id>/events/"
+ADDRESSES = "GET /api/scenarios/, POST /api/games/, GET /api/games/<id>/, GET /api/games/<id>/events/"
 TOO_BIG = f"the body is longer than {schema.MAX_BODY_BYTES} bytes, the most the API reads; send a smaller JSON object"
 
 
@@ -111,7 +112,10 @@ def create_game(request: HttpRequest) -> JsonResponse:
             created_by=user,
         )
     except services.GameError as error:
-        return _problem(400, str(error))
+        message = str(error)
+        if message.startswith("no scenario named"):
+            message += " (GET /api/scenarios/ lists the scenarios this site has)"
+        return _problem(400, message)
     return JsonResponse(game_summary(request, game), status=201)
 
 
@@ -141,6 +145,43 @@ def game_events(request: HttpRequest, pk: int) -> JsonResponse:
     blind = permissions.is_blinded(user, game)
     messages = [event_message(e, blind=blind) for e in events]
     return JsonResponse({"game": pk, "events": messages, "more": len(events) == EVENTS_PAGE})
+
+
+@_takes("GET")
+def scenario_list(request: HttpRequest) -> JsonResponse:
+    """The current scenarios a game may be made of (``?domain=`` narrows them), for programs that
+    need a slug. Who may make a game may list them: any token's account (as ``POST /api/games/``),
+    or a researcher signed in on the site (who makes games on its form); a study participant's
+    session is refused, as the site's scenario pages are."""
+    token_user = _token_user(request)
+    if token_user is None and not request.user.is_authenticated:
+        return _unauthorized(request)
+    allowed = can_create_games(token_user) if token_user is not None else is_researcher(request.user)
+    if not allowed:
+        return _problem(403, "this account may not create games, so it has no scenarios to list")
+    domains = [d.name for d in registry.descriptors()]
+    domain = request.GET.get("domain", "")
+    if domain and domain not in domains:
+        return _problem(400, f"no domain {domain!r}; the domains are {', '.join(domains)}")
+    rows = Scenario.objects.current().filter(domain__in=[domain] if domain else domains).order_by("domain", "slug")
+    scenarios = [_scenario_row(s) for s in rows]
+    return JsonResponse({"count": len(scenarios), "scenarios": scenarios})
+
+
+def _scenario_row(scenario: Scenario) -> dict[str, Any]:
+    """One scenario for ``scenario_list``: ``seats`` is the team its definition is made for (a
+    kitchen level's ``agents``), None where it does not say (one seat is the default plan);
+    ``seats_at_most`` what a game of its domain may have."""
+    descriptor = registry.descriptor(scenario.domain)
+    team = scenario.definition.get("agents") if descriptor.team_in_definition else None
+    return {
+        "slug": scenario.slug,
+        "domain": scenario.domain,
+        "title": scenario.title,
+        "version": scenario.version,
+        "seats": team if isinstance(team, int) and not isinstance(team, bool) else None,
+        "seats_at_most": descriptor.seats_at_most or services.MAX_SEATS,
+    }
 
 
 def _longer_than(request: HttpRequest, most: int) -> bool:

@@ -235,7 +235,12 @@ SEAT = {
 }
 CREATE_GAME = {
     "domain": Field("str", max_length=40, hint="tasks, recipes, kitchen or itinerary"),
-    "scenario": Field("str_or_list", required=True, max_length=20, hint='a slug like "bundled/make-tea"'),
+    "scenario": Field(
+        "str_or_list",
+        required=True,
+        max_length=20,
+        hint='a slug like "bundled/make-tea" (GET /api/scenarios/ lists them)',
+    ),
     "seats": Field("list", max_length=8, hint='like [{"kind": "program"}, {"kind": "npc", "dispatcher": "random"}]'),
     "clock": Field("str", max_length=20, hint="lockstep, real_time or fast"),
     "speed": Field("number", low=0, high=1000, hint="game time units per second"),

@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/<int:pk>/", views.play, name="play"),
     path("games/<int:pk>/control/", views.control, name="control"),
     path("games/<int:pk>/replay/", views.replay, name="replay"),
+    path("api/scenarios/", api.scenario_list, name="api_scenarios"),
     path("api/games/", api.create_game, name="api_create"),
     path("api/games/<int:pk>/", api.game_detail, name="api_game"),
     path("api/games/<int:pk>/events/", api.game_events, name="api_events"),

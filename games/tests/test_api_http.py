@@ -139,10 +139,51 @@ def test_the_docs_example_and_the_messages_name_a_scenario_a_fresh_site_has(api,
     assert response.json()["scenario"] == body["scenario"]
     for sent in ("{}", "not json", json.dumps({"scenario": []}), json.dumps({"scenario": 5})):
         message = error_of(api.post("/api/games/", sent, content_type="application/json"))
-        slugs = set(re.findall(r"\b[a-z]+/[a-z0-9-]+\b", message)) - {"api/games"}
+        slugs = set(re.findall(r"\b[a-z]+/[a-z0-9-]+\b", message)) - {"api/games", "api/scenarios"}
         assert slugs, message
         for slug in slugs:
             assert Scenario.objects.current().filter(slug=slug).exists(), (slug, message)
     assert json.loads(schema.CREATE_GAME_EXAMPLE)["scenario"] == "bundled/make-tea"
     together = {"scenario": ["bundled/make-tea", "bundled/bake-bread"]}  # the docs' list of slugs
     assert api.post("/api/games/", json.dumps(together), content_type="application/json").status_code == 201
+
+
+def test_programs_list_the_scenarios_by_token_or_a_researchers_session(
+    api, fresh_site, client, researcher, participant
+):
+    from games.models import Scenario
+
+    listed = api.get("/api/scenarios/")
+    assert listed.status_code == 200
+    rows = listed.json()["scenarios"]
+    assert listed.json()["count"] == len(rows) == Scenario.objects.current().count()
+    tea = next(r for r in rows if r["slug"] == "bundled/make-tea")
+    assert tea == {
+        "slug": "bundled/make-tea",
+        "domain": "tasks",
+        "title": Scenario.objects.get(slug="bundled/make-tea", is_current=True).title,
+        "version": 1,
+        "seats": None,
+        "seats_at_most": 5,
+    }
+    kitchen = api.get("/api/scenarios/?domain=kitchen").json()["scenarios"]
+    assert kitchen and {r["domain"] for r in kitchen} == {"kitchen"}
+    assert all(isinstance(r["seats"], int) and r["seats"] >= 1 for r in kitchen)  # a level names its team
+    assert {r["seats_at_most"] for r in api.get("/api/scenarios/?domain=itinerary").json()["scenarios"]} == {1}
+    bad = api.get("/api/scenarios/?domain=cooking")
+    assert bad.status_code == 400 and "tasks, recipes, kitchen, itinerary" in error_of(bad)
+    # every slug listed makes a game
+    body = {"scenario": kitchen[0]["slug"], "seats": [{"kind": "program"}] * kitchen[0]["seats"]}
+    assert api.post("/api/games/", json.dumps(body), content_type="application/json").status_code == 201
+    # the site's session: a researcher, as on the scenario pages; a participant's session is refused
+    client.force_login(researcher)
+    assert client.get("/api/scenarios/?domain=tasks").status_code == 200
+    client.force_login(participant)
+    refused = client.get("/api/scenarios/")
+    assert refused.status_code == 403 and "may not create games" in error_of(refused)
+    anonymous = Client().get("/api/scenarios/")
+    assert anonymous.status_code == 401 and "/accounts/tokens/" in error_of(anonymous)
+    assert api.post("/api/scenarios/").status_code == 405
+    # an unknown slug points at the list
+    missing = api.post("/api/games/", json.dumps({"scenario": "timearena/cooking1"}), content_type="application/json")
+    assert "GET /api/scenarios/" in error_of(missing)

@@ -8,6 +8,9 @@ Levels (what each role gets):
 - ``game``: a game's own players and researchers; anyone else 404 (not told it exists);
   ``api_game`` the same through the API, where no credentials are a 401;
 - ``token``: the token API: without a token 401;
+- ``api_list``: the API's scenario list: a token's account or, signed in, a researcher (as the site's
+  scenario pages); other sessions 403, no credentials 401;
+- ``nowhere``: any other /api/ address, a JSON 404 for everyone;
 - ``admin``: Django's admin: researchers get in (its per-model permissions decide inside), others
   are sent to its login page.
 Objects named in a URL that do not exist (pk 999999) answer 404 to whoever passes the role check.
@@ -46,6 +49,7 @@ LEVELS: dict[str, str] = {
     "games:play": "game",
     "games:control": "game",
     "games:replay": "game",
+    "games:api_scenarios": "api_list",  # a token's account, or a researcher's session
     "games:api_create": "token",
     "games:api_game": "api_game",
     "games:api_events": "api_game",
@@ -133,6 +137,7 @@ EXPECTED = {
     "researcher": {"anonymous": "login", "participant": "forbidden", "annotator": "forbidden", "researcher": "ok"},
     "game": {"anonymous": "login", "participant": "hidden", "annotator": "hidden", "researcher": "ok"},
     "api_game": {"anonymous": "unauthorized", "participant": "hidden", "annotator": "hidden", "researcher": "ok"},
+    "api_list": {"anonymous": "unauthorized", "participant": "forbidden", "annotator": "forbidden", "researcher": "ok"},
     "nowhere": {"anonymous": "hidden", "participant": "hidden", "annotator": "hidden", "researcher": "hidden"},
     "token": {
         "anonymous": "unauthorized",
