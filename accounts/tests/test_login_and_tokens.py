@@ -209,3 +209,19 @@ def test_the_researchers_dashboard_leads_to_the_tokens_page(client, researcher):
     client.force_login(researcher)
     html = client.get(reverse("home")).content.decode()
     assert "0 active tokens" in html and reverse("accounts:tokens") in html
+
+
+def test_the_admin_does_not_make_tokens_and_says_where_they_are_made(client, django_user_model):
+    """An admin-made token had an empty prefix and digest and no token ever shown: a dead row."""
+    admin_user = django_user_model.objects.create_superuser("root", password="pw-root-12345")
+    client.force_login(admin_user)
+    create_token(admin_user, name="bot")
+    assert client.get("/admin/accounts/apitoken/add/").status_code == 403
+    listing = client.get("/admin/accounts/apitoken/")
+    assert listing.status_code == 200
+    page = listing.content.decode()
+    assert "/admin/accounts/apitoken/add/" not in page
+    assert "/accounts/tokens/" in page and "create_api_token" in page
+    before = ApiToken.objects.count()
+    client.post("/admin/accounts/apitoken/add/", {"user": admin_user.pk, "name": "x", "prefix": "", "digest": ""})
+    assert ApiToken.objects.count() == before
