@@ -24,6 +24,7 @@ from games import permissions, schema, selectors, services
 from games.agents import endpoints
 from games.engine import registry
 from games.models import Game, Scenario
+from games.services.creating import settings_problem
 from games.viewer import event_message
 
 EVENTS_PAGE = 1000
@@ -84,6 +85,8 @@ def create_game(request: HttpRequest) -> JsonResponse:
         return _problem(400, str(error))
     scenario = body["scenario"]
     seats = body.get("seats") or [{"kind": "program"}]
+    if (problem := settings_problem(seats)) is not None:
+        return _problem(400, problem)
     if not is_researcher(user):
         for seat in seats:
             named = seat.get("user") if isinstance(seat, dict) else None

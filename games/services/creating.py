@@ -258,6 +258,81 @@ def _scenario_versions(scenarios: Scenario | str | Sequence[Scenario | str]) -> 
     return versions
 
 
+# The settings keys each NPC dispatcher reads (``games.agents.dispatcher``, ``games.npc.turns``).
+# An llm seat's model settings sit at the top or under "llm"; base_url, api_key and api_key_env are
+# listed so their own messages refuse them (a configured endpoint is named by its id).
+MODEL_SETTINGS = (*endpoints.MODEL_KEYS, *endpoints.FORBIDDEN_KEYS)
+NPC_SETTINGS: dict[str, tuple[str, ...]] = {
+    "llm": ("llm", "prompt", "cache", *MODEL_SETTINGS),
+    "planner": (),
+    "random": ("seed",),
+    "replay": ("source_game", "source_agent"),
+}
+BACKFILL_KEYS = ("dispatcher", "settings", "after_seconds")
+
+
+def _unknown(keys: Any, allowed: Sequence[str], where: str) -> str | None:
+    unknown = sorted(str(key) for key in keys if key not in allowed)
+    if not unknown:
+        return None
+    takes = f"takes only {', '.join(allowed)}" if allowed else "takes no settings"
+    return f"{where}: unknown setting(s) {', '.join(unknown)}; it {takes} (docs/npc.md)"
+
+
+def _npc_settings_problem(dispatcher: str, settings: Mapping[str, Any], where: str) -> str | None:
+    if dispatcher not in NPC_SETTINGS:
+        return None  # the seat's own check names the dispatchers
+    if (problem := _unknown(settings, NPC_SETTINGS[dispatcher], where)) is not None:
+        return problem
+    nested = settings.get("llm")
+    if dispatcher == "llm" and isinstance(nested, Mapping):
+        if (problem := _unknown(nested, MODEL_SETTINGS, f'{where}, under "llm"')) is not None:
+            return problem
+        beside = sorted(key for key in settings if key in MODEL_SETTINGS)
+        if beside:  # with "llm" given, the model settings beside it are not read
+            return (
+                f'{where}: {", ".join(beside)} beside "llm" would not be read;'
+                ' put the model settings under "llm" or at the top, not both'
+            )
+    return None
+
+
+def settings_problem(seats: Sequence[Any]) -> str | None:
+    """Why a seat plan's settings name a key no one reads, or None: an NPC seat's per its
+    dispatcher (``NPC_SETTINGS``), a human seat's (only ``backfill``, and the backfill's own), a
+    program seat's (none). Unknown keys were once ignored, so a misspelt setting and a setting the
+    site does not have (``url``, ``headers``) both played on the defaults unnoticed; the API refuses
+    them with this. ``create_game`` itself does not: a study condition's seats share its LLM
+    settings whatever their dispatcher."""
+    for number, seat in enumerate(seats):
+        if not isinstance(seat, Mapping):
+            continue  # the seat's own check answers
+        settings = seat.get("settings")
+        if not isinstance(settings, Mapping) or not settings:
+            continue
+        where = f"seat {number}"
+        kind = seat.get("kind")
+        if kind == SeatKind.NPC:
+            problem = _npc_settings_problem(
+                str(seat.get("dispatcher") or ""), settings, f"{where} ({seat.get('dispatcher')})"
+            )
+        elif kind == SeatKind.HUMAN:
+            problem = _unknown(settings, ("backfill",), f"{where} (human)")
+            backfill = settings.get("backfill")
+            if problem is None and isinstance(backfill, Mapping):
+                problem = _unknown(backfill, BACKFILL_KEYS, f"{where}'s backfill")
+                inner = backfill.get("settings")
+                if problem is None and isinstance(inner, Mapping):
+                    problem = _npc_settings_problem(str(backfill.get("dispatcher") or ""), inner, f"{where}'s backfill")
+        elif kind == SeatKind.PROGRAM:
+            problem = _unknown(settings, (), f"{where} (program, played by you)")
+        else:
+            problem = None
+        if problem is not None:
+            return problem
+    return None
+
+
 def _check_replay(settings: Mapping[str, Any], created_by: Any) -> None:
     source, agent = settings.get("source_game"), settings.get("source_agent", 0)
     if isinstance(agent, bool) or not isinstance(agent, int) or not 0 <= agent < MAX_SEATS:

@@ -187,3 +187,74 @@ def test_programs_list_the_scenarios_by_token_or_a_researchers_session(
     # an unknown slug points at the list
     missing = api.post("/api/games/", json.dumps({"scenario": "timearena/cooking1"}), content_type="application/json")
     assert "GET /api/scenarios/" in error_of(missing)
+
+
+def npc(dispatcher: str, **settings) -> dict:
+    return {"kind": "npc", "dispatcher": dispatcher, "settings": settings}
+
+
+@pytest.mark.parametrize(
+    ("seat", "named", "allowed"),
+    [
+        (npc("llm", url="http://x/v1"), "url", "llm, prompt, cache, endpoint, model"),
+        (npc("llm", llm_base_url="http://x/v1"), "llm_base_url", "llm, prompt"),
+        (npc("llm", BASE_URL="http://x/v1"), "BASE_URL", "llm, prompt"),
+        (npc("llm", headers={"X": "1"}), "headers", "llm, prompt"),
+        (npc("llm", extra_body={"top_k": 1}), "extra_body", "llm, prompt"),
+        (npc("llm", llm={"headers": {"X": "1"}}), "headers", 'under "llm"'),
+        (npc("planner", bogus=1), "bogus", "takes no settings"),
+        (npc("random", sed=3), "sed", "takes only seed"),
+        (npc("replay", source=1), "source", "takes only source_game, source_agent"),
+        (npc("planner", backfill={"dispatcher": "random"}), "backfill", "takes no settings"),
+        ({"kind": "human", "settings": {"backfil": {"dispatcher": "random"}}}, "backfil", "takes only backfill"),
+        ({"kind": "human", "settings": {"backfill": {"dispatcher": "random", "after": 5}}}, "after", "after_seconds"),
+        (
+            {"kind": "human", "settings": {"backfill": {"dispatcher": "planner", "settings": {"x": 1}}}},
+            "x",
+            "takes no settings",
+        ),
+        ({"kind": "program", "settings": {"speed": 1}}, "speed", "takes no settings"),
+    ],
+)
+def test_a_seat_setting_no_dispatcher_reads_is_a_400_naming_the_ones_it_takes(api, toy_scenario, seat, named, allowed):
+    """They were taken and ignored (201), so a typo and a setting the site does not have both played
+    on the defaults unnoticed, while a misspelt prompt option was refused."""
+    from games.models import Game
+
+    seats = [{"kind": "program"}, seat] if seat["kind"] != "program" else [seat]
+    response = api.post(
+        "/api/games/", json.dumps({"scenario": "test/toy", "seats": seats}), content_type="application/json"
+    )
+    assert response.status_code == 400, response.content
+    message = error_of(response)
+    assert "unknown setting(s)" in message and named in message and allowed in message
+    assert not Game.objects.exists()
+
+
+def test_the_settings_each_dispatcher_reads_are_still_taken(api, toy_scenario, researcher):
+    source = services.create_game("test/toy", [{"kind": "program", "user": researcher}], clock="lockstep")
+    seats = [
+        {"kind": "program"},
+        npc("planner"),
+        npc("random", seed=4),
+        npc("replay", source_game=source.pk, source_agent=0),
+        {
+            "kind": "human",
+            "settings": {"backfill": {"dispatcher": "random", "after_seconds": 30, "settings": {"seed": 2}}},
+        },
+    ]
+    response = api.post(
+        "/api/games/", json.dumps({"scenario": "test/toy", "seats": seats}), content_type="application/json"
+    )
+    assert response.status_code == 201, response.content
+    both = npc("llm", model="m", llm={"model": "m"})
+    response = api.post(
+        "/api/games/", json.dumps({"scenario": "test/toy", "seats": [both]}), content_type="application/json"
+    )
+    assert response.status_code == 400 and 'beside "llm" would not be read' in error_of(response)
+
+
+def test_a_study_condition_still_seats_its_npcs_with_its_llm_settings(toy_scenario, participant):
+    """create_game itself stays lenient: a condition's planner NPCs carry its LLM settings."""
+    seats = [{"kind": "human", "user": participant}, npc("planner", temperature=0.5, prompt={"own_hints": "x"})]
+    assert services.create_game("test/toy", seats, clock="lockstep").seats.count() == 2
