@@ -258,3 +258,29 @@ def test_a_study_condition_still_seats_its_npcs_with_its_llm_settings(toy_scenar
     """create_game itself stays lenient: a condition's planner NPCs carry its LLM settings."""
     seats = [{"kind": "human", "user": participant}, npc("planner", temperature=0.5, prompt={"own_hints": "x"})]
     assert services.create_game("test/toy", seats, clock="lockstep").seats.count() == 2
+
+
+def test_what_docs_api_says_a_wait_does_per_domain_and_a_second_kitchen_command(fresh_site, researcher):
+    """docs/api.md, "When does time move": pins the table so the docs and the code move together."""
+    from games.models import GameEvent
+
+    def log(game):
+        return [(e.category, e.kind, e.time) for e in GameEvent.objects.filter(game=game).order_by("seq")][1:]
+
+    me = [{"kind": "program", "user": researcher}]
+    tasks = services.create_game("bundled/make-tea", me, clock="lockstep")
+    services.pass_turn(tasks.pk, agent=0, by=researcher)
+    assert log(tasks) == [("action", "act", 0.0), ("engine", "waited", 0.0), ("clock", "advance", 1.0)]
+    kitchen = services.create_game("bundled/warm-up", me, clock="fast")
+    services.pass_turn(kitchen.pk, agent=0, by=researcher)
+    assert log(kitchen) == [("control", "passed", 0.0), ("clock", "advance", 1.0)]
+    for slug in ("bundled/Porridge_Omelette", "bundled/millbrook-weekend"):  # nothing runs at t=0
+        game = services.create_game(slug, me, clock="lockstep")
+        assert services.pass_turn(game.pk, agent=0, by=researcher).note == ""
+        assert "You have passed already" in services.pass_turn(game.pk, agent=0, by=researcher).note
+        assert log(game) == [("control", "passed", 0.0)]
+    two = services.create_game("bundled/warm-up", me * 2, clock="lockstep")
+    for _ in range(2):
+        services.apply_action(two.pk, agent=0, action="noop(agent0)", by=researcher)
+    second = GameEvent.objects.filter(game=two, kind="committed").order_by("seq").last()
+    assert second.data["details"]["replaces"] == "noop"
