@@ -215,7 +215,7 @@ def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
-def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler400``: under /api/ JSON (a body too big for Django to read is a 413 naming the limit),
     elsewhere the site's page."""
     if not _is_api(request):
@@ -225,7 +225,7 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     return _problem(400, "the request could not be read; send a JSON object as docs/api.md shows")
 
 
-def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler403``: under /api/ JSON, elsewhere the site's page."""
     if not _is_api(request):
         return defaults.permission_denied(request, exception)

@@ -223,8 +223,8 @@ def _toml_task_problems(name: str, text: str) -> list[Problem]:
         validate(definition)
         check_new(definition)
     except DefinitionError as error:
-        said = [str(error), *_later_task_problems(definition, str(error))]
-        for message in said:
+        messages = [str(error), *_later_task_problems(definition, str(error))]
+        for message in messages:
             problems.append(_toml_task_problem(message.replace(f"task '{name}'.", ""), text))
     return _by_line(problems)
 
