@@ -48,3 +48,26 @@ def make_annotator(username: str, password: str = "pw-annotator-1") -> Any:
     user = get_user_model().objects.create_user(username, password=password)
     grant(user, Role.ANNOTATOR)
     return user
+
+
+def tied_project() -> Any:
+    """A project "Ties" of Cobbler whose two annotators, amy and bob, submitted: the same labels
+    everywhere but step 4's concurrency, continuous against autonomous (a 1-vs-1 tie)."""
+    from annotations import services
+
+    people = [make_annotator(name) for name in ("amy", "bob")]
+    project = services.create_project(
+        name="Ties",
+        recipes=[make_recipe("Cobbler")],
+        properties=["concurrency", "resource"],
+        annotators=people,
+        annotators_per_item=2,
+    )
+    unit = project.recipes.get()
+    for user in people:
+        for item in unit.items.all():
+            services.save_label(user=user, item=item, prop="resource", value="none")
+            tied = item.step == 4 and user.username == "bob"
+            services.save_label(user=user, item=item, prop="concurrency", value="autonomous" if tied else "continuous")
+        services.submit(user=user, unit=unit)
+    return project

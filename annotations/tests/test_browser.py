@@ -6,7 +6,7 @@ import pytest
 
 from annotations import services
 from annotations.models import Assignment, Label
-from annotations.tests.factories import make_annotator, make_recipe
+from annotations.tests.factories import make_annotator, make_recipe, tied_project
 
 pytestmark = [
     pytest.mark.browser,
@@ -304,21 +304,7 @@ def test_enter_through_adjudication_leaves_a_tie_to_the_adjudicator(live_server,
     """A 1-vs-1 tie came pre-filled with one side beside "press Enter to accept"."""
     from annotations.models import GoldLabel
 
-    people = [make_annotator(name) for name in ("amy", "bob")]
-    project = services.create_project(
-        name="Ties",
-        recipes=[make_recipe("Cobbler")],
-        properties=["concurrency", "resource"],
-        annotators=people,
-        annotators_per_item=2,
-    )
-    unit = project.recipes.get()
-    for user in people:
-        for item in unit.items.all():
-            services.save_label(user=user, item=item, prop="resource", value="none")
-            tied = item.step == 4 and user.username == "bob"
-            services.save_label(user=user, item=item, prop="concurrency", value="autonomous" if tied else "continuous")
-        services.submit(user=user, unit=unit)
+    project = tied_project()
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", "res")

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from annotations import services
 from annotations.models import GoldLabel, Label, Project
-from annotations.tests.factories import make_annotator, make_recipe
+from annotations.tests.factories import make_annotator, make_recipe, tied_project
 from games.catalog.recipes.models import Recipe
 
 pytestmark = pytest.mark.django_db
@@ -399,21 +399,7 @@ def test_adjudication_leaves_a_tie_undecided_and_says_when_a_list_is_done(client
     """Playtest: a 1-vs-1 tie came pre-filled with one side (the first alphabetically) beside "press
     Enter to accept", so Enter through the items chose gold at random; and saving the last
     disputed item went back to the first without a word."""
-    people = [make_annotator(n) for n in ("amy", "bob")]
-    project = services.create_project(
-        name="Ties",
-        recipes=[make_recipe("Cobbler")],
-        properties=["concurrency", "resource"],
-        annotators=people,
-        annotators_per_item=2,
-    )
-    unit = project.recipes.get()
-    for user in people:
-        for item in unit.items.all():
-            services.save_label(user=user, item=item, prop="resource", value="none")
-            tied = item.step == 4 and user.username == "bob"
-            services.save_label(user=user, item=item, prop="concurrency", value="autonomous" if tied else "continuous")
-        services.submit(user=user, unit=unit)
+    project = tied_project()
     client.force_login(researcher)
     url = reverse("annotations:adjudicate", args=[project.pk])
     page = client.get(url, {"filter": "disputed"}).content.decode()
