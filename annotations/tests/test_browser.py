@@ -386,4 +386,9 @@ def test_a_phone_gets_choices_a_finger_can_press(live_server, browser, shots):
     assert len(heights) == 13, heights  # 2 + 2 + 4 chips, none + 2 earlier steps, the select, the minutes
     assert all(height >= 44 for _, height in heights), heights
     page.locator("#step-2").screenshot(path=str(shots / "annotations-phone-choices.png"))
+    # the page's head (crumbs, title, progress, Submit) stood over a fifth of the screen at every
+    # step: it scrolls away with the page
+    page.locator("#step-4").scroll_into_view_if_needed()
+    head = page.locator(".label-head").bounding_box()
+    assert head is not None and head["y"] + head["height"] <= 0, head
     page.close()
