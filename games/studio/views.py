@@ -120,7 +120,7 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("this domain has no editor")
     _, text = _export(scenario)
     # a generated instance's optimum is for its agents: previewed with one, 19 minutes read 29
-    agents = ((scenario.certificate or {}).get("basis") or {}).get("agents")
+    agents = ((_certified(scenario).certificate or {}).get("basis") or {}).get("agents")
     return _editor(
         request,
         scenario.domain,
@@ -129,6 +129,16 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
         scenario=scenario,
         agents=_agents(agents, scenario.domain),
     )
+
+
+def _certified(scenario: Scenario) -> Scenario:
+    """The version whose certificate says what ``scenario`` was made for: its own, or, edited since
+    (a version without one), the latest earlier version that has one (a two-agent instance, once
+    edited, opened previewed for one)."""
+    if scenario.certificate:
+        return scenario
+    earlier = Scenario.objects.filter(slug=scenario.slug, version__lt=scenario.version).order_by("-version")
+    return next((version for version in earlier if version.certificate), scenario)
 
 
 def _own_name(scenario: Scenario) -> str:

@@ -1138,6 +1138,8 @@ def test_an_edited_generated_instance_does_not_claim_the_certificate_of_the_vers
     assert "edited since</span> these figures are v1's" in html.unescape(listed.content.decode())
     studio = client_r.get("/studio/").content.decode()
     assert "v2, edited since it was generated: no certified optimum" in studio
+    # it opens in the studio previewed for the agents it was made for, as v1 did (it opened with one)
+    assert client_r.get(f"/studio/edit/{second.pk}/").context["agents"] == 2
 
     # saving it again unchanged, or saving a version of v2, keeps saying so (v3 copies v2's words)
     edited["tasks"][0]["actions"][0]["minutes"] += 1
