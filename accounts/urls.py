@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import token_views, views
+from accounts import annotator_views, token_views, views
 
 app_name = "accounts"
 urlpatterns = [
@@ -8,4 +8,5 @@ urlpatterns = [
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("tokens/", token_views.tokens, name="tokens"),
     path("tokens/<int:pk>/revoke/", token_views.revoke, name="revoke_token"),
+    path("annotators/new/", annotator_views.new_annotator, name="new_annotator"),
 ]

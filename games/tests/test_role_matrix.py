@@ -39,6 +39,7 @@ LEVELS: dict[str, str] = {
     "accounts:logout": "public",
     "accounts:tokens": "researcher",
     "accounts:revoke_token": "researcher",
+    "accounts:new_annotator": "researcher",
     # --- games ------------------------------------------------------------------------------
     "games:scenarios": "researcher",
     "games:scenario": "researcher",
