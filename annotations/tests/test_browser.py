@@ -13,6 +13,15 @@ pytestmark = [
 ]
 
 
+def _sign_in(page, live_server, username: str, password: str, path: str) -> None:
+    """Sign in through the login form, as a person does (Enter in the password), then open ``path``."""
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.press("input[name=password]", "Enter")
+    page.goto(f"{live_server.url}{path}")
+
+
 @pytest.mark.django_db(transaction=True)
 def test_label_a_recipe_with_the_keyboard(live_server, browser):
     amy = make_annotator("amy", password="pw-annotator-1")
@@ -120,11 +129,7 @@ def _long_stew(live_server, browser, *, labelled: int):
     for item in unit.items.filter(step__lt=labelled):
         services.save_label(user=amy, item=item, prop="concurrency", value="continuous")
     page = browser.new_page(viewport={"width": 1280, "height": 700})
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "amy")
-    page.fill("input[name=password]", "pw-annotator-1")
-    page.press("input[name=password]", "Enter")
-    page.goto(f"{live_server.url}/annotate/recipes/{unit.pk}/")
+    _sign_in(page, live_server, "amy", "pw-annotator-1", f"/annotate/recipes/{unit.pk}/")
     return page
 
 
@@ -228,11 +233,7 @@ def test_a_saved_time_constraint_is_what_the_page_shows(live_server, browser, sh
     step4 = unit.items.get(step=4)
     services.save_label(user=amy, item=step4, prop="time_constraint", value="3:10")
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "amy")
-    page.fill("input[name=password]", "pw-annotator-1")
-    page.press("input[name=password]", "Enter")
-    page.goto(f"{live_server.url}/annotate/recipes/{unit.pk}/")
+    _sign_in(page, live_server, "amy", "pw-annotator-1", f"/annotate/recipes/{unit.pk}/")
     page.wait_for_load_state("load")
     minutes = page.locator("#step-4 input[name=n]")
     status = page.locator("#step-4 .control-time_constraint .save-status")
@@ -306,11 +307,8 @@ def test_enter_through_adjudication_leaves_a_tie_to_the_adjudicator(live_server,
 
     project = tied_project()
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "res")
-    page.fill("input[name=password]", "pw-researcher-1")
-    page.press("input[name=password]", "Enter")
-    page.goto(f"{live_server.url}/annotate/projects/{project.pk}/adjudicate/?filter=disputed")
+    adjudicate = f"/annotate/projects/{project.pk}/adjudicate/"
+    _sign_in(page, live_server, "res", "pw-researcher-1", f"{adjudicate}?filter=disputed")
     assert page.locator("#gold-concurrency").input_value() == ""
     page.locator("#gold-form").screenshot(path=str(shots / "annotations-adjudicate-tie.png"))
     page.keyboard.press("Enter")  # "Save gold" has the focus
@@ -337,11 +335,8 @@ def test_a_refused_typed_gold_label_can_be_mended_in_place(live_server, browser,
         annotators_per_item=1,
     )
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "res")
-    page.fill("input[name=password]", "pw-researcher-1")
-    page.press("input[name=password]", "Enter")
-    page.goto(f"{live_server.url}/annotate/projects/{project.pk}/adjudicate/?filter=all&item=Garlic-Bread/2")
+    adjudicate = f"/annotate/projects/{project.pk}/adjudicate/"
+    _sign_in(page, live_server, "res", "pw-researcher-1", f"{adjudicate}?filter=all&item=Garlic-Bread/2")
     page.fill("#gold-time_constraint-other", "abc")
     page.press("#gold-time_constraint-other", "Enter")
     page.wait_for_load_state("load")
@@ -373,11 +368,7 @@ def test_a_phone_gets_choices_a_finger_can_press(live_server, browser, shots):
     )
     unit = project.recipes.get()
     page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "amy")
-    page.fill("input[name=password]", "pw-annotator-1")
-    page.press("input[name=password]", "Enter")
-    page.goto(f"{live_server.url}/annotate/recipes/{unit.pk}/")
+    _sign_in(page, live_server, "amy", "pw-annotator-1", f"/annotate/recipes/{unit.pk}/")
     assert page.evaluate("matchMedia('(pointer: coarse)').matches")
     heights = page.eval_on_selector_all(
         "#step-2 .chip, #step-2 .constraint select, #step-2 .constraint input.minutes",
