@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -358,7 +358,7 @@ def _each_prerequisite_once(definition: Mapping[str, Any]) -> None:
 
 
 def parse_recipes(name: str, text: str) -> dict[str, Any]:
-    from games.domains.recipes.dataset import AUTHORED_STEP_FIELDS, convert_authored, instance_definition
+    from games.domains.recipes.dataset import convert_authored, instance_definition
     from games.domains.recipes.kitchen import DefinitionError, load_kitchen
 
     raw = _json(text)
@@ -380,28 +380,93 @@ def parse_recipes(name: str, text: str) -> dict[str, Any]:
         converted = [convert_authored(recipe, f"recipe {number}") for number, recipe in enumerate(recipes)]
         return instance_definition(converted)
     except DefinitionError as error:
-        message = str(error)
-        number = re.search(r"recipes?\s*\[?(\d+)\]?", message)  # "recipes[1]", "recipe 0 (Soup)"
-        recipe: Path = () if single else ((int(number.group(1)),) if number else ())
-        whole = isinstance(raw, dict) and "recipes" in raw  # the game's own format: {"recipes": [...]}
-        listing = raw["recipes"] if whole else raw
-        if not number and not single and isinstance(listing, list):
-            named = re.match(r"(\S+) step", message)
-            names = [r.get("name") for r in listing if isinstance(r, dict)]
-            if named and named.group(1) in names:
-                recipe = (names.index(named.group(1)),)
-        if whole:
-            recipe = ("recipes", *recipe)
-        step = re.search(r"step (\d+)", message)
-        path: Path = (*recipe, "steps", int(step.group(1))) if step else recipe
-        missing = re.search(r"(?:missing|unknown) field '(\w+)'", message)
-        about = re.search(r"step \d+: (\w+)\b", message)  # "step 2: time: ...", "step 0: interruptible must be"
-        if missing:
-            path = (*path, missing.group(1))
-        elif step and about and about.group(1) in AUTHORED_STEP_FIELDS:
-            path = (*path, about.group(1))
-        field = ".".join(str(p) for p in path) if path else ""
-        raise AuthoringError([Problem(line_of(lines, path), field, message)]) from None
+        messages = [str(error)]
+        if not (isinstance(raw, dict) and "recipes" in raw):
+            messages = _authored_recipe_problems(raw, single) or messages
+        raise AuthoringError(_by_line([_recipes_problem(m, raw, lines, single) for m in messages])) from None
+
+
+def _recipes_problem(message: str, raw: Any, lines: dict[Path, int], single: bool) -> Problem:
+    """A recipes validation message as a problem on its line and field."""
+    from games.domains.recipes.dataset import AUTHORED_STEP_FIELDS
+
+    number = re.search(r"recipes?\s*\[?(\d+)\]?", message)  # "recipes[1]", "recipe 0 (Soup)"
+    recipe: Path = () if single else ((int(number.group(1)),) if number else ())
+    whole = isinstance(raw, dict) and "recipes" in raw  # the game's own format: {"recipes": [...]}
+    listing = raw["recipes"] if whole else raw
+    if not number and not single and isinstance(listing, list):
+        named = re.match(r"(\S+) step", message)
+        names = [r.get("name") for r in listing if isinstance(r, dict)]
+        if named and named.group(1) in names:
+            recipe = (names.index(named.group(1)),)
+    if whole:
+        recipe = ("recipes", *recipe)
+    step = re.search(r"step (\d+)", message)
+    path: Path = (*recipe, "steps", int(step.group(1))) if step else recipe
+    missing = re.search(r"(?:missing|unknown) field '(\w+)'", message)
+    # "step 2: time: ...", "step 0: interruptible must be", "step 1: field 'prerequisites': ..."
+    about = re.search(r"step \d+: (?:field ')?(\w+)\b", message)
+    if missing:
+        path = (*path, missing.group(1))
+    elif step and about and about.group(1) in AUTHORED_STEP_FIELDS:
+        path = (*path, about.group(1))
+    field = ".".join(str(p) for p in path) if path else ""
+    return Problem(line_of(lines, path), field, message)
+
+
+# What a step holds when a field of it is checked alone (``_authored_recipe_problems``).
+_FILLER_STEP = {"time": "1 min"}
+
+
+def _authored_recipe_problems(raw: Any, single: bool) -> list[str]:
+    """Every problem of authored recipes that lies in one field, each found alone: each recipe's
+    unknown fields, then each step's fields one at a time (the step checked with that field only,
+    among filler steps, so that its number and the step numbers it names stay as written). The
+    checks stop at a text's first problem; this lists them all, so one fix does not reveal the
+    next. Empty when the text's shape is not a recipe or a list of them, or when no field is
+    wrong alone (the problem is between fields or steps: a circle, an appliance): the caller
+    keeps the checks' own message then."""
+    from games.domains.recipes.dataset import AUTHORED_RECIPE_FIELDS, convert_authored
+    from games.domains.recipes.kitchen import DefinitionError
+
+    recipes = [raw] if single else raw
+    if not isinstance(recipes, list):
+        return []
+    found: list[str] = []
+
+    def said(recipe: Any, where: str) -> None:
+        try:
+            convert_authored(recipe, where)
+        except DefinitionError as error:
+            if str(error) not in found:
+                found.append(str(error))
+
+    for number, recipe in enumerate(recipes):
+        where = f"recipe {number}"
+        if (
+            not isinstance(recipe, dict)
+            or not isinstance(recipe.get("name"), str)
+            or not isinstance(recipe.get("steps"), list)
+        ):
+            said(recipe, where)
+            continue
+        for key in recipe:
+            if key not in AUTHORED_RECIPE_FIELDS:
+                said({"name": recipe["name"], "steps": [], key: recipe[key]}, where)
+        steps = recipe["steps"]
+        for position, step in enumerate(steps):
+            if not isinstance(step, dict):
+                alone: list[Any] = [step]
+            else:
+                alone = [{**_FILLER_STEP, key: value} for key, value in step.items()]
+                if "time" not in step:
+                    alone.append({})  # "missing field 'time'"
+            for variant in alone:
+                filled = [variant if i == position else _FILLER_STEP for i in range(len(steps))]
+                said({"name": recipe["name"], "steps": filled}, where)
+            if len(found) >= MOST_PROBLEMS:
+                return found
+    return found
 
 
 def _too_big_recipes(raw: Any, single: bool) -> tuple[Path, str] | None:
@@ -491,23 +556,48 @@ def _kitchen_size(raw: dict[str, Any]) -> tuple[str, Path, str] | None:
 
 
 def parse_kitchen(name: str, text: str) -> dict[str, Any]:
+    """A level; the problems of separate fields at once (each unknown field, each dish without a
+    recipe, the number of agents, each tuning), then those that need the rest right, one by one."""
     from games.domains.kitchen.rules import OPTIONS as KITCHEN_OPTIONS
     from games.domains.kitchen.state import MAX_AGENTS, build_level
     from games.domains.kitchen.world import LevelError, parse_recipes, recipe_closure, tree_depths, unmakeable
 
     raw = _json(text)
     lines = json_lines(text)
+    problems: list[Problem] = []
+
+    def note(path: Path, message: str, field: str | None = None) -> None:
+        where = field if field is not None else ".".join(map(str, path))
+        problems.append(Problem(line_of(lines, path) or 1, where, message))
+
+    def found() -> AuthoringError:
+        return AuthoringError(_by_line(problems))
+
     if not isinstance(raw, dict):
         raise AuthoringError([Problem(1, "", "a level is a JSON object with kitchen, dishes and (optionally) recipes")])
-    if unknown := _unknown(raw, KITCHEN_FIELDS):
-        key, message = unknown
-        raise AuthoringError([Problem(line_of(lines, (key,)) or 1, key, message)])
-    for key in ("kitchen", "dishes"):
-        if not isinstance(raw.get(key), list) or not raw[key]:
-            raise AuthoringError([Problem(line_of(lines, (key,)) or 1, key, "must be a non-empty list")])
+    for key in raw:
+        if unknown := _unknown({key: None}, KITCHEN_FIELDS):
+            note((unknown[0],), unknown[1])
+    shapeless = [key for key in ("kitchen", "dishes") if not isinstance(raw.get(key), list) or not raw[key]]
+    for key in shapeless:
+        note((key,), "must be a non-empty list")
+    if shapeless:
+        raise found()
     if too_large := _kitchen_size(raw):
         key, where, message = too_large
         raise AuthoringError([Problem(line_of(lines, where) or line_of(lines, (key,)), key, message)])
+    agents = raw.get("agents", 2)
+    if isinstance(agents, bool) or not isinstance(agents, int) or not 1 <= agents <= MAX_AGENTS:
+        note(("agents",), f"must be a whole number from 1 to {MAX_AGENTS}, not {agents!r}")
+    # the level's own length, order pace and dish lifetimes, within what a game's options may set
+    # (a preview of 5,000,000 steps held a server thread for minutes; alpha 1e999 crashed it)
+    tunings: dict[str, Any] = {}
+    for tuning in ("max_steps", "alpha", "beta"):
+        if tuning in raw:
+            try:
+                tunings[tuning] = KITCHEN_OPTIONS[tuning](tuning, raw[tuning])
+            except ValueError as error:
+                note((tuning,), str(error).removeprefix(f"option {tuning} "))
     own = raw.get("recipes") or {}
     try:
         if not isinstance(own, dict):
@@ -515,15 +605,9 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
         book = parse_recipes({**_recipe_book(), **own})
         for number, dish in enumerate(raw["dishes"]):
             if dish not in book:
-                raise AuthoringError(
-                    [
-                        Problem(
-                            line_of(lines, ("dishes", number)),
-                            f"dishes[{number}]",
-                            f"{dish!r} has no recipe{_did_you_mean(str(dish), book)}",
-                        )
-                    ]
-                )
+                note(("dishes", number), f"{dish!r} has no recipe{_did_you_mean(str(dish), book)}", f"dishes[{number}]")
+        if problems:
+            raise found()
         closure = recipe_closure(raw["dishes"], book)
         product, depth = max(tree_depths(closure).items(), key=lambda item: item[1])  # the deepest
         if depth > MOST_RECIPE_DEPTH:
@@ -551,22 +635,10 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
             "kitchen": raw["kitchen"],
             "dishes": raw["dishes"],
             "recipes": {product: recipe.to_json() for product, recipe in closure.items()},
-            "agents": raw.get("agents", 2),
+            "agents": agents,
             "max_steps": raw.get("max_steps", 60),
+            **tunings,
         }
-        value = definition["agents"]
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_AGENTS:
-            message = f"must be a whole number from 1 to {MAX_AGENTS}, not {value!r}"
-            raise AuthoringError([Problem(line_of(lines, ("agents",)), "agents", message)])
-        # the level's own length, order pace and dish lifetimes, within what a game's options may set
-        # (a preview of 5,000,000 steps held a server thread for minutes; alpha 1e999 crashed it)
-        for tuning in ("max_steps", "alpha", "beta"):
-            if tuning in raw:
-                try:
-                    definition[tuning] = KITCHEN_OPTIONS[tuning](tuning, raw[tuning])
-                except ValueError as error:
-                    message = str(error).removeprefix(f"option {tuning} ")
-                    raise AuthoringError([Problem(line_of(lines, (tuning,)), tuning, message)]) from None
         build_level(definition, seed=0, options=None)
     except (LevelError, ValueError, TypeError) as error:
         if isinstance(error, AuthoringError):
@@ -575,7 +647,8 @@ def parse_kitchen(name: str, text: str) -> dict[str, Any]:
         recipe = re.search(r"recipes? '([^']+)'", message)
         named = next((k for k in ("kitchen", "agents", "max_steps", "dishes") if k in message), None)
         path: Path = ("recipes", recipe.group(1)) if recipe else ((named,) if named else ())
-        raise AuthoringError([Problem(line_of(lines, path), ".".join(map(str, path)), message)]) from None
+        note(path, message)
+        raise found() from None
     return definition
 
 
@@ -611,76 +684,66 @@ BRIEF_SETTINGS = (
 
 
 def parse_itinerary(name: str, text: str) -> dict[str, Any]:
+    """A brief; every problem the checks find at once, where one does not depend on another (each
+    field, each setting, each city and sight), in the order of their lines."""
     from games.domains.itinerary.samples import definition_from_sample
     from games.importers.itinerary_content import FOLDER, as_sample, read_world
 
     raw = _json(text)
     lines = json_lines(text)
+    problems: list[Problem] = []
+
+    def note(path: Path, message: str) -> None:
+        problems.append(Problem(line_of(lines, path) or 1, ".".join(map(str, path)), message))
 
     def fail(path: Path, message: str) -> AuthoringError:
-        return AuthoringError([Problem(line_of(lines, path) or 1, ".".join(map(str, path)), message)])
+        note(path, message)
+        return AuthoringError(_by_line(problems))
 
     if not isinstance(raw, dict):
         raise fail((), "a brief is a JSON object with kind, question, settings and cities or spots")
-    if unknown := _unknown(raw, BRIEF_FIELDS):
-        raise fail((unknown[0],), unknown[1])
+    for key in raw:
+        if unknown := _unknown({key: None}, BRIEF_FIELDS):
+            note((unknown[0],), unknown[1])
     kind = raw.get("kind")
     if isinstance(kind, bool) or not isinstance(kind, int) or kind not in _KINDS:  # [1] was a server error
-        raise fail(("kind",), "must be 1 (inter-city), 2 (day plan) or 3 (combined)")
+        note(("kind",), "must be 1 (inter-city), 2 (day plan) or 3 (combined)")
     question = raw.get("question")
     if not isinstance(question, str) or not re.search(r"as little (money|time) as possible", question, re.I):
-        raise fail(("question",), "must say what to minimise: 'spend as little money|time as possible'")
-    settings = raw.get("settings")
-    if not isinstance(settings, dict):
-        raise fail(("settings",), "must be an object with begin_time, end_time and origin_city")
-    if unknown := _unknown(settings, BRIEF_SETTINGS, "setting"):
-        raise fail(("settings", unknown[0]), unknown[1])
+        note(("question",), "must say what to minimise: 'spend as little money|time as possible'")
+        question = None
     tables = read_world(FOLDER / "world.json")
     cities = {city for _, city, *_ in tables.places}
     spots = {place for place, _, kind, *_ in tables.places if kind == "spot"}
-    times: dict[str, datetime] = {}
-    for key in ("begin_time", "end_time"):
-        given = str(settings.get(key, ""))
-        try:  # "2024-05-99 07:00" had the shape and named no field once the simulator read it
-            times[key] = datetime.strptime(given, "%Y-%m-%d %H:%M")
-        except ValueError:
-            raise fail(("settings", key), "must be a time like 2024-05-02 07:00") from None
-        if not re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", given):
-            raise fail(("settings", key), "must be a time like 2024-05-02 07:00")
-    if settings["begin_time"] >= settings["end_time"]:
-        raise fail(("settings", "end_time"), "must be after begin_time")
-    if times["end_time"] - times["begin_time"] > timedelta(days=LONGEST_TRIP_DAYS):
-        latest = times["begin_time"] + timedelta(days=LONGEST_TRIP_DAYS)  # before end_time: no overflow
-        latest_text = f"{latest.year:04d}-{latest:%m-%d %H:%M}"
-        message = f"must be at most {LONGEST_TRIP_DAYS} days after begin_time: {latest_text} at the latest"
-        raise fail(("settings", "end_time"), message)
-    if not isinstance(settings.get("origin_city"), str) or settings["origin_city"] not in cities:
-        raise fail(("settings", "origin_city"), f"unknown city; our world has {', '.join(sorted(cities))}")
-    if (problem := _brief_settings_problem(settings, tables.places)) is not None:
-        raise fail(("settings", problem[0]), problem[1])
+    settings = raw.get("settings")
+    if isinstance(settings, dict):
+        _itinerary_settings_problems(settings, tables.places, cities, note)
+    else:
+        note(("settings",), "must be an object with begin_time, end_time and origin_city")
+    origin = settings.get("origin_city") if isinstance(settings, dict) else None
     for key, unit in (("cities", "days"), ("spots", "minutes")):
         wanted = raw.get(key)
         if wanted is not None and not isinstance(wanted, dict):
             example = '{"Millbrook": 1}' if key == "cities" else '{"Old Town Walls": 45}'
-            raise fail((key,), f"must be an object of {unit} per name, like {example}")
+            note((key,), f"must be an object of {unit} per name, like {example}")
+            continue
         most = MOST_WANTED[key]
         for place, amount in (wanted or {}).items():
+            if key == "cities" and place not in cities:
+                note((key, place), f"unknown city {place!r}; our world has {', '.join(sorted(cities))}")
+            elif key == "spots" and place not in spots:
+                home = sorted(p for p, city, kind, *_ in tables.places if kind == "spot" and city == origin)
+                listed = f"; the sights of {origin}: {', '.join(home)}" if home else ""
+                note((key, place), f"unknown sight {place!r}{_did_you_mean(place, spots) or listed}")
             if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= most:
                 message = f"must be a whole number of {unit} from 1 to {most}, not {json.dumps(amount)}"
-                raise fail((key, place), message)
-    for city in raw.get("cities") or {}:
-        if city not in cities:
-            raise fail(("cities", city), f"unknown city {city!r}; our world has {', '.join(sorted(cities))}")
-    for spot in raw.get("spots") or {}:
-        if spot not in spots:
-            origin = settings["origin_city"]
-            home = sorted(p for p, city, kind, *_ in tables.places if kind == "spot" and city == origin)
-            hint = _did_you_mean(spot, spots) or f"; the sights of {origin}: {', '.join(home)}"
-            raise fail(("spots", spot), f"unknown sight {spot!r}{hint}")
+                note((key, place), message)
     if not raw.get("cities") and not raw.get("spots"):
-        raise fail((), "ask for something: 'cities' ({city: days}) and/or 'spots' ({sight: minutes})")
-    if (said := _question_disagrees(question, raw)) is not None:
-        raise fail(*said)
+        note((), "ask for something: 'cities' ({city: days}) and/or 'spots' ({sight: minutes})")
+    if question is not None and not problems and (said := _question_disagrees(question, raw)) is not None:
+        note(*said)
+    if problems:
+        raise AuthoringError(_by_line(problems))
     try:
         definition = definition_from_sample(int(raw["kind"]), 0, as_sample(raw), tables)
     except (KeyError, ValueError, TypeError) as error:
@@ -688,6 +751,43 @@ def parse_itinerary(name: str, text: str) -> dict[str, Any]:
     definition["title"] = str(raw.get("title") or name)
     definition["source"] = {"dataset": "studio", "sample": name, "settings": settings}
     return definition
+
+
+def _itinerary_settings_problems(
+    settings: Mapping[str, Any],
+    places: Sequence[tuple[str, str, str, int, int]],
+    cities: set[str],
+    note: Callable[[Path, str], None],
+) -> None:
+    """Each problem of a brief's settings, to ``note``: each unknown setting, each time, the
+    origin city, then (when those are right) the first of the others."""
+    for key in settings:
+        if unknown := _unknown({key: None}, BRIEF_SETTINGS, "setting"):
+            note(("settings", unknown[0]), unknown[1])
+    times: dict[str, datetime] = {}
+    for key in ("begin_time", "end_time"):
+        given = str(settings.get(key, ""))
+        try:  # "2024-05-99 07:00" had the shape and named no field once the simulator read it
+            parsed = datetime.strptime(given, "%Y-%m-%d %H:%M")
+        except ValueError:
+            note(("settings", key), "must be a time like 2024-05-02 07:00")
+            continue
+        if not re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", given):
+            note(("settings", key), "must be a time like 2024-05-02 07:00")
+            continue
+        times[key] = parsed
+    if len(times) == 2:
+        if settings["begin_time"] >= settings["end_time"]:
+            note(("settings", "end_time"), "must be after begin_time")
+        elif times["end_time"] - times["begin_time"] > timedelta(days=LONGEST_TRIP_DAYS):
+            latest = times["begin_time"] + timedelta(days=LONGEST_TRIP_DAYS)  # before end_time: no overflow
+            latest_text = f"{latest.year:04d}-{latest:%m-%d %H:%M}"
+            message = f"must be at most {LONGEST_TRIP_DAYS} days after begin_time: {latest_text} at the latest"
+            note(("settings", "end_time"), message)
+    if not isinstance(settings.get("origin_city"), str) or settings["origin_city"] not in cities:
+        note(("settings", "origin_city"), f"unknown city; our world has {', '.join(sorted(cities))}")
+    elif (problem := _brief_settings_problem(settings, places)) is not None:
+        note(("settings", problem[0]), problem[1])
 
 
 def _question_disagrees(question: str, raw: Mapping[str, Any]) -> tuple[tuple[str, str], str] | None:

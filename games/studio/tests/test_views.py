@@ -137,6 +137,68 @@ def test_a_mistake_in_a_list_of_recipes_is_named_by_its_line_and_field(client_r,
     assert f'data-line="{line}"' in html and f"<code>{field}</code>" in html, html
 
 
+def _problems(html_text):
+    """(line, field) of each problem the check lists, in its order."""
+    return re.findall(r'data-line="(\d+)"[^>]*>.*?<code>([^<]*)</code>', html_text, re.S)
+
+
+@pytest.mark.parametrize(
+    ("domain", "changes", "expected"),
+    [
+        (
+            "recipes",
+            [
+                ('{"name": "Toast", "steps"', '{"name": "Toast", "serves": 2, "steps"'),
+                ('"time": "2 min"}', '"time": "2 min", "interruptable": true}'),
+                ('"autonomous": true}', '"autonomous": "yes"}'),
+                ('"time": "3 min", "prerequisites": [0]}', '"prerequisites": [0, 0]}'),
+            ],
+            [
+                ("2", "0.serves"),
+                ("3", "0.steps.0.interruptable"),
+                ("4", "0.steps.1.autonomous"),
+                ("9", "1.steps.1.prerequisites"),
+                ("9", "1.steps.1.time"),
+            ],
+        ),
+        (
+            "kitchen",
+            [
+                ('"dishes": ["gardenSalad", "salsa"]', '"dishes": ["gardenSalat", "salsa", "soupe"]'),
+                ('"agents": 3', '"agents": 0, "cooks": 2'),
+                ('"beta": 3', '"beta": -1'),
+            ],
+            [("6", "dishes[0]"), ("6", "dishes[2]"), ("7", "agents"), ("7", "cooks"), ("9", "beta")],
+        ),
+        (
+            "itinerary",
+            [
+                ('"kind": 2', '"kind": 7'),
+                ('"begin_time": "2024-05-02 07:00"', '"begin_time": "2024-05-02 7am"'),
+                ('"check_meal": false', '"check_meals": false'),
+                ('"Old Town Walls": 45', '"Old Town Wall": 0'),
+            ],
+            [
+                ("4", "kind"),
+                ("7", "settings.begin_time"),
+                ("12", "settings.check_meals"),
+                ("19", "spots.Old Town Wall"),
+                ("19", "spots.Old Town Wall"),
+            ],
+        ),
+    ],
+)
+def test_every_separate_mistake_of_a_recipe_level_or_brief_is_listed_at_once(client_r, domain, changes, expected):
+    """Only a task's text listed all its problems; a recipe pair, a kitchen level or a brief named
+    the first, and each fix revealed the next."""
+    text = PAIR if domain == "recipes" else starter(domain)
+    for old, new in changes:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    page = _check(client_r, domain, text).content.decode()
+    assert sorted(_problems(page)) == sorted(expected), page
+
+
 def test_a_kitchen_level_keeps_its_pace_and_a_brief_refuses_a_misspelt_setting(client_r):
     # the studio dropped a level's alpha and beta (salad-bar's 1.5 played at 1.0) and took any
     # field, so "check_opening_hour" played a brief without opening hours
