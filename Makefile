@@ -66,7 +66,7 @@ serve: migrate
 
 worker: venv
 	@test -n "$(REDIS_URL)" || { echo "error: REDIS_URL is not set; without it tasks run in-process and no worker is needed"; exit 2; }
-	exec $(VENV)/bin/celery -A arena_site worker -l info
+	$(PY) -m arena_site.with_model --join -- $(VENV)/bin/celery -A arena_site worker -l info
 
 test: venv
 	scripts/test-tools.sh

@@ -8,15 +8,22 @@ and how to point ``LLM_BASE_URL`` elsewhere; the study-open checklist then refus
 condition's endpoint does not answer.
 
     python -m arena_site.with_model -- daphne -b 127.0.0.1 -p 8000 arena_site.asgi:application
+
+While it serves the bundled model it writes where (``var/bundled-model.json``: address, model, its
+process id), so that ``make worker`` (``with_model --join``) gives the Celery workers on this
+machine the same model instead of the unset default (``127.0.0.1:8080``), where every LLM turn of
+a benchmark run or a live teammate failed; with no site serving one, a joining worker starts its own.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 
 ELSEWHERE = (
     "To use another OpenAI-compatible server, set LLM_BASE_URL (and LLM_MODEL, LLM_API_KEY), "
@@ -24,11 +31,52 @@ ELSEWHERE = (
 )
 
 
+def announcement() -> Path:
+    """Where a site serving the bundled model says so (``ARENA_BUNDLED_MODEL_FILE`` to move it)."""
+    default = Path(__file__).resolve().parent.parent / "var" / "bundled-model.json"
+    return Path(os.environ.get("ARENA_BUNDLED_MODEL_FILE") or default)
+
+
+def served_model() -> tuple[str, str] | None:
+    """(address, model) of the bundled model a running site on this machine serves, or None (no
+    announcement, an unreadable one, or its process has ended)."""
+    try:
+        said = json.loads(announcement().read_text())
+        os.kill(int(said["pid"]), 0)  # raises when that process is gone
+        return str(said["url"]), str(said["model"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _announce(url: str, model: str) -> None:
+    path = announcement()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"url": url, "model": model, "pid": os.getpid()}))
+    except OSError as problem:  # a read-only checkout: workers then start their own model
+        print(f"warning: cannot write {path} for the workers to find the model ({problem})", file=sys.stderr)
+
+
+def _withdraw() -> None:
+    path = announcement()
+    try:
+        if json.loads(path.read_text()).get("pid") == os.getpid():
+            path.unlink()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: list[str]) -> int:
+    options = argv[: argv.index("--")] if "--" in argv else []
     command = argv[argv.index("--") + 1 :] if "--" in argv else argv
     if not command:
-        print("usage: python -m arena_site.with_model -- COMMAND ...", file=sys.stderr)
+        print("usage: python -m arena_site.with_model [--join] -- COMMAND ...", file=sys.stderr)
         return 2
+    joined = served_model() if "--join" in options and not os.environ.get("LLM_BASE_URL") else None
+    if joined is not None:
+        url, model = joined
+        print(f"LLM calls use the site's bundled SmolLM2 at {url} (model {model}).", flush=True)
+        return _run(command, bundled_env(os.environ, url, model))
     if os.environ.get("LLM_BASE_URL"):
         print(f"LLM teammates use LLM_BASE_URL={os.environ['LLM_BASE_URL']}", flush=True)
         return _run(command, os.environ)
@@ -50,9 +98,11 @@ def main(argv: list[str]) -> int:
         )
         return _run(command, os.environ)
     print(f"LLM teammates use the bundled SmolLM2 at {url} (model {MODEL_ALIAS}). {ELSEWHERE}", flush=True)
+    _announce(url, MODEL_ALIAS)
     try:
         return _run(command, bundled_env(os.environ, url, MODEL_ALIAS))
     finally:
+        _withdraw()
         server.__exit__(None, None, None)  # stops the model server with the site
 
 

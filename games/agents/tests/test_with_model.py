@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -88,3 +89,46 @@ def test_without_an_endpoint_the_bundled_model_answers_while_the_site_runs():
 
     with pytest.raises(urllib.error.URLError):  # stopped with the site
         urllib.request.urlopen(url + "/models", timeout=5)
+
+
+def _joined(announcement: str | None, tmp_path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "bundled-model.json"
+    if announcement is not None:
+        path.write_text(announcement)
+    base = {k: v for k, v in os.environ.items() if k not in ("LLM_BASE_URL", "LLM_MODEL", "ARENA_LOCAL_MODEL")}
+    return subprocess.run(
+        [sys.executable, "-m", "arena_site.with_model", "--join", "--", *SHOW],
+        env={**base, "ARENA_BUNDLED_MODEL_FILE": str(path), "ARENA_LOCAL_MODEL": "0", **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+
+def test_a_worker_joins_the_model_the_running_site_serves(tmp_path):
+    """`make worker` ran Celery without the bundled model's address: every LLM call of a benchmark
+    run or a live teammate went to the unset default (127.0.0.1:8080) and failed."""
+    said = json.dumps({"url": "http://127.0.0.1:49877/v1", "model": "smollm2-135m-instruct", "pid": os.getpid()})
+    done = _joined(said, tmp_path)
+    assert done.returncode == 0 and "child sees http://127.0.0.1:49877/v1" in done.stdout, done.stdout
+
+
+def test_a_worker_does_not_join_a_site_that_has_stopped_or_a_set_endpoint(tmp_path):
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    gone = json.dumps({"url": "http://127.0.0.1:49877/v1", "model": "m", "pid": int(ended.stdout)})
+    assert "child sees None" in _joined(gone, tmp_path).stdout  # then as without --join: here no model
+    assert "child sees None" in _joined("not json", tmp_path).stdout
+    alive = json.dumps({"url": "http://127.0.0.1:49877/v1", "model": "m", "pid": os.getpid()})
+    chosen = _joined(alive, tmp_path, {"LLM_BASE_URL": "http://example.invalid:9/v1"})
+    assert "child sees http://example.invalid:9/v1" in chosen.stdout
+
+
+def test_the_site_announces_its_model_while_it_serves_and_withdraws_after(tmp_path, monkeypatch):
+    from arena_site import with_model
+
+    path = tmp_path / "bundled-model.json"
+    monkeypatch.setenv("ARENA_BUNDLED_MODEL_FILE", str(path))
+    with_model._announce("http://127.0.0.1:5/v1", "m")
+    assert with_model.served_model() == ("http://127.0.0.1:5/v1", "m")
+    with_model._withdraw()
+    assert not path.exists() and with_model.served_model() is None
