@@ -97,3 +97,55 @@ def test_a_key_whose_action_just_changed_says_so_and_acts_when_pressed_again(tmp
     assert len(acts_after_third) == 2, acts_after_third
     assert len(acts_after_fourth) == 3, acts_after_fourth
     assert first != second
+
+
+def test_a_click_on_a_button_whose_action_just_changed_says_so_and_acts_when_clicked_again(tmp_path, shots):
+    """The same for a pointer: a playtester aimed at "Start Omelette step 0", a teammate's action
+    took a row out of the list above it, and the click started step 1."""
+    stack, game_id, _ = start_game(tmp_path, "tasks", "bundled/make-tea", clock="lockstep")
+    sockets: list = []
+    sent: list[dict] = []
+    try:
+        with chromium() as browser:
+            page, errors = new_page(browser)
+
+            def relay(ws) -> None:
+                server = ws.connect_to_server()
+
+                def to_server(message) -> None:
+                    sent.append(json.loads(message))
+                    server.send(message)
+
+                ws.on_message(to_server)
+                sockets.append(ws)
+
+            page.route_web_socket(re.compile(r".*/ws/games/.*"), relay)
+            sign_in(page, stack.base, game_id)
+            page.locator("#game-actions [data-key='2']").wait_for()
+            page.wait_for_timeout(500)
+            panel, first, second = page.evaluate(SWAPPED)
+            sockets[-1].send(panel)  # a teammate's redraw: the first row is now what the second was
+            top = page.locator(f"#game-actions button.action[data-key='1'][data-action='{second}']")
+            top.wait_for()
+            top.click()
+            feedback = page.locator("#game-feedback")
+            feedback.filter(has_text="just changed").wait_for()
+            said = " ".join(feedback.inner_text().split())
+            page.locator("#game-actions").screenshot(path=str(shots / "click-moved-1366.png"))
+            acts_after_first = [m for m in sent if m.get("type") == "act"]
+            top.click()  # read, and meant
+            page.wait_for_function("n => document.querySelectorAll('#game-log-list .log-entry').length >= n", arg=1)
+            page.wait_for_timeout(300)
+            acts_after_second = [m for m in sent if m.get("type") == "act"]
+            # the answer to the player's own click redraws the list: the next click acts at once
+            page.locator("#game-actions button.action[data-key='1']").click()
+            page.wait_for_timeout(800)
+            acts_after_third = [m for m in sent if m.get("type") == "act"]
+    finally:
+        stack.close()
+    assert not errors, errors
+    assert acts_after_first == [], acts_after_first  # the first click did nothing
+    assert said.startswith(f"The actions just changed: this button is now \u201c{second.replace('_', ' ')}"), said
+    assert [m["action"] for m in acts_after_second] == [second], acts_after_second
+    assert len(acts_after_third) == 2, acts_after_third
+    assert first != second

@@ -261,16 +261,63 @@
       const until = Number(drawn[key].getAttribute("data-key-fresh") || 0);
       if (until) freshUntil[key] = until;
     });
+    noteSlots(now, own);
+  }
+
+  // The same for a pointer: a button is a place on the screen, and a teammate's action that takes
+  // a row out of the list moves every row below it up under the pointer (a playtester's click,
+  // aimed at "Start Omelette step 0", started step 1). A button whose place showed another action
+  // a moment ago is marked moved; clicked then, it does nothing and says what it does now.
+  let slotActions = null; // the actions of the list's buttons, top to bottom, as last drawn
+  let movedUntil = {}; // place in the list -> until when its button counts as moved
+  function noteSlots(now, own) {
+    const buttons = Array.prototype.slice.call(document.querySelectorAll("#game-actions button.action"));
+    buttons.forEach(function (b, i) {
+      const before = slotActions === null ? undefined : slotActions[i];
+      if (!own && before !== undefined && before !== b.dataset.action) {
+        b.setAttribute("data-moved", String(now + KEY_FRESH_MS));
+      } else if (before === b.dataset.action && movedUntil[i] > now) {
+        b.setAttribute("data-moved", String(movedUntil[i]));
+      }
+    });
+    slotActions = buttons.map(function (b) { return b.dataset.action; });
+    movedUntil = {};
+    buttons.forEach(function (b, i) {
+      const until = Number(b.getAttribute("data-moved") || 0);
+      if (until) movedUntil[i] = until;
+    });
+  }
+  document.addEventListener("click", function (event) {
+    // a pointer's click only: Enter or Space on a focused button (detail 0) does what it shows
+    if (!event.detail || !event.target.closest) return;
+    const button = event.target.closest("#game-actions button.action[data-moved]");
+    if (!button || Number(button.getAttribute("data-moved")) <= performance.now()) return;
+    event.preventDefault();
+    event.stopPropagation(); // before htmx's own listener on the button sends it
+    const buttons = Array.prototype.slice.call(document.querySelectorAll("#game-actions button.action"));
+    delete movedUntil[buttons.indexOf(button)];
+    button.removeAttribute("data-moved");
+    const box = document.getElementById("game-feedback");
+    if (!box) return;
+    box.textContent = "The actions just changed: this button is now \u201c" + actionLabel(button) + "\u201d. Click it again to do it.";
+    box.className = "feedback warn";
+    noteFeedback();
+  }, true);
+  function actionLabel(button) {
+    return button.textContent.replace(/^\s*\S+\s+/, "").replace(/\s+/g, " ").trim();
   }
   function settleKeys() {
     const now = performance.now();
     document.querySelectorAll("#game-actions [data-key-fresh]").forEach(function (b) {
       if (Number(b.getAttribute("data-key-fresh")) <= now) { b.removeAttribute("data-key-fresh"); delete freshUntil[b.dataset.key]; }
     });
+    document.querySelectorAll("#game-actions [data-moved]").forEach(function (b) {
+      if (Number(b.getAttribute("data-moved")) <= now) b.removeAttribute("data-moved");
+    });
   }
   function keyMoved(button) {
     const box = document.getElementById("game-feedback");
-    const label = button.textContent.replace(/^\s*\S+\s+/, "").replace(/\s+/g, " ").trim();
+    const label = actionLabel(button);
     button.removeAttribute("data-key-fresh");
     delete freshUntil[button.dataset.key];
     if (!box) return;
