@@ -84,7 +84,14 @@ def create_game(request: HttpRequest) -> JsonResponse:
     except schema.SchemaError as error:
         return _problem(400, str(error))
     scenario = body["scenario"]
-    seats = body.get("seats") or [{"kind": "program"}]
+    # only a left-out "seats" means one program seat: an empty list is a mistake to name, not a default
+    seats = body["seats"] if body.get("seats") is not None else [{"kind": "program"}]
+    if not 1 <= len(seats) <= services.MAX_SEATS:
+        return _problem(
+            400,
+            f'"seats" has {len(seats)}; a game has 1 to {services.MAX_SEATS} seats, one object per agent, '
+            'like [{"kind": "program"}] (leave "seats" out for one program seat)',
+        )
     if (problem := settings_problem(seats)) is not None:
         return _problem(400, problem)
     if not is_researcher(user):

@@ -284,3 +284,16 @@ def test_what_docs_api_says_a_wait_does_per_domain_and_a_second_kitchen_command(
         services.apply_action(two.pk, agent=0, action="noop(agent0)", by=researcher)
     second = GameEvent.objects.filter(game=two, kind="committed").order_by("seq").last()
     assert second.data["details"]["replaces"] == "noop"
+
+
+@pytest.mark.parametrize("seats", [[], [{"kind": "program"}] * 6])
+def test_a_seat_list_of_no_seats_or_too_many_is_a_400_and_no_game(api, toy_scenario, seats):
+    from games.models import Game
+
+    body = {"scenario": "test/toy", "seats": seats}
+    response = api.post("/api/games/", json.dumps(body), content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert f'"seats" has {len(seats)}; a game has 1 to 5 seats' in error_of(response)
+    assert not Game.objects.exists()  # [] once made one program seat, quietly
+    left_out = api.post("/api/games/", json.dumps({"scenario": "test/toy"}), content_type="application/json")
+    assert left_out.status_code == 201 and [s["kind"] for s in left_out.json()["seats"]] == ["program"]
