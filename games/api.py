@@ -148,9 +148,12 @@ def game_events(request: HttpRequest, pk: int) -> JsonResponse:
     game = Game.objects.filter(pk=pk).first()
     if game is None or not permissions.can_watch(user, game):
         return _problem(404, f"there is no game {pk} you may see")
-    since = whole_number(request.GET.get("since", "0"))
+    given = request.GET.get("since", "0")
+    since = whole_number(given)
     if since is None:
-        return _problem(400, "since is the last seq you have (a whole number)")
+        return _problem(
+            400, f"since must be a whole number, 0 or more: the last seq you have (0 for the whole log), not {given!r}"
+        )
     events = selectors.events_since(pk, since, limit=EVENTS_PAGE)
     blind = permissions.is_blinded(user, game)
     messages = [event_message(e, blind=blind) for e in events]

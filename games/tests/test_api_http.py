@@ -297,3 +297,11 @@ def test_a_seat_list_of_no_seats_or_too_many_is_a_400_and_no_game(api, toy_scena
     assert not Game.objects.exists()  # [] once made one program seat, quietly
     left_out = api.post("/api/games/", json.dumps({"scenario": "test/toy"}), content_type="application/json")
     assert left_out.status_code == 201 and [s["kind"] for s in left_out.json()["seats"]] == ["program"]
+
+
+def test_a_negative_since_is_refused_saying_0_or_more(api, toy_scenario, researcher):
+    game = services.create_game("test/toy", [{"kind": "program", "user": researcher}], clock="lockstep")
+    response = api.get(f"/api/games/{game.pk}/events/?since=-5")
+    assert response.status_code == 400
+    assert "0 or more" in error_of(response) and "'-5'" in error_of(response)
+    assert api.get(f"/api/games/{game.pk}/events/?since=0").status_code == 200
