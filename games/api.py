@@ -217,8 +217,8 @@ def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
         except Resolver404:
             pass
         else:
-            hint = f"; did you mean {request.path}/ (with the closing slash)?"
-    return _problem(404, f"no such API address: {request.path}{hint}. The API has {ADDRESSES} (docs/api.md)")
+            hint = f" Did you mean {request.path}/ (with the closing slash)?"
+    return _problem(404, f"no such API address: {request.path}.{hint} The API has {ADDRESSES} (docs/api.md)")
 
 
 def _is_api(request: HttpRequest) -> bool:

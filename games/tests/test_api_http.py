@@ -66,6 +66,15 @@ def test_an_address_without_its_closing_slash_says_so(api):
     assert "/api/games/1/" in error_of(response)
 
 
+def test_the_404_message_reads_as_sentences_with_or_without_the_slash_hint(api):
+    hinted = error_of(api.get("/api/games/9"))
+    assert "?." not in hinted and ";" not in hinted.split(" The API has")[0], hinted
+    assert hinted.startswith("no such API address: /api/games/9. Did you mean /api/games/9/ (with the closing slash)? ")
+    assert " The API has GET /api/scenarios/" in hinted
+    plain = error_of(api.get("/api/nothing/"))
+    assert plain.startswith("no such API address: /api/nothing/. The API has "), plain
+
+
 @pytest.mark.parametrize("debug", [False, True])
 @pytest.mark.parametrize("size", [64_001, 2_000_000, 3_000_000])
 def test_a_body_over_the_limit_is_a_json_413_naming_the_limit(api, toy_scenario, settings, debug, size):
