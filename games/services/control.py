@@ -202,6 +202,10 @@ def run_clock(ctx: Any, by: Any) -> None:
     # game resumes": the clock's first run says it starts, whatever it waited for
     messages = {READY: "the clock starts", WAITING: "every player is here: the clock starts"}
     message = messages.get(game.pause_reason, "the game resumes")
+    if game.pause_reason == WAITING and by is not None:
+        # a researcher's Resume while a seated player had not opened the game: the log said
+        # "every player is here", and the player arrived at step 7
+        message = f"{_name(by)} started the clock before every player was here"
     game.paused, game.pause_reason, game.anchor_at = False, "", ctx.now
     ctx.append(Entry("control", "resumed", game.anchor_time, data={"message": message, "by": _name(by)}))
 

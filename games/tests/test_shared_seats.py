@@ -304,3 +304,16 @@ def test_a_lockstep_game_says_how_its_clock_moves_until_it_has_moved(toy_scenari
     assert "Lockstep: the clock stands still while anyone still has to choose" in status()
     services.apply_action(game.pk, agent=0, action="do dust")
     assert "Lockstep:" not in status()
+
+
+def test_a_researchers_resume_before_every_player_is_here_says_so(toy_scenario, participant, second, researcher):
+    """The researcher's "Resume game" on a game waiting for its players started the clock, and the
+    log said "every player is here" while the participant had not opened the game (they arrived at
+    step 7); the button now says what it does."""
+    game = two_humans(toy_scenario, participant, second)
+    services.seat_connected(game.pk, 0, now=T0 + timedelta(seconds=5))
+    assert "Start without waiting" in _status(game.pk, []) and "Resume game" not in _status(game.pk, [])
+    services.resume(game.pk, by=researcher, now=T0 + timedelta(seconds=9))
+    assert not Game.objects.get(pk=game.pk).paused
+    said = GameEvent.objects.filter(game=game, category="control").order_by("seq").last().data["message"]
+    assert said == f"{researcher.username} started the clock before every player was here", said
