@@ -19,7 +19,6 @@ from arena_site.params import whole_number
 from games.engine.options import SEED_MAX
 
 MAX_DEPTH = 16
-DIGITS_MAX = 999_999_999  # a field that takes digits (an html form's "agent": "0") reads up to 9 of them
 MAX_FRAME_BYTES = 8_000
 MAX_BODY_BYTES = 64_000
 AGENT_MAX = 16
@@ -118,25 +117,23 @@ def parse(raw: str | bytes | None, *, max_bytes: int, what: str = "the frame", e
 
 @dataclass(frozen=True)
 class Field:
-    """One field: its kind (int, number, str, list, dict, str_or_list), bounds, and whether a
-    string of digits counts as a whole number (HTML forms send every value as text)."""
+    """One field: its kind (int, number, str, list, dict, str_or_list) and bounds. A whole number is
+    a JSON number, never text: "0" was once taken for agent 0 while "zero" was refused as text, so
+    a client's type mistake acted or failed by what the text happened to spell."""
 
     kind: str
     required: bool = False
     low: float | None = None
     high: float | None = None
     max_length: int | None = None
-    digits: bool = False
     hint: str = ""
 
     def clean(self, name: str, value: Any) -> Any:
         hint = f" ({self.hint})" if self.hint else ""
         if self.kind == "int":
-            number = whole_number(value, largest=DIGITS_MAX) if self.digits and isinstance(value, str) else None
-            if number is not None:
-                value = number
             if isinstance(value, bool) or not isinstance(value, int):
-                raise SchemaError(f'"{name}" must be a whole number{hint}, not {_shown(value)}')
+                unquote = f": send {value.strip()} without quotes" if _digits(value) else ""
+                raise SchemaError(f'"{name}" must be a whole number{hint}, not {_shown(value)}{unquote}')
             self._range(name, value, hint)
         elif self.kind == "number":
             if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
@@ -168,6 +165,11 @@ class Field:
     def _length(self, name: str, value: Any, hint: str) -> None:
         if self.max_length is not None and len(value) > self.max_length:
             raise SchemaError(f'"{name}" is longer than {self.max_length}{hint}')
+
+
+def _digits(value: Any) -> bool:
+    """Whether ``value`` is a whole number written as text ("0", " 12"), the usual type slip."""
+    return isinstance(value, str) and whole_number(value.strip(), largest=10**9) is not None
 
 
 def _bound(value: float | None) -> str:
@@ -202,7 +204,7 @@ def check(value: Mapping[str, Any], fields: Mapping[str, Field], *, what: str, e
 
 # -- websocket frames ----------------------------------------------------------------------------
 
-AGENT = Field("int", low=0, high=AGENT_MAX, digits=True, hint="your seat's agent number, like 0")
+AGENT = Field("int", low=0, high=AGENT_MAX, hint="your seat's agent number, like 0")
 FRAMES: dict[str, dict[str, Field]] = {
     "act": {"agent": AGENT, "action": Field("str", required=True, max_length=300, hint='like "wash dish"')},
     "wait": {"agent": AGENT},

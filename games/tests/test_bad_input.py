@@ -25,6 +25,16 @@ BAD_FRAMES = [
     ({"type": "wait", "agent": -0.0}, "whole number"),
     ({"type": "wait", "agent": False}, "whole number"),
     ({"type": "act", "agent": True, "action": "do sweep"}, "whole number"),
+    # text is refused whatever it spells: "0" once acted as agent 0 while "zero" was refused
+    (
+        {"type": "act", "agent": "0", "action": "do sweep"},
+        "must be a whole number (your seat's agent number, like 0), not text: send 0 without quotes",
+    ),
+    ({"type": "wait", "agent": "0"}, "not text: send 0 without quotes"),
+    (
+        {"type": "act", "agent": "zero", "action": "do sweep"},
+        "must be a whole number (your seat's agent number, like 0), not text",
+    ),
     ({"type": "act", "agent": 0, "action": "do \u0000sweep"}, "NUL"),
     ({"type": "chat", "text": "hi\u0000"}, "NUL"),
     ('{"type": "chat", "text": "\\ud800"}', "surrogate"),
@@ -74,7 +84,7 @@ async def test_every_bad_frame_gets_an_error_and_the_connection_stays_open(toy_s
     await client.send({"type": "ping"})
     assert (await client.receive_until("pong"))["type"] == "pong"  # still open
     assert await log_of(game) == before  # garbage changed nothing
-    await client.send({"type": "act", "agent": "0", "action": "do sweep"})  # html forms send digits
+    await client.send({"type": "act", "agent": 0, "action": "do sweep"})
     await client.receive_until("state")
     assert len(await log_of(game)) > len(before)
     await client.close()
