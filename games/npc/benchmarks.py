@@ -197,6 +197,45 @@ def definition_for(rules: Any, slugs: Sequence[str]) -> Mapping[str, Any]:
 
 
 NO_ANSWER = "the model never answered"
+CANNOT_START = "cannot start"
+
+
+def unanswered_error(result: BenchmarkResult) -> str:
+    """Why an episode whose every LLM call failed is no result (else ""): its agent only waited,
+    so its metrics (AS 0, CR 0 ...) are the rules' verdict on doing nothing, not the model's.
+    Also read for episodes stored before such episodes had an ``error``."""
+    if not result.llm_calls or result.llm_errors < result.llm_calls:
+        return ""
+    why = result.outcome.removeprefix(NO_ANSWER).removeprefix(": ") if result.outcome.startswith(NO_ANSWER) else ""
+    calls = "its LLM call" if result.llm_calls == 1 else f"all {result.llm_calls} of its LLM calls"
+    return f"{NO_ANSWER}: {calls} failed" + (f" ({why.rstrip('.')})" if why else "") + "; left out of the scores"
+
+
+def error_of(result: BenchmarkResult) -> str:
+    """The episode's error: why it is left out of the tables and intervals ("" for a played episode)."""
+    return result.error or unanswered_error(result)
+
+
+def left_out(results: Iterable[BenchmarkResult]) -> str:
+    """How many episodes the scores leave out and why, in words ("" when none is): "2 episodes left
+    out of the scores: 1 could not start, 1 where the model never answered (every LLM call failed)"."""
+    reasons: dict[str, int] = {}
+    for result in results:
+        error = error_of(result)
+        if not error:
+            continue
+        if error.startswith(CANNOT_START):
+            why = "could not start"
+        elif error.startswith(NO_ANSWER):
+            why = "where the model never answered (every LLM call failed)"
+        else:
+            why = "failed"
+        reasons[why] = reasons.get(why, 0) + 1
+    if not reasons:
+        return ""
+    count = sum(reasons.values())
+    listed = ", ".join(f"{n} {why}" for why, n in reasons.items())
+    return f"{count} episode{'' if count == 1 else 's'} left out of the scores: {listed}"
 
 
 SERVER, WORKER, COMMAND = "server", "worker", "command"  # BenchmarkRun.taken_by
@@ -317,7 +356,7 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult | No
         # A combination the rules cannot start is this item's error, not the run's end.
         rules.initial_state(definition, seed=int(item.get("seed", 0)), agents=agents, options=item.get("options") or {})
     except (BenchmarkError, ValueError, KeyError, TypeError) as error:
-        result.error = f"cannot start: {error}"
+        result.error = f"{CANNOT_START}: {error}"
         definition = None
     episode = None
     if definition is not None:
@@ -354,8 +393,10 @@ def run_item(run: BenchmarkRun, item: Mapping[str, Any]) -> BenchmarkResult | No
         result.saved_usd = round(sum(_cost(call.reply) for call in episode.calls if call.reply.cached), 6)
         result.curve = episode.curve
         if episode.calls and result.llm_errors == result.llm_calls:
-            # its score says nothing about the model: the outcome says why
+            # its score says nothing about the model: the outcome says why, and its error leaves
+            # it out of the scores as an episode that could not start is
             result.outcome = f"{NO_ANSWER}: {episode.calls[0].reply.error}"[:200]
+            result.error = unanswered_error(result)
     result.wall_seconds = round(time.perf_counter() - started, 3)
     try:
         with transaction.atomic():
@@ -631,9 +672,10 @@ def in_plan_order(run: BenchmarkRun, results: Iterable[BenchmarkResult]) -> list
 
 
 def result_rows(run: BenchmarkRun) -> list[dict[str, Any]]:
+    fields = ("item", "metrics", "error", "curve", "outcome", "llm_calls", "llm_errors")
     return [
-        {"item": r.item, "metrics": r.metrics, "error": r.error, "curve": r.curve}
-        for r in run.results.only("item", "metrics", "error", "curve").order_by("id")
+        {"item": r.item, "metrics": r.metrics, "error": error_of(r), "curve": r.curve}
+        for r in run.results.only(*fields).order_by("id")
     ]
 
 
@@ -705,7 +747,7 @@ def csv_text(run: BenchmarkRun) -> str:
                 metric_names.append(name)
     # Episodes on generated instances: their certified optimum and how far from it they ended.
     certified = optimality.compared(
-        run.domain, [{"item": r.item, "metrics": r.metrics, "error": r.error} for r in results]
+        run.domain, [{"item": r.item, "metrics": r.metrics, "error": error_of(r)} for r in results]
     )
     optimum_fields = optimality.COLUMNS if any(certified) else []
     out = io.StringIO()
@@ -737,7 +779,7 @@ def csv_text(run: BenchmarkRun) -> str:
                 r.saved_usd,
                 item.get("attempt", 0),
                 r.wall_seconds,
-                r.error,
+                error_of(r),
             ]
             + optimum
             + [r.metrics.get(name, "") for name in metric_names]

@@ -122,6 +122,8 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
     done, total = benchmarks.progress(run)
     active = run.status in (RunStatus.QUEUED, RunStatus.RUNNING)
     results = benchmarks.in_plan_order(run, run.results.all())
+    for result in results:  # an episode stored before unanswered ones had an error reads as one now
+        result.error = benchmarks.error_of(result)
     playing = _playing(run) if active else []
     keys = [r.key for r in results] + [str(p["key"]) for p in playing]
     slugs = {slug for key in keys for slug in episode_names.slugs_of(key)}
@@ -144,7 +146,7 @@ def _context(run: BenchmarkRun) -> dict[str, object]:
         "playing": playing,
         "table": report["table"],
         "results": [(r, episode_names.episode_name(r.key, titles)) for r in results],
-        "errors": sum(1 for r in results if r.error),
+        "left_out": benchmarks.left_out(results),
         "llm_calls": sum(r.llm_calls for r in results),
         "tokens": sum(r.prompt_tokens + r.completion_tokens for r in results),
         "llm_seconds": round(sum(r.llm_seconds for r in results), 1),

@@ -3,6 +3,7 @@ when the model stops answering from the first call, with what failed on the page
 
 from __future__ import annotations
 
+import csv
 import io
 import re
 from typing import Any
@@ -180,3 +181,40 @@ def test_the_benchmark_command_asks_the_endpoint_before_it_makes_or_resumes_a_ru
     with pytest.raises(CommandError, match=f"run {run.pk} did not resume: the LLM endpoint “gone”"):
         call_command("benchmark", "tasks", "--resume", str(run.pk), stdout=io.StringIO(), stderr=io.StringIO())
     assert BenchmarkRun.objects.get(pk=run.pk).status == RunStatus.STOPPED
+
+
+def test_an_episode_whose_model_never_answered_is_flagged_and_left_out_of_the_scores(
+    client, researcher, tasks_scenarios, settings
+):
+    """Its agent only waited, so its AS 0 / CR 0 were the rules' verdict on doing nothing: the
+    tables, intervals and CSV read it as an episode that errored, and the page says how many."""
+    settings.BENCHMARK_LLM_RETRIES = 0
+
+    def script(messages: list[dict[str, Any]]) -> str:
+        if "job1_cup" in messages[-1]["content"]:
+            return "Thought: go\nAction: wash job1_cup"
+        raise RuntimeError("down")  # an HTTP 500 for the other episode's every call
+
+    items = build_items("tasks", patterns=["test/chores1", "test/chores2"])
+    with stub_endpoint(script) as endpoint:
+        settings.LLM_ENDPOINTS = [{**GONE, "base_url": endpoint.base_url}]
+        run = benchmarks.create_run("tasks", "react", items, llm={"endpoint": "gone", "model": "m"}, cache=False)
+        run = benchmarks.run_benchmark(run.pk)
+    assert run.status == RunStatus.DONE  # one episode was answered
+    silent = run.results.get(key=items[1]["key"])
+    assert silent.llm_calls and silent.llm_errors == silent.llm_calls
+    assert silent.error.startswith(f"{benchmarks.NO_ANSWER}: all {silent.llm_calls} of its LLM calls failed")
+    table = benchmarks.table(run)
+    assert sum(row["episodes"] for row in table["rows"]) == 1 and table["rows"][0]["values"][0] == 100.0
+    assert all(line["episodes"] == 1 for line in benchmarks.summary(run)["metrics"] if line["episodes"])
+    rows = {row["key"]: row for row in csv.DictReader(io.StringIO(benchmarks.csv_text(run)))}
+    assert rows[items[1]["key"]]["error"] == silent.error and rows[items[0]["key"]]["error"] == ""
+    client.force_login(researcher)
+    page = client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
+    assert "1 episode left out of the scores: 1 where the model never answered (every LLM call failed)" in page
+    # an episode stored before such episodes had an error is read the same way
+    run.results.filter(pk=silent.pk).update(error="")
+    assert sum(row["episodes"] for row in benchmarks.table(run)["rows"]) == 1
+    rows = {row["key"]: row for row in csv.DictReader(io.StringIO(benchmarks.csv_text(run)))}
+    assert rows[items[1]["key"]]["error"].startswith(benchmarks.NO_ANSWER)
+    assert "1 episode left out of the scores" in client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
