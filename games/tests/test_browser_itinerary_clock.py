@@ -241,3 +241,52 @@ def test_a_visit_cut_short_by_lunch_stays_right_while_the_player_reads(tmp_path,
         assert not errors, errors
     finally:
         stack.close()
+
+
+# the page's own actions panel, its first keyed button marked as gone from the trip's first minute
+# (as a drawing marks a train that leaves), sent as the server sends a redraw
+FIRST_GOES = """() => {
+  const panel = document.getElementById("game-actions").cloneNode(true);
+  panel.setAttribute("hx-swap-oob", "true");
+  const keyed = Array.from(panel.querySelectorAll("button.action[data-key]"))
+    .filter(b => /^[1-9]$/.test(b.dataset.key));
+  keyed[0].setAttribute("data-gone-at", "0");
+  return [panel.outerHTML, keyed.map(b => b.dataset.action)];
+}"""
+
+
+def test_the_number_keys_count_the_buttons_left_when_the_clock_takes_one_away(tmp_path, shots):
+    """A phone's list read "2 Go to…, 3…, W" with no 1 after a wait's moment had come: the keys
+    kept the numbers of the drawing. They now count the buttons on show, and the key that now means
+    another action says so when pressed, as after a teammate's action."""
+    from playwright.sync_api import expect
+
+    stack, game_id, _ = start_game(tmp_path, "itinerary", SCENARIO)
+    sockets: list = []
+    try:
+        with chromium() as browser:
+            page, errors = new_page(browser)
+
+            def relay(ws) -> None:
+                server = ws.connect_to_server()
+                ws.on_message(server.send)
+                sockets.append(ws)
+
+            page.route_web_socket(re.compile(r".*/ws/games/.*"), relay)
+            sign_in(page, stack.base, game_id, password=PASSWORD)
+            page.locator("#game-actions [data-key='2']").wait_for()
+            panel, actions = page.evaluate(FIRST_GOES)
+            sockets[-1].send(panel)
+            expect(page.locator(f"#game-actions button.action[data-action='{actions[0]}']")).to_be_hidden()
+            shown = page.eval_on_selector_all(
+                "#game-actions button.action:not([hidden])[data-key]",
+                "bs => bs.filter(b => /^[1-9]$/.test(b.dataset.key)).map(b => [b.dataset.key, b.dataset.action])",
+            )
+            page.locator("#game-actions").screenshot(path=str(shots / "itinerary-keys-renumbered.png"))
+            page.keyboard.press("1")
+            expect(page.locator("#game-feedback")).to_contain_text("The actions just changed: 1 is now")
+    finally:
+        stack.close()
+    assert not errors, errors
+    assert [key for key, _ in shown] == [str(n) for n in range(1, len(shown) + 1)], shown
+    assert [action for _, action in shown] == actions[1 : len(shown) + 1], (shown, actions)

@@ -72,11 +72,14 @@
       const text = el.querySelector("[data-open-now]");
       if (text) text.textContent = open ? "open now" : "closed now";
     });
+    let gone = false;
     document.querySelectorAll("[data-gone-at]").forEach(function (el) {
-      if (minutes < parseInt(el.dataset.goneAt, 10)) return;
+      if (minutes < parseInt(el.dataset.goneAt, 10) || el.hidden) return;
       el.hidden = true;
+      gone = true;
       if (el.tagName === "BUTTON") el.disabled = true;
     });
+    if (gone) renumberKeys();
     document.querySelectorAll("#game-actions .action-buttons").forEach(function (group) {
       const shown = group.querySelectorAll("button.action:not([hidden])").length > 0;
       group.hidden = !shown;
@@ -85,6 +88,31 @@
     });
     const noneLeft = document.querySelector("#game-actions [data-none-left]");
     if (noneLeft) noneLeft.hidden = document.querySelectorAll("#game-actions button.action:not([hidden])").length > 0;
+  }
+
+  // The number keys count the buttons on show: one the clock took away gives its number to the
+  // next (a phone's list read "2 Go to…, 3…, W" with no 1). A key that now means another action is
+  // marked as changed, as after a teammate's action.
+  function renumberKeys() {
+    let next = 1;
+    document.querySelectorAll("#game-actions button.action").forEach(function (b) {
+      const was = b.dataset.keyWas || b.dataset.key || "";
+      if (!/^[1-9]$/.test(was)) return;
+      b.dataset.keyWas = was;
+      const key = b.hidden ? "" : String(next++);
+      if ((b.dataset.key || "") === key) return;
+      const kbd = b.querySelector("kbd");
+      if (key) {
+        b.dataset.key = key;
+        b.setAttribute("aria-keyshortcuts", key);
+        if (kbd) kbd.textContent = key;
+      } else {
+        delete b.dataset.key;
+        b.removeAttribute("aria-keyshortcuts");
+        if (kbd) kbd.remove();
+      }
+    });
+    noteKeys();
   }
 
   // The server's "now" as a drawing of the clock said it, once per drawing: a frame that redraws
