@@ -59,10 +59,13 @@ TERMS: dict[str, str] = {
     "tasks:counts": "Actions by outcome: valid (started), waits (necessary when nothing could start), and the "
     "refused ones by reason.",
     # itinerary
-    "executability": "Up to 60 points: the share of the plan's checks that passed (trains exist, places are open, "
-    "the times add up).",
-    "constraints": "Up to 20 points: the share of the brief's wishes the trip met, the budget among them (once the "
-    "plan is executable).",
+    "executability": "Up to 60 points: the share of the plan's elementary checks that passed (each train exists "
+    "and matches the timetable, each action starts where the traveller is, times run forward, walks take their "
+    "listed minutes).",
+    "constraints": "Up to 20 points, counted once every action could be carried out: the share of the rule checks "
+    "the trip passed (opening and rest hours, meals, the days and sights the brief asks for, the return home, the "
+    "budget and the end time). Every check counts alike, so a sight missed among many kept hours costs little "
+    "here: the goals line says how many of the brief's wishes were met.",
     "total": "Executability + constraints + efficiency, out of 100.",
     "itinerary:objective": "What the brief asks to keep low (money or time), the trip's value of it and the range "
     "the efficiency points are given over.",
