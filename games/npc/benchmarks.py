@@ -25,7 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
-from django.db.models import F, Q, Sum
+from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 from arena_site import background
@@ -302,11 +302,19 @@ class _Progress:
                 or EpisodeProgress.objects.filter(answered, run_id=self._run_id).exists()
             ):
                 return False
-            finished = BenchmarkResult.objects.filter(run_id=self._run_id).aggregate(failed=Sum("llm_errors"))
-            failed = (finished["failed"] or 0) + len(calls)
+            finished = BenchmarkResult.objects.filter(run_id=self._run_id).aggregate(
+                failed=Sum("llm_errors"), episodes=Count("id")
+            )
+            kept, episodes = finished["failed"] or 0, finished["episodes"]
+            failed = kept + len(calls)
             if failed < UNANSWERED_CALLS:
                 return False
-            what = f"The model never answered: the first {failed} LLM calls of this run all failed"
+            # the run page counts the calls of finished episodes only: say where the rest were
+            finished_part = (
+                f"{kept} in the {episodes} finished episode{'' if episodes == 1 else 's'}, " if episodes else ""
+            )
+            where = f"{finished_part}{len(calls)} in the episode it stopped in, which is not kept"
+            what = f"The model never answered: the first {failed} LLM calls of this run all failed ({where})"
         llm = self._llm
         why = (
             f"{what}, so the run stopped instead of measuring nothing. Endpoint {llm.get('endpoint', 'default')} "

@@ -85,8 +85,11 @@ def test_a_run_whose_model_never_answers_fails_early_and_resumes_once_it_does(
     assert sum(r.llm_calls for r in run.results.all()) == 6
     assert run.error.startswith("The model never answered: the first 8 LLM calls of this run all failed")
     assert "Endpoint gone (model m): cannot reach http://127.0.0.1:9/v1" in run.error and "Resume" in run.error
+    # the run's 8 failed calls and the page's count of calls say what each counts
+    assert "(6 in the 2 finished episodes, 2 in the episode it stopped in, which is not kept)" in run.error
     page = client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
     assert "The model never answered" in page and ">Resume</button>" in page
+    assert "6 LLM calls in the 2 finished episodes (0 from stored replies)" in page
     listed = client.get(reverse("games:benchmarks")).content.decode()  # the runs list says why, in short
     assert "The model never answered: the first 8 LLM calls of …" in listed
 
