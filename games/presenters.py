@@ -381,11 +381,11 @@ _LEADING_VERB = re.compile(r"^(Started|Paused|Went|Stayed|Visited|Took|Waited) "
 _COMPLETE = re.compile(r"^(Step \d+ of .+?|[a-z][^:]*?) is complete(?=[:.])")
 
 
-def as_read_by(entry: dict[str, Any], agents: Sequence[int]) -> str:
+def as_read_by(entry: dict[str, Any], agents: Sequence[int], labels: Sequence[str] = ()) -> str:
     """The entry's message for a reader playing ``agents``, after the agent's name: another agent's
     event in the third person (the rules' own words stay for the agent who acted, and for the LLM
     prompts), a leading verb in lower case, what is complete as what the agent finished, and a
-    seat's chat as its text alone."""
+    seat's chat as its text alone, its "Teammate k" in the reader's names (``labels``)."""
     message = str(entry.get("message", ""))
     if entry.get("agent") is None:
         return message
@@ -394,14 +394,40 @@ def as_read_by(entry: dict[str, Any], agents: Sequence[int]) -> str:
         # ("Teammate 1"), so the sender's stored name (an account's name too) is left out
         data = entry.get("data")
         text = data.get("text") if isinstance(data, dict) else None
-        if isinstance(text, str):
-            return text
-        return message.split(": ", 1)[1] if ": " in message else message
+        if not isinstance(text, str):
+            text = message.split(": ", 1)[1] if ": " in message else message
+        return _mates_as_read_by(text, entry["agent"], agents, labels)
     if entry["agent"] not in agents:
         for pattern, words in _THIRD_PERSON:
             message = pattern.sub(words, message)
     message = _COMPLETE.sub(lambda found: "finished " + found.group(1)[0].lower() + found.group(1)[1:], message)
     return _LEADING_VERB.sub(lambda found: found.group(0).lower(), message)
+
+
+_TEAMMATE = re.compile(r"\b[Tt]eammate (\d+)\b")
+
+
+def _mates_as_read_by(text: str, writer: int, agents: Sequence[int], labels: Sequence[str]) -> str:
+    """A person's chat line for another reader: each seat numbers its teammates from its own place,
+    so the writer's "Teammate 1" is another seat on the reader's page (with three people, the
+    annotator's "Teammate 1, grab the lettuce" read as an order to the participant on the
+    researcher's page). The numbers are the writer's; the names the reader's ("You" for the
+    reader's own seat)."""
+    if not labels or writer in agents or not 0 <= writer < len(labels):
+        return text
+    mates = [agent for agent in range(len(labels)) if agent != writer]
+
+    def name(found: re.Match[str]) -> str:
+        k = int(found.group(1))
+        if not 1 <= k <= len(mates):
+            return found.group(0)
+        head = labels[mates[k - 1]].split(" (")[0]  # "Teammate 2", "You", "Player 3"
+        if head.startswith("You"):
+            before = text[: found.start()].rstrip()
+            return "You" if not before or before.endswith((".", "!", "?")) else "you"
+        return head
+
+    return _TEAMMATE.sub(name, text)
 
 
 def reader_lines(entries: Sequence[dict[str, Any]], labels: list[str], agents: Sequence[int]) -> list[dict[str, Any]]:
@@ -413,7 +439,7 @@ def reader_lines(entries: Sequence[dict[str, Any]], labels: list[str], agents: S
     for e in entries:
         if e["category"] not in LOG_CATEGORIES:
             continue
-        line = dict(e, agent_label=_label(labels, e["agent"]), message=as_read_by(e, agents))
+        line = dict(e, agent_label=_label(labels, e["agent"]), message=as_read_by(e, agents, labels))
         if e["category"] == "control":
             line["message"] = people_named(line["message"], labels)
             if e.get("kind") == "seat_replaced" and e["agent"] is not None:

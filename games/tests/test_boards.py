@@ -1488,3 +1488,23 @@ def test_a_kitchen_of_several_cooks_says_each_cooks_commands():
     rows = {name: text for name, text, _ in presenters.metric_rows(result, "kitchen", names=["You", "Teammate 1"])}
     assert rows["commands by cook"] == "You: accepted 10, rejected 2 · Teammate 1: accepted 8, idle 5"
     assert "commands by cook" not in {name for name, _, _ in presenters.metric_rows(result, "kitchen")}
+
+
+def test_a_persons_chat_names_the_seats_as_its_reader_knows_them():
+    """Each seat numbers its teammates from its own place: with three people, the annotator's
+    "Teammate 1, please grab the lettuce" (meaning the researcher) read on the researcher's page as
+    an order to the participant, that page's Teammate 1."""
+    from games.presenters import as_read_by
+
+    text = "Teammate 1, grab the lettuce. Teammate 2 chops"
+    line = {"agent": 2, "category": "chat", "message": "x", "data": {"text": text}}
+    researcher = ["You", "Teammate 1 (participant)", "Teammate 2 (annotator)"]
+    participant = ["Teammate 1 (researcher)", "You", "Teammate 2 (annotator)"]
+    watcher = ["Player 1 (researcher)", "Player 2 (participant)", "Player 3 (annotator)"]
+    assert as_read_by(line, [0], researcher) == "You, grab the lettuce. Teammate 1 chops"
+    assert as_read_by(line, [1], participant) == "Teammate 1, grab the lettuce. You chops"
+    assert as_read_by(line, [], watcher) == "Player 1, grab the lettuce. Player 2 chops"
+    writer = ["Teammate 1 (researcher)", "Teammate 2 (participant)", "You"]
+    assert as_read_by(line, [2], writer) == "Teammate 1, grab the lettuce. Teammate 2 chops"  # the writer's own
+    said = {"agent": 2, "category": "chat", "message": "x", "data": {"text": "please help teammate 2 and teammate 9"}}
+    assert as_read_by(said, [1], participant) == "please help you and teammate 9"  # no such seat: as written
