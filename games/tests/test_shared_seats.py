@@ -317,3 +317,22 @@ def test_a_researchers_resume_before_every_player_is_here_says_so(toy_scenario, 
     assert not Game.objects.get(pk=game.pk).paused
     said = GameEvent.objects.filter(game=game, category="control").order_by("seq").last().data["message"]
     assert said == f"{researcher.username} started the clock before every player was here", said
+
+
+def test_a_player_left_in_a_game_paused_for_another_is_told_they_may_leave(toy_scenario, participant, second):
+    """A phone playtester watched "Paused. Your actions wait until the game resumes." for minutes
+    with no way out: the game waited for a player who had gone."""
+    from django.template.loader import render_to_string
+
+    from games.presenters import live_context
+    from games.viewer import Viewer, load_update
+
+    game = two_humans(toy_scenario, participant, second)
+    services.seat_connected(game.pk, 0, now=T0)
+    services.seat_connected(game.pk, 1, now=T0)
+    services.seat_disconnected(game.pk, 1, now=T0 + timedelta(seconds=10))
+    left_behind = Viewer(agents=[0])
+    context = live_context(load_update(game.pk, left_behind, 0), left_behind, full=True)
+    html = " ".join(render_to_string("games/live/_actions.html", context).split())
+    assert f"Paused until Teammate 1 ({second.username}) returns. Everything so far is saved" in html, html
+    assert 'href="/games/mine/"' in html
