@@ -132,7 +132,8 @@ class Field:
         hint = f" ({self.hint})" if self.hint else ""
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                unquote = f": send {value.strip()} without quotes" if _digits(value) else ""
+                digits = _digits(value)
+                unquote = f": send {digits} without quotes" if digits is not None else ""
                 raise SchemaError(f'"{name}" must be a whole number{hint}, not {_shown(value)}{unquote}')
             self._range(name, value, hint)
         elif self.kind == "number":
@@ -167,9 +168,11 @@ class Field:
             raise SchemaError(f'"{name}" is longer than {self.max_length}{hint}')
 
 
-def _digits(value: Any) -> bool:
-    """Whether ``value`` is a whole number written as text ("0", " 12"), the usual type slip."""
-    return isinstance(value, str) and whole_number(value.strip(), largest=10**9) is not None
+def _digits(value: Any) -> str | None:
+    """The digits of a whole number written as text ("0", " 12"), the usual type slip, else None."""
+    if not isinstance(value, str) or whole_number(value.strip(), largest=10**9) is None:
+        return None
+    return value.strip()
 
 
 def _bound(value: float | None) -> str:
