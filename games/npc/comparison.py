@@ -7,8 +7,10 @@ are grouped by who played beside the person: alone, other people, or NPCs of one
 conditions' NPC kinds). Their metrics are the games' stored results, their curves the games'
 progress points; they have no "decisions" axis.
 
-The reference row is the newest finished ``planner`` run of the domain (the domain's reference
-planner policy played headlessly); ``reference_run`` builds one over the chosen runs' episodes.
+The reference row is the newest finished ``planner`` run (the domain's reference planner policy
+played headlessly) whose episodes cover every scenario combination the chosen runs played; with
+no run chosen, the newest finished one.
+``reference_run`` builds one over the chosen runs' episodes when none covers them.
 """
 
 from __future__ import annotations
@@ -48,12 +50,30 @@ def default_runs(domain: str) -> list[BenchmarkRun]:
     return list(chosen.values())[:MAX_RUNS]
 
 
-def reference(domain: str) -> BenchmarkRun | None:
-    return (
-        BenchmarkRun.objects.filter(domain=domain, agent=REFERENCE_AGENT, status=RunStatus.DONE)
-        .order_by("-created_at")
-        .first()
-    )
+# The planner runs looked through for one that covers the chosen runs (newest first).
+REFERENCE_SEARCH = 50
+
+
+def _covering(domain: str, signatures: set[str] | None, statuses: Sequence[str]) -> BenchmarkRun | None:
+    query = BenchmarkRun.objects.filter(domain=domain, agent=REFERENCE_AGENT, status__in=statuses)
+    for run in query.order_by("-created_at")[:REFERENCE_SEARCH]:
+        if signatures is None or signatures <= {signature(item) for item in run.items}:
+            return run
+    return None
+
+
+def reference(domain: str, signatures: set[str] | None = None) -> BenchmarkRun | None:
+    """The newest finished planner run that played every one of ``signatures`` (the chosen runs'
+    scenario combinations; None: any). The newest planner run of the domain may be of other
+    scenarios (a generated family's), and its rows filtered to the chosen ones were none."""
+    return _covering(domain, signatures, [RunStatus.DONE])
+
+
+def reference_under_way(domain: str, signatures: set[str] | None) -> BenchmarkRun | None:
+    """A planner run still playing (or queued) that will cover ``signatures``: its page, not a second one."""
+    if signatures is None:
+        return None
+    return _covering(domain, signatures, [RunStatus.QUEUED, RunStatus.RUNNING])
 
 
 def _companions(game: Game, seats: Sequence[Any]) -> str:
@@ -106,7 +126,7 @@ def compare(domain: str, runs: Iterable[BenchmarkRun], *, humans: bool = True) -
     signatures = {signature(item) for run in runs for item in run.items} if runs else None
     sources: list[dict[str, Any]] = []
     played: list[list[dict[str, Any]]] = []  # each source's rows, for the by-scenario table
-    ref = reference(domain)
+    ref = reference(domain, signatures)
     if ref is not None:
         rows = [r for r in benchmarks.result_rows(ref) if signatures is None or signature(r["item"]) in signatures]
         if rows:
@@ -130,6 +150,7 @@ def compare(domain: str, runs: Iterable[BenchmarkRun], *, humans: bool = True) -
         "charts": reports.curve_charts(sources, domain=domain),
         "instances": len(signatures) if signatures is not None else None,
         "reference": ref,
+        "reference_under_way": None if ref is not None or not runs else reference_under_way(domain, signatures),
     }
 
 

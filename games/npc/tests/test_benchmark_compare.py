@@ -181,3 +181,24 @@ def test_an_itinerary_row_names_the_briefs_family_where_it_has_no_published_type
     assert itinerary_type("itinerarybench/type3-0042") == "type 3"
     assert itinerary_type("bundled/harbourton-morning") == "bundled briefs"
     assert itinerary_type("studio/my-trip") == "studio briefs"
+
+
+def test_the_reference_is_the_newest_planner_run_that_covers_the_chosen_runs(tasks_scenarios, researcher, client):
+    # a newer planner run of other scenarios (a generated family's) hid the one of the chosen run's
+    run = run_json("--agent", "random", "--scenarios", "test/chores1", "test/chores2")
+    covering = run_json("--agent", "planner", "--scenarios", "test/*")
+    run_json("--agent", "planner", "--scenarios", "test/chores3")  # newer, of another scenario
+    client.force_login(researcher)
+    url = reverse("games:benchmark_compare", args=["tasks"])
+    page = client.get(url, {"run": [run.pk]}).content.decode()
+    assert f"Reference plan (planner, run #{covering.pk})" in page
+    assert "Play the reference plan on these episodes" not in page
+    # a run no planner run covers: no reference row, and the button that makes one
+    other = run_json("--agent", "random", "--scenarios", "test/*", "--tasks", "2")  # pairs
+    page = client.get(url, {"run": [other.pk]}).content.decode()
+    assert "Reference plan (planner" not in page and "Play the reference plan on these episodes" in page
+    # once one is under way, its page instead of a second one
+    made = comparison.reference_run("tasks", [other])
+    page = client.get(url, {"run": [other.pk]}).content.decode()
+    assert f"Run #{made.pk}</a> plays the reference plan on these episodes (queued)" in page
+    assert "Play the reference plan on these episodes</button>" not in page
