@@ -9,7 +9,7 @@ progress points; they have no "decisions" axis.
 
 The reference row is the newest finished ``planner`` run (the domain's reference planner policy
 played headlessly) whose episodes cover every scenario combination the chosen runs played; with
-no run chosen, the newest finished one.
+no run chosen, the newest finished one, and people's games are then those on its scenarios.
 ``reference_run`` builds one over the chosen runs' episodes when none covers them.
 """
 
@@ -127,6 +127,9 @@ def compare(domain: str, runs: Iterable[BenchmarkRun], *, humans: bool = True) -
     sources: list[dict[str, Any]] = []
     played: list[list[dict[str, Any]]] = []  # each source's rows, for the by-scenario table
     ref = reference(domain, signatures)
+    if signatures is None and ref is not None:
+        # no run chosen: people's games on the reference plan's scenarios, not on every scenario
+        signatures = {signature(item) for item in ref.items}
     if ref is not None:
         rows = [r for r in benchmarks.result_rows(ref) if signatures is None or signature(r["item"]) in signatures]
         if rows:

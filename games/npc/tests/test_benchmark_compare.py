@@ -202,3 +202,15 @@ def test_the_reference_is_the_newest_planner_run_that_covers_the_chosen_runs(tas
     page = client.get(url, {"run": [other.pk]}).content.decode()
     assert f"Run #{made.pk}</a> plays the reference plan on these episodes (queued)" in page
     assert "Play the reference plan on these episodes</button>" not in page
+
+
+def test_with_no_run_chosen_people_are_those_on_the_reference_plans_scenarios(tasks_scenarios, participant):
+    # the default view set "Reference plan" on one scenario beside people's games on another
+    reference = run_json("--agent", "planner", "--scenarios", "test/chores3")
+    play_as_person("test/chores1", participant, moves=50)
+    view = comparison.compare("tasks", [])
+    assert [source["kind"] for source in view["sources"]] == ["reference"] and view["reference"] == reference
+    assert view["instances"] == 1
+    play_as_person("test/chores3", participant, moves=50)
+    people = [s for s in comparison.compare("tasks", [])["sources"] if s["kind"] == "human"]
+    assert len(people) == 1 and people[0]["episodes"] == 1  # the game on chores3 only
