@@ -83,6 +83,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context.navigation",
+                "studies.context.participant_header",  # after navigation: a study participant's header
             ],
         },
     },

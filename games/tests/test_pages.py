@@ -720,9 +720,11 @@ def test_a_real_time_timeline_leaves_room_for_a_while_of_the_clock(client, parti
     assert span(lockstep) < 10  # moves only when someone acts: short actions stay readable
 
 
-def test_a_study_participant_alone_in_a_team_kitchen_is_not_sent_to_start_another_game(participant):
+def test_a_study_participant_alone_in_a_team_kitchen_is_not_told_about_the_crew(participant):
     # "... or start a new game with teammates in the other seats" pointed a participant away from
-    # their study (where they cannot start games); the socket's redraws say the same as the page
+    # their study (where they cannot start games), and "written for 3 cooks ...: expect to miss some
+    # orders" told them how the condition they were put in would go; the socket's redraws say the
+    # same as the page
     from django.template.loader import render_to_string
 
     from games.viewer import Viewer, load_update
@@ -737,7 +739,7 @@ def test_a_study_participant_alone_in_a_team_kitchen_is_not_sent_to_start_anothe
         )
         said[blind] = html
     assert "expect to miss some orders, or start a new game with teammates" in said[False]
-    assert "expect to miss some orders." in said[True] and "start a new game" not in said[True]
+    assert "This kitchen is written for" not in said[True] and "start a new game" not in said[True]
 
 
 def test_a_stopped_tasks_game_says_which_action_it_cut_short(client, researcher, participant):
