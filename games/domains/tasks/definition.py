@@ -42,6 +42,7 @@ SPEC section 2's object rules:
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -204,8 +205,10 @@ def validate(definition: Any) -> None:
         for number, action in enumerate(actions):
             for needed in action.get("requires", []):
                 if needed not in texts:
+                    close = difflib.get_close_matches(str(needed), sorted(texts), n=1, cutoff=0.6)
+                    hint = f"; did you mean '{close[0]}'?" if close else ""
                     raise DefinitionError(
-                        f"{where}.actions[{number}].requires: '{needed}' is not an action of this task"
+                        f"{where}.actions[{number}].requires: '{needed}' is not an action of this task{hint}"
                     )
         _check_acyclic(where, {a["name"]: list(a.get("requires", [])) for a in actions})
 

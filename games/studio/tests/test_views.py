@@ -87,7 +87,8 @@ def test_a_mistake_is_named_by_line_and_field(client_r):
     text = starter("tasks").replace('after = ["fill kettle"]', 'after = ["fill kettel"]')
     html = _check(client_r, "tasks", text).content.decode()
     assert 'data-line="13"' in html and "actions[1].after" in html
-    assert "&#x27;fill kettel&#x27; is not an action of this task" in html
+    # a misspelt name says which action it means (it named none: the writer had to find it)
+    assert "&#x27;fill kettel&#x27; is not an action of this task; did you mean &#x27;fill kettle&#x27;?" in html
 
 
 def test_a_misspelt_field_of_a_recipe_is_refused_not_read_as_left_out(client_r):
