@@ -187,9 +187,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         result, update = await db(act_and_read)()
         await self._deliver(update)
         if result.rejection is not None:
-            await self._send_feedback(result.rejection.kind, result.rejection.message, result.seq, update.game.domain)
+            await self._send_feedback(result.rejection.kind, result.rejection.message, result.seq, update)
         elif result.note:  # a wait that changed nothing says why (it went unanswered)
-            await self._send_feedback("info", result.note, result.seq, update.game.domain)
+            await self._send_feedback("info", result.note, result.seq, update)
         elif self.html:  # an accepted action clears the last complaint
             await self.send(text_data='<div id="game-feedback" class="feedback" role="alert" hx-swap-oob="true"></div>')
 
@@ -243,11 +243,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         else:
             await self._send_json({"type": "error", "code": code, "message": message})
 
-    async def _send_feedback(self, kind: str, message: str, seq: int, domain: str = "") -> None:
+    async def _send_feedback(self, kind: str, message: str, seq: int, update: viewer.Update) -> None:
         if self.html:
             from games.presenters import in_peoples_words
 
-            message = in_peoples_words(domain, message, self.who.agent)  # programs: the rules' own
+            data = (update.state.get("observation") or {}).get("data")  # what the words name (a recipe's title)
+            message = in_peoples_words(update.game.domain, message, self.who.agent, data)  # programs: the rules' own
             html = render_to_string("games/live/_feedback.html", {"kind": kind, "message": message})
             await self.send(text_data=html)
         else:

@@ -496,7 +496,7 @@ class KitchenPresenter:
         lines = log_lines(entries, names, board["places"])
         return [e if e["category"] == "chat" else dict(e, agent=None, agent_label="") for e in lines]
 
-    def feedback(self, message: str, viewer: int | None) -> str:
+    def feedback(self, message: str, viewer: int | None, data: Mapping[str, Any] | None = None) -> str:
         return humanize_for(message, viewer)
 
 

@@ -128,11 +128,12 @@ def log_for(domain: str, entries: list[dict[str, Any]], names: list[str], board:
 GAME_OVER = "the game is over"
 
 
-def in_peoples_words(domain: str, message: str, viewer: int | None) -> str:
+def in_peoples_words(domain: str, message: str, viewer: int | None, data: Mapping[str, Any] | None = None) -> str:
     """A rules' message (a refusal, the outcome) as the page writes it: the presenter's
-    ``feedback`` ("Pan 1", "it ends at 10:28"); programs keep the rules' own words."""
+    ``feedback`` ("Pan 1", "it ends at 10:28", "Tomato Soup"); programs keep the rules' own words.
+    ``data``: the viewer's observation data, for what the words name (a recipe's title)."""
     own = presenter(domain) if domain else None
-    return own.feedback(message, viewer) if own is not None and hasattr(own, "feedback") else message
+    return own.feedback(message, viewer, data) if own is not None and hasattr(own, "feedback") else message
 
 
 def without_reloads(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -334,7 +335,7 @@ def live_context(update: Update, who: Viewer, *, full: bool, log_entries: list[d
         "result_rows": metric_rows(game.result or {}, game.domain, said=game.outcome, blind=who.blind, names=labels)
         if game.is_finished
         else [],
-        "outcome": in_peoples_words(game.domain, game.outcome, who.agent) if game.outcome else "",
+        "outcome": in_peoples_words(game.domain, game.outcome, who.agent, observation) if game.outcome else "",
         "optimum": _optimum_shown(game),
         "clock_attrs": clock_attrs(state),
         "header_clock": header_clock(game.domain, observation, float(state["time"]), state["time_unit"]),

@@ -367,6 +367,12 @@ _CLOCKED_RESULTS = {"makespan_seconds", "executed_seconds", "autonomous_seconds"
 _DURATIONS = {*_CLOCKED_RESULTS, "reference_makespan_seconds"}
 
 
+def recipe_titles(data: Mapping[str, Any]) -> dict[str, str]:
+    """Each recipe of the observation ``data`` whose title is not its name: "Tomato-Soup" -> "Tomato Soup"."""
+    names = [str(recipe["name"]) for recipe in data.get("recipes", ())]
+    return {name: recipe_title(name) for name in names if recipe_title(name) != name}
+
+
 def people_words(message: str, titles: Mapping[str, str]) -> str:
     """A rules' message as the board writes it: game time as m:ss, recipes by their titles ("Step 1
     of Tomato-Soup is complete." -> "Step 1 of Tomato Soup is complete.") and a paused step's way
@@ -431,8 +437,10 @@ class RecipesPresenter:
             for e in entries
         ]
 
-    def feedback(self, message: str, viewer: int | None) -> str:
-        return people_clock(message)
+    def feedback(self, message: str, viewer: int | None, data: Mapping[str, Any] | None = None) -> str:
+        """A refusal or the outcome as the board writes it: recipes by their titles, as the log
+        names them (the toast said "Step 0 of Tomato-Soup" beside a log of "Tomato Soup")."""
+        return people_words(message, recipe_titles(data or {}))
 
     def result_hidden(self, result: Mapping[str, Any]) -> set[str]:
         """A failed game's timings count the planned end of the steps under way (a game over at

@@ -83,7 +83,9 @@ def replay_context(game: Game, *, at: str | None, who: Viewer | None = None) -> 
         "result_rows": presenters.metric_rows(
             game.result or rules.result(state), game.domain, blind=blind, running=not game.is_finished
         ),
-        "outcome": presenters.in_peoples_words(game.domain, game.outcome, None) if game.outcome else "",
+        "outcome": presenters.in_peoples_words(game.domain, game.outcome, None, observation.data)
+        if game.outcome
+        else "",
         "log": log_entries[-presenters.LOG_LENGTH :],
         "limit": limit,
         "chart": presenters.progress_chart(

@@ -128,7 +128,7 @@ class TasksPresenter:
         """A one-minute bar is too narrow for "pour kettle into teapot": it reads "pour"."""
         return timeline.first_word
 
-    def feedback(self, message: str, viewer: int | None) -> str:
+    def feedback(self, message: str, viewer: int | None, data: Mapping[str, Any] | None = None) -> str:
         """A refusal in the page's words ("tea leaves", not "tea_leaves"; "by you", not "agent 1")."""
         if viewer is None:
             return spaced(message)

@@ -380,11 +380,7 @@ def check_start(
             )
         running = ahead.running_chunk(recipe, step, start)
         if running is not None:
-            return _reject(
-                fb.ALREADY_RUNNING,
-                f"{_capital(step_name(state, recipe, step))} is under way until {format_clock(running.end)}; "
-                f"choose another step or continue it after {format_clock(running.end)}.",
-            )
+            return _reject(fb.ALREADY_RUNNING, _running_message(ahead, running, agent, spec, left))
     duration = left if action.duration is None else action.duration
     if duration <= 0 or duration > left or (duration < left and not spec.interruptible):
         return _reject_duration(state, recipe, step, duration, left, spec.interruptible)
@@ -411,6 +407,22 @@ def check_start(
                 spoil = Spoil(start, recipe, step, source, finished + window)
                 return _reject(fb.TIME_CONSTRAINT, spoil_message(ahead, spoil), fatal=True)
     return StartCheck(None, False, ahead, tuple(events), recipe, step, duration, start)
+
+
+def _running_message(state: RecipesState, running: Chunk, agent: int, spec: StepSpec, left: int) -> str:
+    """Why a step under way cannot start again: who is doing it (the cook asking, a teammate, or
+    nobody: it runs by itself) until when, and whether any of it is left to do after that."""
+    label, until = step_name(state, running.recipe, running.step), format_clock(running.end)
+    if spec.autonomous:
+        doing = f"{_capital(label)} is running by itself until {until}"
+    elif running.agent == agent:
+        doing = f"You are doing {label} until {until}"
+    else:
+        doing = f"{_capital(label)} is under way: a teammate is doing it until {until}"
+    if left <= 0:
+        done = format_clock(state.index.last_end[(running.recipe, running.step)])
+        return f"{doing}, and it is complete at {done}; choose another step."
+    return f"{doing}; choose another step, or do the rest of it ({format_clock(left)}) after {until}."
 
 
 def _reject_duration(

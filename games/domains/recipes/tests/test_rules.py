@@ -375,3 +375,21 @@ def test_messages_write_the_recipe_name_as_the_recipe_has_it():
     assert "Step 1 of Bake is complete." in [event.message for event in passed.events]
     _, t = do(passed.state, "Step(1, Bake)")
     assert t.rejection.message.startswith("Step 1 of Bake is already complete")
+
+
+def test_a_step_under_way_says_who_is_doing_it_and_what_is_left_after():
+    state = start(None, agents=2)
+    state, _ = do(state, "Step(0, Soup, 00:02:00)", agent=0)  # chopping (interruptible), 2 of its 4 minutes
+    state, _ = do(state, "Step(0, Bake)", agent=1)  # the preheat runs by itself
+    _, t = do(state, "Step(0, Soup)", agent=1)
+    assert kind(t) == "already_running"
+    assert t.rejection.message == (
+        "Step 0 of Soup is under way: a teammate is doing it until 00:02:00; "
+        "choose another step, or do the rest of it (00:02:00) after 00:02:00."
+    )
+    _, t = do(state, "Step(0, Soup)", agent=0)
+    assert t.rejection.message.startswith("You are doing step 0 of Soup until 00:02:00;")
+    _, t = do(state, "Step(0, Bake)", agent=0)
+    assert t.rejection.message == (
+        "Step 0 of Bake is running by itself until 00:10:00, and it is complete at 00:10:00; choose another step."
+    )
