@@ -1,0 +1,39 @@
+"""The researcher's list pages on a 390 px phone (Debian's chromium, touch): the scenario list was
+576 px wide, so the whole page scrolled sideways; its table scrolls in its own box instead."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings as django_settings
+from django.test import Client
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+def phone_page(browser, live_server, user):
+    """A phone's page (touch) signed in as ``user`` by its session cookie."""
+    page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
+    return page
+
+
+def test_the_scenario_list_fits_a_phone(live_server, browser, researcher, shots):
+    from importlib import import_module
+
+    for domain in ("tasks", "recipes", "kitchen", "itinerary"):
+        import_module(f"games.importers.bundled_{domain}").load(log=lambda line: None)
+    page = phone_page(browser, live_server, researcher)
+    page.goto(f"{live_server.url}/scenarios/")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    box = page.evaluate(
+        "() => { const b = document.querySelector('#scenario-rows .table-scroll');"
+        " return b ? b.getBoundingClientRect().right : null; }"
+    )
+    page.screenshot(path=str(shots / "scenarios-phone-390.png"))
+    assert width <= PHONE["width"], width
+    assert box is not None and box <= PHONE["width"], box
