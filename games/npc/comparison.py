@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from games.models import Game, GameStatus, Scenario, SeatKind
-from games.npc import benchmarks, reports
+from games.npc import benchmarks, episode_names, reports
 from games.npc.models import BenchmarkRun, RunStatus
 from games.npc.tasksets import item_for
 
@@ -207,7 +207,9 @@ def _titles(played: Sequence[Sequence[dict[str, Any]]]) -> dict[str, str]:
 
 
 def _scenario_name(item: dict[str, Any], titles: dict[str, str]) -> str:
-    options = ", ".join(f"{k} {v}" for k, v in sorted((item.get("options") or {}).items()))
+    # in words, as the run page writes them ("without time constraints", not "time_constraints False")
+    said = (episode_names.setting(k, str(v)) for k, v in sorted((item.get("options") or {}).items()))
+    options = ", ".join(words for words in said if words)
     team = f"{item['agents']} agents" if int(item.get("agents") or 1) > 1 else ""
     extra = " · ".join(part for part in (options, team) if part)
     scenarios = item.get("scenarios") or [str(item.get("key", ""))]

@@ -14,7 +14,9 @@ class EpisodeName:
     settings: str  # "with time constraints · seed 0"
 
 
-def _setting(name: str, value: str) -> str | None:
+def setting(name: str, value: str) -> str | None:
+    """One option of an episode in words: "with time constraints", "alpha 1.5", "3 agents" (None:
+    the default team of one)."""
     words = name.replace("_", " ")
     if value in ("True", "False"):
         return f"{'with' if value == 'True' else 'without'} {words}"
@@ -37,7 +39,7 @@ def episode_name(key: str, titles: Mapping[str, str]) -> EpisodeName:
     for part in parts:
         for pair in part.split(","):
             name, _, value = pair.partition("=")
-            said = _setting(name, value) if value else pair
+            said = setting(name, value) if value else pair
             if said:
                 settings.append(said)
     return EpisodeName(title, " · ".join(settings))

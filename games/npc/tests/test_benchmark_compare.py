@@ -214,3 +214,15 @@ def test_with_no_run_chosen_people_are_those_on_the_reference_plans_scenarios(ta
     play_as_person("test/chores3", participant, moves=50)
     people = [s for s in comparison.compare("tasks", [])["sources"] if s["kind"] == "human"]
     assert len(people) == 1 and people[0]["episodes"] == 1  # the game on chores3 only
+
+
+def test_the_by_scenario_table_writes_options_in_words():
+    # it read "Omelette (time_constraints False)"
+    def row(options: dict) -> dict:
+        item = {"key": "bundled/omelette", "scenarios": ["bundled/omelette"], "options": options, "agents": 2}
+        return {"item": item, "curve": [[0, 0.0], [5, 50.0]]}
+
+    table = comparison.by_scenario([{"label": "planner"}], [[row({"time_constraints": False})]], {})
+    assert [line["name"] for line in table["rows"]] == ["bundled/omelette (without time constraints · 2 agents)"]
+    table = comparison.by_scenario([{"label": "planner"}], [[row({"alpha": 1.5, "time_constraints": True})]], {})
+    assert table["rows"][0]["name"] == "bundled/omelette (alpha 1.5, with time constraints · 2 agents)"
