@@ -226,3 +226,14 @@ def test_the_by_scenario_table_writes_options_in_words():
     assert [line["name"] for line in table["rows"]] == ["bundled/omelette (without time constraints · 2 agents)"]
     table = comparison.by_scenario([{"label": "planner"}], [[row({"alpha": 1.5, "time_constraints": True})]], {})
     assert table["rows"][0]["name"] == "bundled/omelette (alpha 1.5, with time constraints · 2 agents)"
+
+
+def test_a_run_of_one_episode_says_episode(tasks_scenarios, researcher, client):
+    from games.npc import benchmarks
+    from games.npc.tasksets import build_items
+
+    run = benchmarks.create_run("tasks", "random", build_items("tasks", patterns=["test/chores1"]))
+    client.force_login(researcher)
+    assert "0 of 1 episode." in client.get(reverse("games:benchmark", args=[run.pk])).content.decode()
+    compare = client.get(reverse("games:benchmark_compare", args=["tasks"])).content.decode()
+    assert "Queued, 1 episode</span>" in compare
