@@ -16,7 +16,8 @@ from games.npc import tasksets
 from games.npc.tasksets import DEFAULT_ALPHAS
 
 # The form's fields that only one kind of task set reads (its domain's ``benchmark_items``): the
-# page shows them for the domains that read them (static/js/benchmark-form.js; all without scripts).
+# page comes with them shown only for the domain it is filled in for (``BenchmarkForm.shown``), and
+# static/js/benchmark-form.js follows a change of domain.
 KNOB_FIELDS: dict[Any, tuple[str, ...]] = {
     tasksets.tasks_items: ("tasks",),
     tasksets.recipes_items: ("constraints",),
@@ -132,11 +133,22 @@ class BenchmarkForm(forms.Form):
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["domain"]).choices = [(d, d) for d in registry.domains()]
         cast(forms.ChoiceField, self.fields["endpoint"]).choices = endpoints.choices()
+        domain, agent = self._chosen("domain"), self._chosen("agent")
         for name, domains in field_domains().items():
             self.fields[name].domains = " ".join(domains)  # type: ignore[attr-defined]
+            # "Tasks:" (tasks only) stood in the form of every domain until a script hid it
+            self.fields[name].shown = domain in domains  # type: ignore[attr-defined]
         self.fields["agent"].widget.attrs["data-option-domains"] = f'{{"tdag": "{TDAG_DOMAIN}"}}'
         for part in ("hints", "demo"):  # shown for the agents whose prompts have that part
-            self.fields[part].agents = " ".join(a for a in BENCHMARK_AGENTS if part in prompt_parts(a))  # type: ignore[attr-defined]
+            agents = [a for a in BENCHMARK_AGENTS if part in prompt_parts(a)]
+            self.fields[part].agents = " ".join(agents)  # type: ignore[attr-defined]
+            self.fields[part].shown = agent in agents  # type: ignore[attr-defined]
+
+    def _chosen(self, name: str) -> str:
+        """The domain or agent the page is filled in for: as sent, as linked, else the first choice."""
+        choices = [str(value) for value, _label in cast(forms.ChoiceField, self.fields[name]).choices]
+        value = str(self.data.get(name) if self.is_bound else self.initial.get(name) or "")
+        return value if value in choices else (choices[0] if choices else "")
 
     def clean(self) -> dict[str, Any]:
         super().clean()

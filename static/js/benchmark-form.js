@@ -1,7 +1,8 @@
 // The new benchmark run form: a field only one domain's task set reads (#Task combinations,
 // time constraints, α values, team sizes) is shown for that domain, and an agent made for one
 // domain (TDAG: itineraries) is offered only there; the prompt's hints and demonstration are shown
-// for the agents whose prompts have them. Without scripts every field stays visible.
+// for the agents whose prompts have them. The page comes with the fields of the domain and agent it
+// is filled in for (BenchmarkForm.shown); this follows a change of either.
 (function () {
   "use strict";
   function update() {

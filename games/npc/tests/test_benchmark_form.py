@@ -34,3 +34,20 @@ def test_each_agent_choice_says_whether_it_calls_a_model() -> None:
     assert labels["dispatcher"].startswith("dispatcher (LLM")
     assert labels["planner"].startswith("planner (no LLM") and labels["random"].startswith("random (no LLM")
     assert all("LLM" in label for label in labels.values())
+
+
+def test_the_page_comes_with_only_its_domains_fields_shown(client, researcher) -> None:
+    """ "Tasks:" (TimeArena's #Task) stood in the new-run form of every domain."""
+    from django.urls import reverse
+
+    client.force_login(researcher)
+    url = reverse("games:benchmarks")
+    tasks = client.get(url).content.decode()  # the first domain
+    assert 'data-domains="tasks">' in tasks and 'data-domains="kitchen" hidden>' in tasks
+    kitchen = client.get(url, {"domain": "kitchen"}).content.decode()  # as linked
+    assert 'data-domains="tasks" hidden>' in kitchen and 'data-domains="kitchen">' in kitchen
+    # as sent: a refused form shows the fields of the domain it was sent for
+    sent = client.post(url, {"domain": "recipes", "agent": "random", "max_turns": "x"}).content.decode()
+    assert 'data-domains="recipes">' in sent and 'data-domains="tasks" hidden>' in sent
+    # the prompt's parts as the agent has them: random has no hints to switch
+    assert 'data-agents="react plan-and-solve dispatcher" hidden>' in sent
