@@ -925,12 +925,16 @@ def test_a_generator_run_shows_its_progress_and_adds_the_instances_as_they_are_s
     assert (run.status, run.instances, run.requested_by.username) == ("queued", [], "res")
     page = client_r.get(f"/studio/generate/runs/{run.pk}/").content.decode()
     # Under way: a progress bar that polls, a Stop button, the form as it was sent, no rows yet.
-    assert 'aria-valuenow="0"' in page and "0 of 2 solved; solving instance 1" in page
+    assert 'aria-valuenow="0"' in page and "solving instance" not in page  # its badge says Queued: nothing solves yet
+    assert ">Queued</span>" in page and "Waiting for the solver to take the run up" in page
     assert f'hx-get="/studio/generate/runs/{run.pk}/?shown=0" hx-trigger="every 1s"' in page
     assert ">Stop</button>" in page and 'id="knob-actions" name="actions" value="8"' in page
     assert '<tbody id="run-rows">\n</tbody>' in page or "<tr><td><code>" not in page
     poll = client_r.get(f"/studio/generate/runs/{run.pk}/", {"shown": "0"}, headers={"HX-Request": "true"})
     assert "hx-trigger" in poll.content.decode() and "run-rows" not in poll.content.decode()
+    GeneratorRun.objects.filter(pk=run.pk).update(status="running")
+    taken = client_r.get(f"/studio/generate/runs/{run.pk}/", {"shown": "0"}, headers={"HX-Request": "true"})
+    assert ">Running</span>" in taken.content.decode() and "0 of 2 solved; solving instance 1" in taken.content.decode()
     runs.run(run.pk)
     # Solved: the next poll adds both rows below those shown, stops polling and offers to save.
     poll = client_r.get(
