@@ -8,8 +8,9 @@ from __future__ import annotations
 
 TERMS: dict[str, str] = {
     "counts_per_agent": "The counts above for each seat of the game: who did what, and whose actions were refused.",
-    "kitchen:agents": "Each cook's commands: accepted (carried out), rejected (refused by the kitchen), and idle "
-    "steps (no command).",
+    "kitchen:agents": "Each cook's steps, which add up to the steps played: accepted (a command carried "
+    "out), refused (a command the kitchen refused) and idle (no command carried out: "
+    '"Wait this step", none sent, or busy chopping).',
     # kitchen (CuisineWorld)
     "alpha": "How much time the level gives: order lifetimes and the gap between orders grow with alpha "
     "(1 is the tightest).",

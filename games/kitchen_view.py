@@ -499,5 +499,23 @@ class KitchenPresenter:
     def feedback(self, message: str, viewer: int | None, data: Mapping[str, Any] | None = None) -> str:
         return humanize_for(message, viewer)
 
+    def result_table(
+        self, key: str, result: Mapping[str, Any], names: Sequence[str]
+    ) -> tuple[tuple[str, ...], tuple[tuple[str | int, ...], ...]] | None:
+        """The commands by cook as a table whose numbers add up to the steps played: each cook
+        has one command or none per step. The rules count a "Wait this step" (noop) both as
+        accepted (a command carried out) and as idle (a step doing nothing): "accepted 60, idle 3"
+        in 60 steps. Here accepted is the steps with a command carried out other than a wait, so
+        accepted = steps - refused - idle (a result stored before has the same counts)."""
+        cooks = result.get(key)
+        steps = result.get("steps")
+        if key != "agents" or not isinstance(cooks, list) or len(cooks) != len(names) or not isinstance(steps, int):
+            return None
+        rows = []
+        for name, cook in zip(names, cooks, strict=True):
+            refused, idle = int(cook.get("rejected", 0)), int(cook.get("idle", 0))
+            rows.append((name, max(steps - refused - idle, 0), refused, idle))
+        return ("cook", "accepted", "refused", "idle"), tuple(rows)
+
 
 PRESENTER = KitchenPresenter()

@@ -11,6 +11,7 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -657,6 +658,21 @@ def progress_chart(
     }
 
 
+@dataclass(frozen=True)
+class CountTable:
+    """A result row that is a small table (a kitchen's commands by cook: cook, accepted, refused,
+    idle), which the result panel draws as one; in text, one part per row ("You: accepted 57, ...")."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str | int, ...], ...]
+
+    def __str__(self) -> str:
+        return " · ".join(
+            f"{row[0]}: " + ", ".join(f"{c} {v}" for c, v in zip(self.columns[1:], row[1:], strict=True))
+            for row in self.rows
+        )
+
+
 def metric_rows(
     result: dict[str, Any],
     domain: str = "",
@@ -665,20 +681,26 @@ def metric_rows(
     blind: bool = False,
     running: bool = False,
     names: Sequence[str] = (),
-) -> list[tuple[str, str, str]]:
+) -> list[tuple[str, str | CountTable, str]]:
     """The domain's metrics for people: numbers and words as they are, counts without the zeros;
     per-agent lists and schedules are left to the timeline. ``said``: the outcome the panel has
     already written, so the row of why the game ended is not shown twice; ``blind`` (a study
     participant): without the game's settings (``glossary.SETTINGS``); ``running``: the game goes
     on, so rows that speak of its end are named as ``glossary.WHILE_RUNNING`` says. With the seats'
     ``names``, a per-agent list of counts reads one part per seat ("You: valid 4 · Teammate 1 (LLM
-    NPC): valid 3 · invalid 2"): the counts of a game played together mixed everyone's."""
-    rows = []
+    NPC): valid 3 · invalid 2"): the counts of a game played together mixed everyone's; a domain
+    whose presenter has ``result_table`` gives such a list as a ``CountTable`` instead."""
+    rows: list[tuple[str, str | CountTable, str]] = []
     own = presenter(domain) if domain else None
     own_text = getattr(own, "result_text", None)
+    own_table = getattr(own, "result_table", None)
     hidden_by = getattr(own, "result_hidden", None)
     hidden: set[str] = hidden_by(result) if hidden_by is not None else set()
     for key, value in result.items():
+        table = own_table(key, result, names) if isinstance(value, list) and len(names) > 1 and own_table else None
+        if table is not None:
+            rows.append((glossary.label(key, domain), CountTable(*table), glossary.explain(key, domain)))
+            continue
         if isinstance(value, list) and (text := _per_seat(value, names)):
             rows.append((glossary.label(key, domain), text, glossary.explain(key, domain)))
             continue

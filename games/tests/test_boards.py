@@ -3,6 +3,7 @@ readable names, grouped commands, recipe book and one-line-per-step log, and the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1480,14 +1481,55 @@ def test_a_kitchen_of_several_cooks_says_each_cooks_commands():
     names, without the index their names already give ("Teammate 1 (planner NPC): agent 1")."""
     result = {
         "completed": 3,
+        "steps": 12,
         "agents": [
             {"agent": 0, "accepted": 10, "rejected": 2, "idle": 0},
-            {"agent": 1, "accepted": 8, "rejected": 0, "idle": 5},
+            {"agent": 1, "accepted": 8, "rejected": 0, "idle": 5},  # one of the idle steps a wait
         ],
     }
     rows = {name: text for name, text, _ in presenters.metric_rows(result, "kitchen", names=["You", "Teammate 1"])}
-    assert rows["commands by cook"] == "You: accepted 10, rejected 2 · Teammate 1: accepted 8, idle 5"
+    assert str(rows["commands by cook"]) == (
+        "You: accepted 10, refused 2, idle 0 · Teammate 1: accepted 7, refused 0, idle 5"
+    )
     assert "commands by cook" not in {name for name, _, _ in presenters.metric_rows(result, "kitchen")}
+
+
+def test_a_kitchens_commands_by_cook_add_up_to_the_steps_in_a_table_whose_help_says_what_each_counts(db):
+    """A planner NPC's "accepted 60, idle 3" in a 60-step game: its three waits ("Wait this step")
+    counted as accepted and as idle, while the help said idle was "no command"."""
+    from django.template.loader import render_to_string
+
+    from games.importers.bundled_kitchen import definitions
+    from games.models import Game
+
+    state = KITCHEN.initial_state(definitions()["breakfast-grill"], agents=2)
+    plays = [
+        {0: "goto storage0", 1: "noop(agent1)"},  # a wait
+        {0: "get storage0 cheese", 1: "put pan0"},  # refused: holds nothing
+        {0: "noop(agent0)"},  # and agent 1 sends nothing
+        {0: "goto storage0", 1: "goto storage0"},
+    ]
+    for commands in plays:
+        for agent, command in commands.items():
+            state = KITCHEN.act(state, agent, command, state.step).state
+        state = KITCHEN.advance(state, state.step + 1).state
+    result = KITCHEN.result(state)
+    assert [(a["accepted"], a["rejected"], a["idle"]) for a in result["agents"]] == [(4, 0, 1), (2, 1, 2)]
+    rows = {
+        name: (value, meaning)
+        for name, value, meaning in presenters.metric_rows(result, "kitchen", names=["You", "Teammate 1"])
+    }
+    table, meaning = rows["commands by cook"]
+    assert table.columns == ("cook", "accepted", "refused", "idle")
+    assert table.rows == (("You", 3, 0, 1), ("Teammate 1", 1, 1, 2))
+    assert all(sum(row[1:]) == result["steps"] == 4 for row in table.rows)  # each step counted once
+    assert "add up to the steps played" in meaning and "Wait this step" in meaning and "none sent" in meaning
+    html = render_to_string(
+        "games/live/_result.html",
+        {"finished": True, "result_rows": [("commands by cook", table, meaning)], "game": Game(pk=1), "viewer": None},
+    )
+    cells = [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<t[hd][^>]*>.*?</t[hd]>", html)]
+    assert cells == ["Cook", "Accepted", "Refused", "Idle", "You", "3", "0", "1", "Teammate 1", "1", "1", "2"], html
 
 
 def test_a_persons_chat_names_the_seats_as_its_reader_knows_them():
