@@ -31,7 +31,9 @@ def test_tasks_in_real_time_with_keys_to_the_end(tmp_path, shots):
             sign_in(page, stack.base, game_id)
             deadline = time.monotonic() + 240
             shot = False
+            lefts: list[str] = []
             while not page.locator("#game-result h2").is_visible() and time.monotonic() < deadline:
+                lefts += page.eval_on_selector_all("[data-run-left]", "els => els.map(e => e.textContent.trim())")
                 first = page.locator("#game-actions [data-key='1']")
                 if first.count():
                     page.keyboard.press("1")
@@ -56,6 +58,9 @@ def test_tasks_in_real_time_with_keys_to_the_end(tmp_path, shots):
     assert header == f"{saved['result']['progress']:.0f}%"
     assert "chat is closed" in chat_closed
     assert speed > 0
+    # what is left of a running action reads as the header's clock does, to a tenth of a minute (a
+    # rounded-up "2 min left" beside "t = 2.7" of an action ending at 4 read wrong)
+    assert lefts and all(re.fullmatch(r"\d\.\d min left", left) for left in lefts), sorted(set(lefts))
 
 
 def kitchen_decision(page) -> tuple[str, str | None]:

@@ -172,7 +172,11 @@
       const left = run.querySelector("[data-run-left]");
       if (left && !isNaN(end)) {
         const rest = Math.max(0, Math.ceil(end - t - 1e-9));
-        left.textContent = run.dataset.runFormat === "clock" ? clockText(rest) + " left" : rest + " min left";
+        // minutes as the header writes the clock, to a tenth ("1.3 min left" beside "t = 2.7 / 40",
+        // where a rounded-up "2 min left" read wrong)
+        const minutes = Math.max(0, end - t);
+        left.textContent = run.dataset.runFormat === "clock" ? clockText(rest) + " left"
+          : (minutes < 10 ? minutes.toFixed(1) : String(Math.ceil(minutes - 1e-9))) + " min left";
       }
     });
     // countdowns in game seconds ("start within 3:12"): a deadline drawn as time left
