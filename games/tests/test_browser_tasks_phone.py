@@ -52,12 +52,15 @@ def test_a_tasks_game_reads_and_taps_well_on_a_phone(tmp_path, shots):
             heights = page.eval_on_selector_all(
                 "#game-actions button.action", "bs => bs.map(b => b.getBoundingClientRect().height)"
             )
-            # the header's links, Sign out and "keyboard shortcuts" were 22-35 px high
+            # the header's links, Sign out and "keyboard shortcuts" were 22-35 px high; the links and
+            # Sign out are behind the header's Menu button on a phone
+            page.locator(".site-menu > summary").tap()
             small_targets = page.eval_on_selector_all(
-                ".site-header nav a, .site-header .link-button, [data-help-toggle]",
+                ".site-menu > summary, .site-header nav a, .site-header .link-button, [data-help-toggle]",
                 "ts => ts.map(t => [t.textContent.trim(), t.getBoundingClientRect().height])"
                 ".filter(([, h]) => h < 43.5)",
             )
+            page.locator(".site-menu > summary").tap()  # folded again
             page.screenshot(path=str(shots / "tasks-phone-390.png"), full_page=True)
             # a tap plays the action, and the list reads as well with something running
             before = page.locator("#game-log-list [data-seq]").count()
