@@ -12,6 +12,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from games.models import GameEvent
+from studies import teammate_calls
 from studies.analysis import MeasureAnalysis, Observation, analyse
 from studies.measures import ItemAnswer, construct_scores, objective_measures
 from studies.models import (
@@ -26,6 +27,7 @@ from studies.models import (
     participant_code,
 )
 from studies.services.lobby import PRESENT_SECONDS
+from studies.teammate_calls import FailingTeammates
 
 IDLE_AFTER = timedelta(minutes=5)
 # The measure of episodes on generated instances with a certified optimum (studies/analysis page).
@@ -243,6 +245,10 @@ class StudyAnalysis:
     # someone left), and whether they are counted with their condition
     n_backfilled: int = 0
     backfilled_included: bool = False
+    # per condition, episodes whose computer teammates' model calls failed (the teammate could not
+    # act), and whether they are left out (``exclude_failing_npcs``)
+    failing_npcs: tuple[FailingTeammates, ...] = ()
+    failing_npcs_excluded: bool = False
 
 
 def backfilled_episodes(episodes: QuerySet) -> QuerySet:
@@ -255,11 +261,16 @@ def backfilled_episodes(episodes: QuerySet) -> QuerySet:
 
 
 def study_analysis(
-    study: Study, include_dropped: bool = False, include_pilots: bool = False, include_backfilled: bool = False
+    study: Study,
+    include_dropped: bool = False,
+    include_pilots: bool = False,
+    include_backfilled: bool = False,
+    exclude_failing_npcs: bool = False,
 ) -> StudyAnalysis:
     """Every measure of the study, analysed across conditions (SPEC section 10). A shared game in
     which a computer teammate had a person's seat is not what its condition names ("two people"):
-    it is left out unless ``include_backfilled``."""
+    it is left out unless ``include_backfilled``. Episodes in which NPC model calls failed are
+    counted in ``failing_npcs`` per condition, and left out with ``exclude_failing_npcs``."""
     conditions = list(study.conditions.order_by("index").values_list("name", flat=True))
     within = study.design == Design.WITHIN
     participants = counted_participants(study, include_dropped, include_pilots)
@@ -270,6 +281,9 @@ def study_analysis(
     n_backfilled = backfilled.values("game_id").distinct().count()  # games, not their players' episodes
     if not include_backfilled and n_backfilled:
         finished = finished.exclude(pk__in=backfilled.values("pk"))
+    failing_npcs = tuple(teammate_calls.failing_by_condition(finished))
+    if exclude_failing_npcs and failing_npcs:
+        finished = finished.exclude(game_id__in=teammate_calls.failing_games(finished))
     played = finished.select_related("condition", "scenario")
     certified = has_certified_scenarios(study)
     if certified:
@@ -351,6 +365,8 @@ def study_analysis(
         within=within,
         n_backfilled=n_backfilled,
         backfilled_included=include_backfilled,
+        failing_npcs=failing_npcs,
+        failing_npcs_excluded=exclude_failing_npcs and bool(failing_npcs),
     )
 
 

@@ -18,6 +18,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import openai
 
@@ -93,6 +94,9 @@ class LlmReply:
     error: str = ""
     model: str = ""
     cached: bool = False  # answered from the response cache (games.npc.llm_cache), not the model
+    # the endpoint asked, as ``public_address`` writes it: the call log's base_url (a failed call's
+    # error named the URL while the log's column stood empty)
+    base_url: str = ""
 
     @property
     def ok(self) -> bool:
@@ -177,6 +181,12 @@ class LlmClient:
         self, request: dict[str, Any], started: float, response_format: dict[str, Any] | None = None
     ) -> tuple[LlmReply, int]:
         """The reply, and the HTTP status with which the endpoint refused the request (0 if it did not)."""
+        reply, status = self._request(request, started, response_format)
+        return replace(reply, base_url=public_address(self.config.base_url)), status
+
+    def _request(
+        self, request: dict[str, Any], started: float, response_format: dict[str, Any] | None
+    ) -> tuple[LlmReply, int]:
         model = self.config.model
         try:
             response = self._client.chat.completions.create(
@@ -209,6 +219,17 @@ class LlmClient:
             error="" if choices else "the endpoint returned no choices",
             model=model,
         ), 0
+
+
+def public_address(url: str) -> str:
+    """An endpoint's URL as logs and exports keep it: no user name or password in it, no query (a
+    key can ride in either); the key itself is never stored anywhere."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 def refused_format(status: int, error: str) -> bool:

@@ -11,9 +11,12 @@ from games.npc.models import LlmCall
 def call_row(call: CallRecord, *, model: str = "", **where: Any) -> LlmCall:
     """The prompt, the reply, what was read from it, timing and tokens; ``where`` says what the call
     belongs to (``game=...`` with its seats and moment, or ``result=...`` of a benchmark).
-    ``model``: the configured model, for a reply that does not name one."""
+    ``model``: the configured model, for a reply that does not name one. ``base_url`` is the
+    endpoint the reply came from unless ``where`` names one."""
+    base_url = where.pop("base_url", "") or call.reply.base_url
     return LlmCall(
         agent=call.agent,
+        base_url=base_url,
         model=call.reply.model or model,
         messages=[dict(m) for m in call.messages],
         reply=call.reply.text,

@@ -24,7 +24,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from games.agents.llm import LlmClient, LlmConfig, LlmReply, Message
+from games.agents.llm import LlmClient, LlmConfig, LlmReply, Message, public_address
 from games.npc import limits
 from games.npc.models import LlmResponse
 
@@ -96,6 +96,7 @@ class CachingClient:
                     completion_tokens=found.completion_tokens,
                     model=found.model,
                     cached=True,
+                    base_url=public_address(config.base_url),
                 )
         self.calls += 1
         with limits.endpoint_slot(request["endpoint"]):

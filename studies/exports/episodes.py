@@ -9,6 +9,7 @@ from django.db.models import Count, TextField
 from django.db.models.functions import Cast
 
 from games.engine import registry
+from studies import teammate_calls
 from studies.exports.base import CHUNK, Column, Options, iso, participants_of, players_by_game
 from studies.exports.writers import RawJSON
 from studies.measures import objective_measures
@@ -55,6 +56,19 @@ def episode_columns(study: Study) -> list[Column]:
         Column("seats_taken_over", "Participants' seats handed to computer teammates mid-game (someone left)."),
         Column("left_at", "When this participant's own seat went to a computer teammate (they were away too long)."),
         Column("routed_from", "The shared condition this episode was meant for, if the lobby timed out to this one."),
+        Column(
+            "npc_calls",
+            "Model calls made for the computer teammates in this episode's game (LLM teammates and LLM backfill; "
+            "0 for other kinds; empty without a game). A game several participants shared has one count, repeated "
+            "on each of its episodes.",
+        ),
+        Column(
+            "npc_calls_failed",
+            "Of those, calls that got no answer (a timeout, an unreachable endpoint, an HTTP error): the teammate "
+            "could not act then. Equal to npc_calls (and above 0): its model never answered in this game, so the "
+            "episode is not what its condition names. The npc_calls table has each call's error; the Analysis tab "
+            "can leave such episodes out.",
+        ),
     ]
     for name, measure in _objective_columns(study):
         unit = f" in {measure.unit}" if measure.unit else ""
@@ -96,7 +110,11 @@ def episode_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
         .annotate(n=Count("id", distinct=True))
         .values_list("game_id", "n")
     )
+    calls = teammate_calls.call_counts(
+        Episode.objects.filter(participant__study=study, game__isnull=False).values("game_id")
+    )
     for e in queryset.iterator(chunk_size=CHUNK):
+        made = calls.get(e.game_id, teammate_calls.CallCount()) if e.game_id else None
         row = {
             "participant": e.participant.code,
             "episode": e.index + 1,
@@ -119,6 +137,8 @@ def episode_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
             "seats_taken_over": taken_over.get(e.game_id, 0) if e.game_id else "",
             "left_at": iso(e.left_at),
             "routed_from": e.routed_from.name if e.routed_from else "",
+            "npc_calls": "" if made is None else made.calls,
+            "npc_calls_failed": "" if made is None else made.failed,
         }
         for name, measure in objective:
             value = measure.read(e.metrics or {}) if name.startswith(e.scenario.domain + "_") else None
@@ -213,7 +233,11 @@ NPC_CALL_COLUMNS = [
     Column("after_seq", "Last log entry (seq) the dispatcher had seen."),
     Column("action_seqs", "Log entries (seq) of the actions the call caused (JSON list)."),
     Column("model", "Model name."),
-    Column("base_url", "OpenAI-compatible endpoint called."),
+    Column(
+        "base_url",
+        "The OpenAI-compatible endpoint the call went to, without any user name, password or query in its URL (API "
+        "keys are never stored or exported). Empty for live-game calls logged before it was recorded.",
+    ),
     Column("prompt", "The messages sent, as JSON [{role, content}, ...]."),
     Column("reply", "The model's reply text."),
     Column("parsed", "Commands taken from the reply (JSON list)."),

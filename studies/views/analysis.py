@@ -25,7 +25,11 @@ def analysis(request: HttpRequest, pk: int) -> HttpResponse:
     include_pilots = request.GET.get("pilots") == "1"
     include_backfilled = request.GET.get("backfilled") == "1"
     result = selectors.study_analysis(
-        study, include_dropped=include_dropped, include_pilots=include_pilots, include_backfilled=include_backfilled
+        study,
+        include_dropped=include_dropped,
+        include_pilots=include_pilots,
+        include_backfilled=include_backfilled,
+        exclude_failing_npcs=request.GET.get("failing_npcs") == "0",
     )
     # a construct nobody has answered is named once, not drawn as an empty bar and table (a study
     # played alone never asks the constructs about teammates)

@@ -94,6 +94,15 @@ def test_failed_llm_call_makes_the_npc_wait_and_is_logged(toy_scenario, particip
     call = LlmCall.objects.get(game=game)
     assert call.error.startswith("HTTP 500") and call.parsed == []
     assert npc_actions(game) == ["wait"]  # lockstep: an NPC without a command waits, so time can move
+    # the log names the endpoint the call went to (a live game's base_url stood empty)
+    assert call.base_url == endpoint.base_url.rstrip("/")
+
+
+def test_the_call_log_keeps_an_endpoint_without_its_credentials():
+    from games.agents.llm import public_address
+
+    assert public_address("http://user:secret@10.0.0.5:8080/v1?api_key=k") == "http://10.0.0.5:8080/v1"
+    assert public_address("https://api.openai.com/v1") == "https://api.openai.com/v1"
 
 
 def test_stale_command_is_rejected_by_the_rules_and_fed_back(toy_scenario, participant, inline_npcs, settings):
