@@ -40,7 +40,7 @@ def test_the_scenario_list_fits_a_phone(live_server, browser, researcher, shots)
 
 
 def test_the_new_game_form_tells_a_keyboard_only_how_to_pick_several(live_server, browser, researcher, shots):
-    """"Ctrl/Cmd-click to pick several" was shown on a phone, which has neither."""
+    """The hint "Ctrl/Cmd-click to pick several" was shown on a phone, which has neither."""
     from importlib import import_module
 
     import_module("games.importers.bundled_tasks").load(log=lambda line: None)
