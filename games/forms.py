@@ -31,7 +31,7 @@ class GameForm(forms.Form):
     also = forms.MultipleChoiceField(
         required=False,
         label="Play together with",
-        help_text="More tasks played at once (tasks only; Ctrl/Cmd-click to pick several).",
+        help_text="More tasks played at once (tasks only).",  # the template adds how a keyboard picks several
     )
     player = forms.ChoiceField(label="Player 1 (human)", help_text="Who plays the first seat.")
     clock = forms.ChoiceField(choices=ClockMode.choices, initial=ClockMode.REAL_TIME)

@@ -37,3 +37,19 @@ def test_the_scenario_list_fits_a_phone(live_server, browser, researcher, shots)
     page.screenshot(path=str(shots / "scenarios-phone-390.png"))
     assert width <= PHONE["width"], width
     assert box is not None and box <= PHONE["width"], box
+
+
+def test_the_new_game_form_tells_a_keyboard_only_how_to_pick_several(live_server, browser, researcher, shots):
+    """The hint "Ctrl/Cmd-click to pick several" was shown on a phone, which has neither."""
+    from importlib import import_module
+
+    import_module("games.importers.bundled_tasks").load(log=lambda line: None)
+    phone = phone_page(browser, live_server, researcher)
+    phone.goto(f"{live_server.url}/games/new/")
+    phone.screenshot(path=str(shots / "new-game-phone-390.png"))
+    on_phone = phone.get_by_text("Ctrl/Cmd-click to pick several").is_visible()
+    desktop = browser.new_page(viewport={"width": 1366, "height": 900})
+    desktop.context.add_cookies(phone.context.cookies())
+    desktop.goto(f"{live_server.url}/games/new/")
+    assert not on_phone
+    assert desktop.get_by_text("Ctrl/Cmd-click to pick several").is_visible()

@@ -1,7 +1,8 @@
 """A first-time player taps through a tasks game on a 390 px phone (Debian's chromium, touch): the
 task list reads line by line (names wrapped a word a line and "steep teapot" ran into its "3 min ·
 background"), and the buttons and links a finger presses are about 44 px high (they were 39, the
-header's 22-35)."""
+header's 22-35). The keyboard's hints (key badges, "keyboard shortcuts ?", the chat's keys) are not
+shown on a touch screen."""
 
 from __future__ import annotations
 
@@ -57,11 +58,21 @@ def test_a_tasks_game_reads_and_taps_well_on_a_phone(tmp_path, shots):
             page.locator(".site-menu > summary").tap()
             small_targets = page.eval_on_selector_all(
                 ".site-menu > summary, .site-header nav a, .site-header .link-button, [data-help-toggle]",
-                "ts => ts.map(t => [t.textContent.trim(), t.getBoundingClientRect().height])"
+                "ts => ts.filter(t => t.getClientRects().length)"
+                ".map(t => [t.textContent.trim(), t.getBoundingClientRect().height])"
                 ".filter(([, h]) => h < 43.5)",
             )
+            # a keyboard's hints have no keys to point at on a touch screen: the action buttons'
+            # key badges, "keyboard shortcuts ?", the chat's "Enter sends it; Esc gives the keys back"
+            key_hints = page.eval_on_selector_all(
+                "main kbd, .keys-hint, [data-help-toggle]",
+                "es => es.filter(e => e.getClientRects().length).map(e => e.textContent.trim().slice(0, 40))",
+            )
+            shortcuts_kept = page.locator("#game-actions button.action[aria-keyshortcuts]").count()
             page.locator(".site-menu > summary").tap()  # folded again
             page.screenshot(path=str(shots / "tasks-phone-390.png"), full_page=True)
+            # as the phone shows it (a full-page shot is drawn without the touch screen's media rules)
+            page.screenshot(path=str(shots / "tasks-phone-390-screen.png"))
             # a tap plays the action, and the list reads as well with something running
             before = page.locator("#game-log-list [data-seq]").count()
             page.locator("#game-actions button.action").first.tap()
@@ -83,5 +94,7 @@ def test_a_tasks_game_reads_and_taps_well_on_a_phone(tmp_path, shots):
     assert not problems, problems
     assert heights and min(heights) >= 43.5, heights
     assert small_targets == [], small_targets
+    assert key_hints == [], key_hints
+    assert shortcuts_kept, "the action buttons keep their aria-keyshortcuts"
     assert overflow <= 0, overflow
     assert names_share <= 0.25, names_share
