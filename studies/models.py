@@ -313,9 +313,10 @@ class QuestionnaireItem(models.Model):
         return f"{self.construct}: {self.text}"
 
 
-def participant_code(pk: int) -> str:
-    """How researchers and exports name a participant without their external id."""
-    return f"P{pk:04d}"
+def participant_code(number: int) -> str:
+    """How researchers and exports name a participant without their external id: ``Participant.number``
+    (P0001, P0002 ... in each study)."""
+    return f"P{number:04d}"
 
 
 class ParticipantStatus(models.TextChoices):
@@ -332,6 +333,11 @@ class Participant(models.Model):
     alone (it owns their game seats); it is never a person's own account."""
 
     study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="participants")
+    number = models.PositiveIntegerField(
+        editable=False,
+        help_text="Counts the study's participants in the order they joined (its code: P0001, P0002 ...). "
+        "Participants who joined before codes were counted per study keep the number they had.",
+    )
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="study_participations")
     external_id = models.CharField(max_length=128, blank=True, help_text="e.g. the Prolific id, from ?pid=")
     entry_params = models.JSONField(
@@ -366,15 +372,16 @@ class Participant(models.Model):
                 name="participant_external_id_unique",
             ),
             models.UniqueConstraint(fields=["study", "user"], name="participant_study_user_unique"),
+            models.UniqueConstraint(fields=["study", "number"], name="participant_study_number_unique"),
         ]
         indexes = [models.Index(fields=["study", "status"])]
 
     def __str__(self) -> str:
-        return f"P{self.pk}" + (f" ({self.external_id})" if self.external_id else "")
+        return self.code + (f" ({self.external_id})" if self.external_id else "")
 
     @property
     def code(self) -> str:
-        return participant_code(self.pk)
+        return participant_code(self.number)
 
 
 class Assignment(models.Model):

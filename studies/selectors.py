@@ -441,10 +441,10 @@ def npc_errors(study: Study, limit: int = 20) -> list[dict[str, Any]]:
     if not apps.is_installed("games.npc"):
         return []
     episodes = {
-        game_id: (participant_code(pid), index + 1, condition)
-        for game_id, pid, index, condition in Episode.objects.filter(
+        game_id: (participant_code(number), index + 1, condition)
+        for game_id, number, index, condition in Episode.objects.filter(
             participant__study=study, game__isnull=False
-        ).values_list("game_id", "participant_id", "index", "condition__name")
+        ).values_list("game_id", "participant__number", "index", "condition__name")
     }
     calls = (
         _failed_calls()

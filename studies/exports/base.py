@@ -45,10 +45,10 @@ def iso(value: Any) -> str:
 def episodes_by_game(study: Study, options: Options) -> dict[int, tuple[str, int, str]]:
     """game id -> (participant code, episode position, condition): one small entry per episode."""
     return {
-        game_id: (participant_code(participant_id), index + 1, condition)
-        for game_id, participant_id, index, condition in Episode.objects.filter(
+        game_id: (participant_code(number), index + 1, condition)
+        for game_id, number, index, condition in Episode.objects.filter(
             participant__in=participants_of(study, options), game__isnull=False
-        ).values_list("game_id", "participant_id", "index", "condition__name")
+        ).values_list("game_id", "participant__number", "index", "condition__name")
     }
 
 
@@ -113,7 +113,7 @@ def players_by_game(study: Study, options: Options) -> dict[int, GamePlayers]:
     games: dict[int, GamePlayers] = {}
     rows = Episode.objects.filter(participant__in=participants_of(study, options), game__isnull=False).values_list(
         "game_id",
-        "participant_id",
+        "participant__number",
         "index",
         "condition__name",
         "seat",
@@ -121,9 +121,9 @@ def players_by_game(study: Study, options: Options) -> dict[int, GamePlayers]:
         "lobby__backfilled",
         "participant__user__username",
     )
-    for game_id, participant_id, index, condition, seat, humans, backfilled, username in rows:
+    for game_id, number, index, condition, seat, humans, backfilled, username in rows:
         players = games.setdefault(game_id, GamePlayers(condition, max(humans or 1, 1), backfilled or 0))
-        code = participant_code(participant_id)
+        code = participant_code(number)
         players.seats[seat or 0] = (code, index + 1)
         # only the login-less accounts a study's link makes: a signed-in person's own name
         # ("participant") could be a word of any message

@@ -12,7 +12,14 @@ from studies.exports.base import CHUNK, Column, Options, iso, participants_of
 from studies.models import Episode, Study
 
 PARTICIPANT_COLUMNS = [
-    Column("participant", "Anonymous participant code (P0001 ...), the same in every table."),
+    Column(
+        "participant",
+        "Anonymous participant code, the same in every table: the Arena's own, numbered per study in the order "
+        "participants joined (P0001, P0002 ...), never the panel's id (that is external_id, even when it looks "
+        "like P0001). A gap is a participant left out of this export (a pilot, a drop-out, someone who declined "
+        "or was screened out: ask for excluded participants to see them). Participants who joined before codes "
+        "were numbered per study keep the code they had then (numbered across all studies, with gaps).",
+    ),
     Column("external_id", "Id from the study link (?pid=), e.g. the Prolific id; empty if none was given."),
     Column("status", "joined, active, completed, dropped (dropped out), declined (consent) or screened (attention)."),
     Column("is_pilot", "true for scripted or researcher pilot runs (excluded from analysis by default)."),

@@ -29,13 +29,18 @@ def response_long_rows(study: Study, options: Options) -> Iterator[dict[str, Any
         Response.objects.filter(episode__participant__in=participants_of(study, options))
         .order_by("episode__participant_id", "episode__index", "item__index")
         .values_list(
-            "episode__participant_id", "episode__index", "episode__condition__name", "item_id", "value", "answered_at"
+            "episode__participant__number",
+            "episode__index",
+            "episode__condition__name",
+            "item_id",
+            "value",
+            "answered_at",
         )
     )
-    for participant_id, index, condition, item_id, value, answered_at in queryset.iterator(chunk_size=CHUNK):
+    for number, index, condition, item_id, value, answered_at in queryset.iterator(chunk_size=CHUNK):
         item = items[item_id]
         yield {
-            "participant": participant_code(participant_id),
+            "participant": participant_code(number),
             "episode": index + 1,
             "condition": condition,
             "item": item.index + 1,
@@ -88,7 +93,7 @@ def response_wide_rows(study: Study, options: Options) -> Iterator[dict[str, Any
         .order_by("episode__participant_id", "episode__index", "item__index")
         .values_list(
             "episode_id",
-            "episode__participant_id",
+            "episode__participant__number",
             "episode__index",
             "episode__condition__name",
             "episode__scenario__slug",
@@ -106,13 +111,13 @@ def response_wide_rows(study: Study, options: Options) -> Iterator[dict[str, Any
             row[f"{construct}_score"] = round(sum(values) / len(values), 6) if values else ""
         return row
 
-    for episode_id, participant_id, index, condition, scenario, item_id, value in queryset.iterator(chunk_size=CHUNK):
+    for episode_id, number, index, condition, scenario, item_id, value in queryset.iterator(chunk_size=CHUNK):
         if episode_id != current_episode:
             if current is not None:
                 yield finish(current)
             current_episode, scores = episode_id, {}
             current = {
-                "participant": participant_code(participant_id),
+                "participant": participant_code(number),
                 "episode": index + 1,
                 "condition": condition,
                 "scenario": scenario,

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import Count
 from django.utils import timezone
 
@@ -118,14 +118,39 @@ def join(
             "Someone with this participant id has already started. To continue, enter the resume code "
             "shown on your study pages."
         )
-    return Participant.objects.create(
-        study=study,
-        user=_participant_account(),
-        external_id=external_id,
-        is_pilot=is_pilot,
-        resume_code=new_resume_code(),
-        entry_params=dict(entry_params or {}),
-    )
+    for attempt in range(NUMBER_TRIES):
+        try:
+            with transaction.atomic():
+                # one number at a time per study (Postgres); on SQLite writes are one at a time anyway
+                Study.objects.select_for_update().filter(pk=study.pk).first()
+                return Participant.objects.create(
+                    study=study,
+                    number=next_number(study),
+                    user=_participant_account(),
+                    external_id=external_id,
+                    is_pilot=is_pilot,
+                    resume_code=new_resume_code(),
+                    entry_params=dict(entry_params or {}),
+                )
+        except IntegrityError:
+            # two joined at once and took the same number (or the same external id: refused below)
+            if external_id and study.participants.filter(external_id=external_id).exists():
+                raise StudyError(
+                    "Someone with this participant id has already started. To continue, enter the resume code "
+                    "shown on your study pages."
+                ) from None
+            if attempt == NUMBER_TRIES - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+NUMBER_TRIES = 5
+
+
+def next_number(study: Study) -> int:
+    """The number of the study's next participant (its code P0001, P0002 ...): one past its highest."""
+    highest = study.participants.aggregate(highest=models.Max("number"))["highest"]
+    return (highest or 0) + 1
 
 
 def resume_by_session(study: Study, *, external_id: str, entry_params: Mapping[str, str]) -> Participant | None:
