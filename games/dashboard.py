@@ -28,18 +28,30 @@ def researcher_panel(user: Any) -> dict[str, Any]:
 
 
 def player_panel(user: Any) -> dict[str, Any] | None:
-    """A person's own games: the one still running first (a researcher may have seated them in it,
-    so this is how they find it), else their finished ones."""
-    games = selectors.games_for_user(user)
-    current = games.filter(status=GameStatus.RUNNING).first()
-    if current is not None:
+    """A person's own games: every one still running, the one played last first (a researcher may
+    have seated them in several, so this is how they find them; the panel offered only the newest
+    created, which need not be the one they were playing), else their finished ones."""
+    unfinished = list(selectors.unfinished_for_user(user))
+    if unfinished:
+        many = len(unfinished) > 1
         return {
-            "title": "Your game is waiting",
-            "body": f"{current.scenario.title} (game {current.pk}) is running; join in, or pick up where you left off.",
-            "link": reverse("games:play", args=[current.pk]),
-            "link_label": "Continue playing",
+            "title": f"Your {len(unfinished)} games are waiting" if many else "Your game is waiting",
+            "body": (
+                "Not finished yet; the one you played last comes first. Join in, or pick up where you left off."
+                if many
+                else "It is running; join in, or pick up where you left off."
+            ),
+            "items": [
+                {
+                    "label": f"{game.scenario.title} (game {game.pk})",
+                    "url": reverse("games:play", args=[game.pk]),
+                    "action": "Continue playing",
+                    "note": "paused" if game.paused else "",
+                }
+                for game in unfinished
+            ],
         }
-    finished = games.filter(status=GameStatus.FINISHED).count()
+    finished = selectors.games_for_user(user).filter(status=GameStatus.FINISHED).count()
     if not finished:
         return None
     return {

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Max, Q, QuerySet
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games import state_store
@@ -77,6 +78,18 @@ def rebuild_state(game: Game, *, upto_seq: int | None = None) -> Any:
 def games_for_user(user: Any) -> QuerySet[Game]:
     """Games where ``user`` holds a seat, newest first."""
     return Game.objects.filter(seats__user=user).distinct().select_related("scenario").order_by("-created_at")
+
+
+def unfinished_for_user(user: Any) -> QuerySet[Game]:
+    """The running games where ``user`` holds a seat, the one played last first (its last event, or
+    its creation when nothing has happened yet): the dashboard lists them all, not only the newest."""
+    last = Coalesce(Max("events__created_at"), F("created_at"))
+    return (
+        Game.objects.filter(pk__in=Game.objects.filter(seats__user=user, status=GameStatus.RUNNING).values("pk"))
+        .select_related("scenario")
+        .annotate(last_activity=last)
+        .order_by("-last_activity", "-pk")
+    )
 
 
 def left_paused(*, longer_than: timedelta = LEFT_PAUSED_AFTER, now: datetime | None = None) -> QuerySet[Game]:

@@ -53,3 +53,27 @@ def test_the_new_game_form_tells_a_keyboard_only_how_to_pick_several(live_server
     desktop.goto(f"{live_server.url}/games/new/")
     assert not on_phone
     assert desktop.get_by_text("Ctrl/Cmd-click to pick several").is_visible()
+
+
+def test_a_participants_dashboard_lists_every_unfinished_game(live_server, browser, participant, researcher, shots):
+    """The dashboard offered one "Continue playing", for the newest game made, while the participant
+    was playing an older one; and did not say that a researcher sets their games up."""
+    from games import services
+    from games.domains.tasks.tests.helpers import RICE
+    from games.scenarios import save_scenario
+
+    save_scenario(domain="tasks", slug="test/rice", title="Rice", source="test", definition=RICE)
+    seats = [{"kind": "human", "user": participant}]
+    played = services.create_game("test/rice", seats, clock="lockstep", created_by=researcher)
+    newer = services.create_game("test/rice", seats, clock="lockstep", created_by=researcher)
+    services.apply_action(played.pk, agent=0, action="pick rice")  # the older one is the one being played
+    done = services.create_game("test/rice", seats, clock="lockstep", created_by=researcher)
+    services.finish(done.pk, reason="test")
+    page = phone_page(browser, live_server, participant)
+    page.goto(f"{live_server.url}/")
+    page.screenshot(path=str(shots / "dashboard-participant-phone-390.png"))
+    links = page.get_by_role("link", name="Continue playing").all()
+    hrefs = [link.get_attribute("href") for link in links]
+    assert hrefs == [f"/games/{played.pk}/", f"/games/{newer.pk}/"], hrefs
+    assert page.get_by_text("A researcher sets your games up").is_visible()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
