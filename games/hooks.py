@@ -13,6 +13,10 @@ participant on; it must be quick as well).
 ``SEAT_REPLACED``: called after a person's seat went to an NPC mid-game (``services.replace_seat``),
 as ``callback(game_id: int, agent: int)`` (studies let that participant move on).
 
+``HOUSEKEEPING``: called by the games' scheduler loop about once a minute per process, as
+``callback(now: datetime)`` (studies mark participants gone past their study's limit as dropped
+out). It runs in the loop: it must be quick.
+
 ``BLINDED``: ``blinded_games(game_ids: list[int]) -> set[int]``, the games among ``game_ids`` whose
 players must not learn what plays their NPC seats (a study's game: participants read "Teammate
 1..n"); researchers still see it. One call answers a whole list (a page of games).
@@ -32,6 +36,7 @@ NPC_TURN: list[str] = ["games.npc.turns:on_game_changed"]
 GAME_FINISHED: list[str] = ["studies.hooks:on_game_finished"]
 SEAT_REPLACED: list[str] = ["studies.hooks:on_seat_replaced"]
 BLINDED: list[str] = ["studies.hooks:blinded_games"]
+HOUSEKEEPING: list[str] = ["studies.hooks:drop_inactive"]
 
 _resolved: dict[str, Callable[..., Any]] = {}
 
@@ -44,7 +49,7 @@ def _resolve(path: str) -> Callable[..., Any]:
 
 def check() -> None:
     """Find every hook's module now (start-up), so a missing one stops the start, not a game's turn."""
-    for path in (*NPC_TURN, *GAME_FINISHED, *SEAT_REPLACED, *BLINDED):
+    for path in (*NPC_TURN, *GAME_FINISHED, *SEAT_REPLACED, *BLINDED, *HOUSEKEEPING):
         check_exists(path)
 
 

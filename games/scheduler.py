@@ -29,7 +29,9 @@ from django.utils import timezone
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.2  # the longest sleep: games changed by other processes are picked up this fast
+HOUSEKEEPING_SECONDS = 60.0  # how often the loop calls ``hooks.HOUSEKEEPING`` (studies' drop-outs)
 _task: asyncio.Task[None] | None = None
+_housekeeping_at = 0.0  # time.monotonic() of the last call
 
 
 def mode() -> str:
@@ -57,15 +59,29 @@ def step(now: datetime | None = None, *, advance: bool = True) -> float:
 
 def check_presence(now: datetime | None = None) -> int:
     """Say this process is alive, forget processes that died, apply the disconnect policy to the
-    games that lost a connection with them, and hand the seats of people away too long to their
-    backfill NPC; returns how many games paused."""
+    games that lost a connection with them, hand the seats of people away too long to their
+    backfill NPC, and about once a minute call ``hooks.HOUSEKEEPING``; returns how many games paused."""
     from games import presence, services
 
     if not presence.heartbeat(now):
         return 0
     paused = sum(services.apply_disconnect_policy(game_id, now=now) for game_id in presence.reap(now))
     services.backfill_due(now=now)
+    housekeeping(now)
     return paused
+
+
+def housekeeping(now: datetime | None = None, *, force: bool = False) -> bool:
+    """Call ``hooks.HOUSEKEEPING`` once every ``HOUSEKEEPING_SECONDS`` (or now, ``force``); whether it ran."""
+    global _housekeeping_at
+    from games import hooks
+
+    moment = time.monotonic()
+    if not force and _housekeeping_at and moment - _housekeeping_at < HOUSEKEEPING_SECONDS:
+        return False
+    _housekeeping_at = moment
+    hooks.call(hooks.HOUSEKEEPING, now or timezone.now())
+    return True
 
 
 def recover_after_restart() -> int:

@@ -90,8 +90,11 @@ def start_tutorial(participant: Participant, scenario: Any) -> Game:
         raise StudyError(f"The practice game could not start ({error}). Please tell the researcher.") from None
 
 
-def stop_tutorial(game: Game) -> None:
-    game_services.finish(game.pk, reason="the participant went back to the study")
+def stop_tutorial(game: Game, reason: str = "the participant went back to the study") -> None:
+    try:
+        game_services.finish(game.pk, reason=reason)
+    except game_services.GameError:
+        log.info("practice game %s was already over", game.pk)
 
 
 def game_result(episode: Episode) -> dict[str, Any] | None:

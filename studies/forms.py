@@ -18,7 +18,11 @@ from studies.models import Condition, LobbyFallback, NpcKind, PageKind, Study
 PAGE_TEXT_MAX = 20_000
 DESCRIPTION_MAX = 5_000
 # Whole-number settings without a range of their own in the model.
-STUDY_RANGES = {"backfill_after_seconds": (0, 3600), "attention_max_failures": (0, 100)}
+STUDY_RANGES = {
+    "backfill_after_seconds": (0, 3600),
+    "attention_max_failures": (0, 100),
+    "inactive_after_minutes": (0, 7 * 24 * 60),
+}
 
 
 class NewStudyForm(forms.Form):
@@ -36,6 +40,7 @@ class StudyBasicsForm(forms.ModelForm):
             "scenario_scheme",
             "disconnect_policy",
             "backfill_after_seconds",
+            "inactive_after_minutes",
             "clock_mode",
             "seconds_per_time_unit",
             "completion_code",
@@ -66,6 +71,7 @@ class StudyBasicsForm(forms.ModelForm):
             "attention_max_failures": "Attention checks allowed to fail",
             "bonus_formula": "Bonus per episode",
             "show_optimum": "Show the best possible result after each game",
+            "inactive_after_minutes": "Drop out after inactivity (minutes)",
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -2,17 +2,23 @@
 on, a seat handed to a computer teammate moves its participant on, and a study's games are blinded
 for their players.
 
+``drop_inactive`` (``games.hooks.HOUSEKEEPING``, about once a minute) marks participants gone past
+their study's inactivity limit as dropped out.
+
 ``on_game_finished`` is registered in ``games.hooks.GAME_FINISHED`` so a participant's questionnaire
 opens the moment their game ends (the study page also checks, in case a hook call was missed).
 """
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.utils import timezone
 
 from games.models import Game
 from studies import services
 from studies.models import Episode, EpisodeStatus, Participant
+from studies.services import inactivity
 
 
 def on_game_finished(game_id: int) -> None:
@@ -33,6 +39,12 @@ def on_seat_replaced(game_id: int, agent: int) -> None:
     Episode.objects.filter(game_id=game_id, seat=agent, status=EpisodeStatus.PLAYING).update(
         status=EpisodeStatus.SURVEY, left_at=now, played_at=now
     )
+
+
+def drop_inactive(now: datetime) -> None:
+    """Hook (games.hooks.HOUSEKEEPING): participants gone past their study's inactivity limit are
+    marked dropped out (``services.inactivity``)."""
+    inactivity.drop_inactive_everywhere(now)
 
 
 def blinded_games(game_ids: list[int]) -> set[int]:

@@ -119,6 +119,12 @@ class Study(models.Model):
         help_text="Games with several participants: a participant away this long leaves their seat to a computer "
         "teammate, so the others can go on.",
     )
+    inactive_after_minutes = models.PositiveIntegerField(
+        default=60,
+        help_text="A participant who has not finished and shows no sign of activity this long (no study page, no "
+        "game page open, no move) is marked dropped out, reason 'no activity for N minutes': their game ends and "
+        "they are excluded from analysis. 0: never.",
+    )
     show_optimum = models.BooleanField(
         default=False,
         help_text="After a game on a generated instance, show the participant the best possible result (the "

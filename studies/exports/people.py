@@ -30,7 +30,11 @@ PARTICIPANT_COLUMNS = [
     Column("consented_at", "When consent was given (ISO 8601, UTC)."),
     Column("completed_at", "When the last questionnaire was submitted (ISO 8601, UTC)."),
     Column("dropped_at", "When the participant was marked as dropped out (ISO 8601, UTC)."),
-    Column("drop_reason", "Why: withdrew (participant), failed attention checks, or the researcher's note."),
+    Column(
+        "drop_reason",
+        "Why: withdrew (participant), failed attention checks, no activity for N minutes (the study's inactivity "
+        "limit), or the researcher's note.",
+    ),
     Column("entry_params", "The recruiter's link parameters kept on entry (JSON), e.g. STUDY_ID and SESSION_ID."),
 ]
 

@@ -2,7 +2,7 @@
 ``design`` for what researchers build, ``participation`` for what participants do."""
 
 from studies.errors import StudyError
-from studies.services import lobby
+from studies.services import inactivity, lobby
 from studies.services.design import (
     DEFAULT_CONSENT,
     MAX_NPCS,
@@ -73,6 +73,7 @@ __all__ = [
     "drop_out",
     "finish_episode",
     "give_consent",
+    "inactivity",
     "is_participation_account",
     "items_for",
     "join",

@@ -425,7 +425,8 @@ def complete(participant: Participant) -> None:
 
 @transaction.atomic
 def drop_out(participant: Participant, reason: str = "") -> None:
-    """Mark a participant as dropped out (they withdrew, or the researcher decided); their games stop."""
+    """Mark a participant as dropped out (they withdrew, the researcher decided, or they were gone
+    past the study's inactivity limit); their games stop, a practice game too."""
     participant = Participant.objects.select_for_update().get(pk=participant.pk)
     if participant.status in (ParticipantStatus.COMPLETED, ParticipantStatus.DROPPED):
         raise StudyError(f"{participant.code} is already {participant.get_status_display().lower()}.")
@@ -435,6 +436,10 @@ def drop_out(participant: Participant, reason: str = "") -> None:
     participant.save(update_fields=["status", "dropped_at", "drop_reason"])
     for episode in participant.episodes.filter(status=EpisodeStatus.PLAYING):
         flow.stop_game(episode)
+    practice = participant.tutorial_game
+    if practice is not None and not practice.is_finished:
+        # a paused practice game stayed "paused (disconnect)" for good
+        flow.stop_tutorial(practice, reason="participant dropped out")
     _leave_lobby(participant)
 
 

@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, render
 
 from accounts.permissions import researcher_required
 from arena_site import charts
-from studies import selectors
+from studies import selectors, services
 from studies.analysis import MeasureAnalysis
 from studies.measures import LIKERT_POINTS
 from studies.models import Study
@@ -21,6 +21,7 @@ def _bars(measure: MeasureAnalysis) -> list[charts.MeanBar]:
 @researcher_required
 def analysis(request: HttpRequest, pk: int) -> HttpResponse:
     study = get_object_or_404(Study, pk=pk)
+    services.inactivity.drop_inactive(study)  # those gone past the study's limit are drop-outs here too
     include_dropped = request.GET.get("dropped") == "1"
     include_pilots = request.GET.get("pilots") == "1"
     include_backfilled = request.GET.get("backfilled") == "1"

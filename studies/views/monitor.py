@@ -21,6 +21,7 @@ RUNNING_SHOWN = 50  # running games listed (the stat counts them all)
 @researcher_required
 def monitor(request: HttpRequest, pk: int) -> HttpResponse:
     study = get_object_or_404(Study, pk=pk)
+    services.inactivity.drop_inactive(study)  # those gone past the study's limit read "Dropped out"
     playing = selectors.running_episodes(study)
     running_count = playing.count()
     running = [

@@ -214,6 +214,8 @@ def step(request: HttpRequest, slug: str) -> HttpResponse:
     if participant is None:
         messages.info(request, "Open the study link you were given to start or continue.")
         return redirect(_entry_url(study))
+    # back after the study's inactivity limit: their participation ended meanwhile (the page says so)
+    services.inactivity.drop_if_inactive(participant)
     services.touch(participant)
     if request.method == "POST":
         try:
@@ -241,4 +243,6 @@ def step(request: HttpRequest, slug: str) -> HttpResponse:
     context["redirect_url"] = _recruiter_redirect(study, current.kind)
     if current.kind == "consent":
         context.update(pid=participant.external_id)
+    if current.kind == "dropped":
+        context.update(timed_out=services.inactivity.timed_out(participant))
     return render(request, TEMPLATES[current.kind], context)
