@@ -9,6 +9,7 @@ same board.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -239,11 +240,28 @@ def _uses(data: Mapping[str, Any], item: str) -> list[tuple[str, str]]:
     ]
 
 
+def _takes(data: Mapping[str, Any], loc: Mapping[str, Any], item: str) -> bool:
+    """Whether the tool at ``loc`` can take ``item`` now: not at work, and what it holds with the
+    item is part of one of its kind's recipes (a tool holding a whole recipe, or its product, is
+    started or emptied first)."""
+    if loc.get("busy"):
+        return False
+    with_item = Counter([*(loc.get("contents") or []), item])
+    return any(
+        recipe.get("tool") == loc["kind"] and not (with_item - Counter(recipe.get("ingredients", [])))
+        for recipe in data.get("recipes", {}).values()
+    )
+
+
 def _destinations(data: Mapping[str, Any], item: str) -> set[str]:
     """The places ``item`` goes next (as ``held_hint`` says): the serving table when it is ordered,
-    else every tool whose recipe takes it."""
-    kinds = {"servingtable"} if _ordered(data, item) else {tool for _, tool in _uses(data, item)}
-    return {loc["name"] for loc in data.get("locations", []) if loc["kind"] in kinds}
+    else every tool whose recipe takes it and that can take it now (with both steamers in use, the
+    first walk offered went from one to the other and back: a newcomer pressing 1 paced between
+    them for 35 steps)."""
+    if _ordered(data, item):
+        return {loc["name"] for loc in data.get("locations", []) if loc["kind"] == "servingtable"}
+    kinds = {tool for _, tool in _uses(data, item)}
+    return {loc["name"] for loc in data.get("locations", []) if loc["kind"] in kinds and _takes(data, loc, item)}
 
 
 def _throws_away(action: str) -> bool:
@@ -271,8 +289,17 @@ def held_hint(data: Mapping[str, Any], places: Mapping[str, str]) -> str:
     if not uses:
         return f"You hold {item_name(item)}; nothing here needs it: throw it away at the Storage."
     product, tool = uses[0]
-    tools = [places.get(loc["name"], loc["name"]) for loc in data.get("locations", []) if loc["kind"] == tool]
-    where = " or ".join(tools) or KIND_WORDS.get(tool, tool)
+    kind = [loc for loc in data.get("locations", []) if loc["kind"] == tool]
+    free = [places.get(loc["name"], loc["name"]) for loc in kind if _takes(data, loc, item)]
+    if kind and not free:
+        taken = " and ".join(places.get(loc["name"], loc["name"]) for loc in kind)
+        both = "both " if len(kind) == 2 else "all " if len(kind) > 2 else ""
+        return (
+            f"You hold {item_name(item)} for {item_name(product)}, but {taken} {'is' if len(kind) == 1 else 'are'} "
+            f"{both}in use: wait until one is emptied, or throw the {item_name(item)} away at the Storage to free "
+            "your hands (starting a tool needs them)."
+        )
+    where = " or ".join(free) or KIND_WORDS.get(tool, tool)
     return f"You hold {item_name(item)}: it goes into the {where} to make {item_name(product)}."
 
 

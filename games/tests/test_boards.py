@@ -1550,3 +1550,29 @@ def test_a_persons_chat_names_the_seats_as_its_reader_knows_them():
     assert as_read_by(line, [2], writer) == "Teammate 1, grab the lettuce. Teammate 2 chops"  # the writer's own
     said = {"agent": 2, "category": "chat", "message": "x", "data": {"text": "please help teammate 2 and teammate 9"}}
     assert as_read_by(said, [1], participant) == "please help you and teammate 9"  # no such seat: as written
+
+
+def test_with_every_tool_for_it_in_use_the_player_is_not_sent_between_them():
+    """Holding broccoli beside two steamers in use (one with broccoli not started, one with steamed
+    broccoli ready), the first walk offered was to the other steamer, and from there back: a
+    newcomer pressing 1 paced between them for 35 steps, and the line said it "goes into the
+    Steamer 1 or Steamer 2"."""
+    data = kitchen_data("busy-kitchen")
+    places = kitchen_view.place_names(data["locations"])
+    steamers = [loc for loc in data["locations"] if loc["kind"] == "steamer"]
+    data["agents"][0]["holding"] = "broccoli"
+    data["agents"][0]["location"] = steamers[1]["name"]
+    free = kitchen_view.held_hint(data, places)
+    assert free == "You hold broccoli: it goes into the Steamer 1 or Steamer 2 to make steamed broccoli.", free
+    steamers[0]["contents"] = ["steamedBroccoli"]
+    steamers[1]["contents"] = ["broccoli"]
+    said = kitchen_view.held_hint(data, places)
+    assert said.startswith("You hold broccoli for steamed broccoli, but Steamer 1 and Steamer 2 are both in use"), said
+    walks = ["goto storage0", "goto servingtable0", f"goto {steamers[0]['name']}", "goto mixer0"]
+    groups = kitchen_view.action_groups([*walks, "noop"], data, places, steamers[1]["name"])
+    first = next(g for g in groups if g["title"] == "Walk to")["buttons"][0]
+    assert first["place"] != steamers[0]["name"], first
+    steamers[0]["contents"] = []  # one emptied: that is where it goes, and the walk there comes first
+    assert kitchen_view.held_hint(data, places).endswith("goes into the Steamer 1 to make steamed broccoli.")
+    groups = kitchen_view.action_groups([*walks, "noop"], data, places, steamers[1]["name"])
+    assert next(g for g in groups if g["title"] == "Walk to")["buttons"][0]["place"] == steamers[0]["name"]
