@@ -146,7 +146,8 @@ class BenchmarkForm(forms.Form):
 
     def _chosen(self, name: str) -> str:
         """The domain or agent the page is filled in for: as sent, as linked, else the first choice."""
-        choices = [str(value) for value, _label in cast(forms.ChoiceField, self.fields[name]).choices]
+        listed = cast(list[tuple[Any, Any]], cast(forms.ChoiceField, self.fields[name]).choices)
+        choices = [str(value) for value, _label in listed]
         value = str(self.data.get(name) if self.is_bound else self.initial.get(name) or "")
         return value if value in choices else (choices[0] if choices else "")
 
