@@ -216,6 +216,12 @@ def action_groups(
     # ordered dish, a tool whose recipe takes it for anything else)
     targets = _destinations(data, holding) if holding else set()
     handy.sort(key=lambda b: b["place"] not in targets)
+    # holding what nothing can take now (every tool for it in use), no walk is the next thing to
+    # do: the first walk went Storage -> Serving table -> Storage for a player pressing 1; waiting
+    # for a tool to free up comes first
+    if holding and not targets and wait:
+        groups.append({"title": "", "buttons": wait})
+        wait = []
     if handy:
         groups.append({"title": "Walk to", "buttons": handy})
     if rest:

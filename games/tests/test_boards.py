@@ -1572,6 +1572,10 @@ def test_with_every_tool_for_it_in_use_the_player_is_not_sent_between_them():
     groups = kitchen_view.action_groups([*walks, "noop"], data, places, steamers[1]["name"])
     first = next(g for g in groups if g["title"] == "Walk to")["buttons"][0]
     assert first["place"] != steamers[0]["name"], first
+    # nor any walk: waiting for a steamer comes first (pressing 1 walked Storage -> Serving table ->
+    # Storage with both chopping boards in use)
+    buttons = [b for g in groups for b in g["buttons"]]
+    assert buttons[0]["action"] == "noop", buttons[:2]
     steamers[0]["contents"] = []  # one emptied: that is where it goes, and the walk there comes first
     assert kitchen_view.held_hint(data, places).endswith("goes into the Steamer 1 to make steamed broccoli.")
     groups = kitchen_view.action_groups([*walks, "noop"], data, places, steamers[1]["name"])
