@@ -61,3 +61,44 @@ def test_a_cooks_badge_shows_its_name_and_what_it_holds_uncut(tmp_path, shots):
         assert not [t for t in shown if t["clipped"]], (width, shown)
         assert sorted((t["name"], t["held"]) for t in shown) == [("Teammate 1", "bread"), ("You", "seaweed sheet")]
         assert all(t["own_line"] for t in shown), (width, shown)
+
+
+# a finished two-cook game, one cook with a participant's long account name, watched by a researcher
+FINISHED = f"""
+from accounts.roles import Role, grant
+from django.contrib.auth import get_user_model
+from games import services
+from games.importers import bundled_kitchen
+bundled_kitchen.load(log=lambda line: None)
+make = get_user_model().objects.create_user
+watcher = make("player", password="{PASSWORD}")
+grant(watcher, Role.RESEARCHER)
+cook = make("p-470c2bdd922a68f6", password="{PASSWORD}")
+grant(cook, Role.PARTICIPANT)
+seats = [{{"kind": "human", "user": cook}}, {{"kind": "npc", "dispatcher": "planner"}}]
+game = services.create_game("bundled/warm-up", seats, clock="lockstep", created_by=watcher)
+services.finish(game.pk, reason="stopped by the researcher", by=watcher)
+print(game.pk)
+"""
+
+
+def test_a_finished_kitchens_result_table_stays_in_its_column(tmp_path, shots):
+    """The commands-by-cook table widened the result panel past the page: a researcher's page was
+    1,507 px wide at 1280 and 647 px at 390, the table cut at the screen's edge."""
+    stack, game_id = start_custom_game(tmp_path, FINISHED)
+    widths = {}
+    try:
+        with chromium() as browser:
+            for width in (1280, 390):
+                page, errors = new_page(browser, {"width": width, "height": 900})
+                sign_in(page, stack.base, game_id)
+                table = page.locator("#game-result table.counts")
+                table.wait_for()
+                widths[width] = page.evaluate("document.documentElement.scrollWidth")
+                table.scroll_into_view_if_needed()
+                page.screenshot(path=str(shots / f"kitchen-result-table-{width}.png"))
+                page.close()
+                assert not errors, errors
+    finally:
+        stack.close()
+    assert all(shown <= width for width, shown in widths.items()), widths
