@@ -36,6 +36,12 @@ def test_a_participant_s_finished_game_leads_only_back_to_the_study(researcher):
         assert away not in top, away
     # the study's own pages too
     assert "Sign out" not in header(browser.get(step).content.decode())
+    # a researcher watching the game is not offered the participant's next step (it led to "You are
+    # signed in with your own account")
+    watcher = HttpClient()
+    watcher.force_login(researcher)
+    watched = watcher.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "Continue the study" not in watched and "Watch the replay" in watched
 
 
 def test_a_person_s_own_account_keeps_its_header(client, participant):
