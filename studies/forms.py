@@ -132,9 +132,13 @@ class ConditionForm(forms.Form):
     )
     constrained = forms.BooleanField(
         required=False,
+        # ticked, as the new-game form has it: unticked, the bundled SmolLM2 teammate of a playtested
+        # study's condition carried out 0-3 commands in 60 steps (its free answers seldom name an action)
+        initial=True,
         label="Hold LLM replies to legal actions",
         help_text="The endpoint may only write one legal action per teammate (JSON-constrained decoding; "
-        "llama.cpp, vLLM and OpenAI support it). Small models then always act; the papers' agents answer freely.",
+        "llama.cpp, vLLM and OpenAI support it). Small models then always act; untick for free answers, as the "
+        "papers' agents give.",
     )
     human_count = forms.IntegerField(
         min_value=1,

@@ -414,3 +414,15 @@ def test_a_draft_with_the_default_consent_is_reminded_to_check_it(client, resear
     study.consent_text = "A ten-minute study about games. By agreeing you confirm you are 18 or older."
     study.save()
     assert reminder not in client.get(reverse("studies:design", args=[study.pk])).content.decode()
+
+
+def test_a_new_llm_condition_holds_its_replies_to_legal_actions_unless_unticked(client, researcher, make_study):
+    """Unticked by default, a playtested study's bundled SmolLM2 teammate carried out 0-3 commands in
+    60 steps (its free answers seldom name an action); the new-game form has it ticked."""
+    import re
+
+    study = make_study()
+    client.force_login(researcher)
+    page = client.get(reverse("studies:design", args=[study.pk])).content.decode()
+    box = re.search(r'<input[^>]*name="condition-constrained"[^>]*>', page)
+    assert box and "checked" in box.group(0), box
