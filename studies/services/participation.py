@@ -191,7 +191,15 @@ def resume(study: Study, *, external_id: str, code: str, client: str = "") -> Pa
         raise StudyError("Too many wrong resume codes; please wait an hour or contact the researcher.")
     if participant is None or not given or not secrets.compare_digest(given, _normalise_code(participant.resume_code)):
         cache.set(tries_key, tries + 1, 3600)
-        raise StudyError("That resume code does not match. It is shown at the bottom of every study page.")
+        # the code alone finds only a participation that joined without an id: one that came with
+        # an id (a panel's link) is resumed from that link (a playtester's right code read as wrong)
+        elsewhere = (
+            ""
+            if external_id
+            else " If you joined from a link with your participant id (a panel's link), open that link again"
+            " and enter the code there."
+        )
+        raise StudyError(f"That resume code does not match. It is shown at the bottom of every study page.{elsewhere}")
     cache.delete(tries_key)
     return participant
 
