@@ -435,7 +435,7 @@ def test_guessing_resume_codes_without_an_id_stops_after_ten_tries(make_study):
     with_id = services.give_consent(services.join(study, external_id="HAS-ID"))
     # an id's code is no id-less one, and the message says where it works (a playtester's right code
     # read as wrong on the bare link)
-    with pytest.raises(StudyError, match="does not match.*open that link again"):
+    with pytest.raises(StudyError, match=r"does not match.*open that link again"):
         services.resume(study, external_id="", code=with_id.resume_code, client="10.0.0.1")
     for _ in range(9):
         with pytest.raises(StudyError, match="does not match"):
