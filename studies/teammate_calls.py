@@ -25,6 +25,14 @@ def _installed() -> bool:
 class CallCount:
     calls: int = 0
     failed: int = 0  # got no answer: the teammate could not act on them
+    # answered, but nothing in the reply was carried out (no command found, not its seat, refused):
+    # a playtested condition's teammate answered 20 times and acted on 3
+    unused: int = 0
+
+    @property
+    def mostly_unused(self) -> bool:
+        answered = self.calls - self.failed
+        return answered > 0 and 2 * self.unused > answered
 
     @property
     def every_one_failed(self) -> bool:
@@ -40,10 +48,14 @@ def call_counts(game_ids: Iterable[int] | QuerySet) -> dict[int, CallCount]:
     rows = (
         LlmCall.objects.filter(game_id__in=game_ids)
         .values("game_id")
-        .annotate(n=Count("id"), failed=Count("id", filter=~Q(error="")))
-        .values_list("game_id", "n", "failed")
+        .annotate(
+            n=Count("id"),
+            failed=Count("id", filter=~Q(error="")),
+            unused=Count("id", filter=Q(error="", action_seqs=[])),
+        )
+        .values_list("game_id", "n", "failed", "unused")
     )
-    return {game_id: CallCount(n, failed) for game_id, n, failed in rows}
+    return {game_id: CallCount(n, failed, unused) for game_id, n, failed, unused in rows}
 
 
 def failing_games(episodes: QuerySet) -> Any:
@@ -66,11 +78,20 @@ class FailingTeammates:
     episodes: int  # episodes with at least one failed call
     of: int  # the condition's episodes counted
     every_call: int  # episodes in which no call got an answer: the teammate never acted
+    mostly_unused: int = 0  # episodes in which most answered calls led to no command carried out
 
     @property
     def text(self) -> str:
-        whole = f" (in {self.every_call} of them no call got an answer)" if self.every_call else ""
-        return f"{self.condition}: {self.episodes} of {self.of} episode{'s' if self.of != 1 else ''}{whole}"
+        parts = []
+        if self.episodes:
+            whole = f" (in {self.every_call} of them no call got an answer)" if self.every_call else ""
+            parts.append(f"{self.episodes} of {self.of} episode{'s' if self.of != 1 else ''}{whole}")
+        if self.mostly_unused:
+            parts.append(
+                f"in {self.mostly_unused} of {self.of} most of the model's answers were not carried out (no command "
+                "found in them, or refused)"
+            )
+        return f"{self.condition}: " + "; ".join(parts)
 
 
 def failing_by_condition(episodes: QuerySet) -> list[FailingTeammates]:
@@ -84,6 +105,7 @@ def failing_by_condition(episodes: QuerySet) -> list[FailingTeammates]:
     total: Counter[int] = Counter()
     some: Counter[int] = Counter()
     every: Counter[int] = Counter()
+    unused: Counter[int] = Counter()
     for index, name, game_id in rows:
         names[index] = name
         total[index] += 1
@@ -91,4 +113,6 @@ def failing_by_condition(episodes: QuerySet) -> list[FailingTeammates]:
         if found is not None and found.failed:
             some[index] += 1
             every[index] += found.every_one_failed
-    return [FailingTeammates(names[i], some[i], total[i], every[i]) for i in sorted(some)]
+        if found is not None and found.mostly_unused:
+            unused[index] += 1
+    return [FailingTeammates(names[i], some[i], total[i], every[i], unused[i]) for i in sorted(set(some) | set(unused))]

@@ -69,6 +69,11 @@ def episode_columns(study: Study) -> list[Column]:
             "episode is not what its condition names. The npc_calls table has each call's error; the Analysis tab "
             "can leave such episodes out.",
         ),
+        Column(
+            "npc_calls_unused",
+            "Of the answered calls, those whose reply led to no command carried out (no command found in it, a "
+            "seat not the teammate's, or every command refused): a teammate that answers but does not act.",
+        ),
     ]
     for name, measure in _objective_columns(study):
         unit = f" in {measure.unit}" if measure.unit else ""
@@ -139,6 +144,7 @@ def episode_rows(study: Study, options: Options) -> Iterator[dict[str, Any]]:
             "routed_from": e.routed_from.name if e.routed_from else "",
             "npc_calls": "" if made is None else made.calls,
             "npc_calls_failed": "" if made is None else made.failed,
+            "npc_calls_unused": "" if made is None else made.unused,
         }
         for name, measure in objective:
             value = measure.read(e.metrics or {}) if name.startswith(e.scenario.domain + "_") else None

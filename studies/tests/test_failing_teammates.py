@@ -40,7 +40,12 @@ def study(make_study):
             for _ in range(3):
                 error = "cannot reach http://127.0.0.1:9/v1: Connection error." if failing else ""
                 LlmCall.objects.create(
-                    game=game, agent="dispatcher", model="m", error=error, reply="" if error else "x"
+                    game=game,
+                    agent="dispatcher",
+                    model="m",
+                    error=error,
+                    reply="" if error else "x",
+                    action_seqs=[] if error else [1],
                 )
     return study
 
@@ -86,3 +91,22 @@ def test_the_analysis_warns_per_condition_and_can_leave_those_episodes_out(clien
     )
     assert "They are left out of everything below, as ticked." in ticked
     assert 'name="failing_npcs" value="0" checked' in ticked
+
+
+def test_a_teammate_that_answers_but_does_not_act_is_counted_and_warned_of(client, researcher, study):
+    """A playtested condition's SmolLM2 teammate answered 20 calls and acted on 3 ("no command
+    found", "agent2 is not yours to command"): npc_calls_failed stayed 0 and no warning showed."""
+    from games.npc.models import LlmCall
+    from studies.models import Episode
+
+    answered = Episode.objects.filter(participant__study=study, condition__npc_kind="llm", game__isnull=False)
+    game_id = next(e.game_id for e in answered if not LlmCall.objects.filter(game_id=e.game_id).exclude(error=""))
+    for _ in range(4):
+        LlmCall.objects.create(game_id=game_id, agent="dispatcher", model="m", reply="You can now command")
+    client.force_login(researcher)
+    response = client.get(reverse("studies:export", args=[study.pk, "episodes", "jsonl"]))
+    rows = [json.loads(line) for line in b"".join(response.streaming_content).decode().splitlines()]
+    row = next(r for r in rows if r["game_id"] == game_id)
+    assert (row["npc_calls"], row["npc_calls_failed"], row["npc_calls_unused"]) == (7, 0, 4)
+    page = " ".join(client.get(reverse("studies:analysis", args=[study.pk])).content.decode().split())
+    assert "in 1 of 2 most of the model&#x27;s answers were not carried out" in page, page
