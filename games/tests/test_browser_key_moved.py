@@ -38,6 +38,23 @@ WITHOUT_TWO = """() => {
 }"""
 
 
+def relay(page, sockets: list, sent: list[dict]) -> None:
+    """Pass the page's game websocket through, keeping each socket (to send the page a frame as the
+    server would) and each frame the page sends."""
+
+    def through(ws) -> None:
+        server = ws.connect_to_server()
+
+        def to_server(message) -> None:
+            sent.append(json.loads(message))
+            server.send(message)
+
+        ws.on_message(to_server)
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r".*/ws/games/.*"), through)
+
+
 def test_a_key_whose_action_just_changed_says_so_and_acts_when_pressed_again(tmp_path, shots):
     stack, game_id, _ = start_game(tmp_path, "tasks", "bundled/make-tea", clock="lockstep")
     sockets: list = []
@@ -45,18 +62,7 @@ def test_a_key_whose_action_just_changed_says_so_and_acts_when_pressed_again(tmp
     try:
         with chromium() as browser:
             page, errors = new_page(browser)
-
-            def relay(ws) -> None:
-                server = ws.connect_to_server()
-
-                def to_server(message) -> None:
-                    sent.append(json.loads(message))
-                    server.send(message)
-
-                ws.on_message(to_server)
-                sockets.append(ws)
-
-            page.route_web_socket(re.compile(r".*/ws/games/.*"), relay)
+            relay(page, sockets, sent)
             sign_in(page, stack.base, game_id)
             page.locator("#game-actions [data-key='2']").wait_for()
             page.wait_for_timeout(500)
@@ -108,18 +114,7 @@ def test_a_click_on_a_button_whose_action_just_changed_says_so_and_acts_when_cli
     try:
         with chromium() as browser:
             page, errors = new_page(browser)
-
-            def relay(ws) -> None:
-                server = ws.connect_to_server()
-
-                def to_server(message) -> None:
-                    sent.append(json.loads(message))
-                    server.send(message)
-
-                ws.on_message(to_server)
-                sockets.append(ws)
-
-            page.route_web_socket(re.compile(r".*/ws/games/.*"), relay)
+            relay(page, sockets, sent)
             sign_in(page, stack.base, game_id)
             page.locator("#game-actions [data-key='2']").wait_for()
             page.wait_for_timeout(500)
