@@ -338,8 +338,8 @@ def test_a_refused_typed_gold_label_can_be_mended_in_place(live_server, browser,
     adjudicate = f"/annotate/projects/{project.pk}/adjudicate/"
     _sign_in(page, live_server, "res", "pw-researcher-1", f"{adjudicate}?filter=all&item=Garlic-Bread/2")
     page.fill("#gold-time_constraint-other", "abc")
-    page.press("#gold-time_constraint-other", "Enter")
-    page.wait_for_load_state("load")
+    with page.expect_navigation():
+        page.press("#gold-time_constraint-other", "Enter")
     message = page.inner_text(".messages")
     assert message.startswith("Gold for Garlic Bread, step 2 not saved: time constraint “abc” is not a label"), message
     box = page.locator("#gold-time_constraint-other")
@@ -348,8 +348,8 @@ def test_a_refused_typed_gold_label_can_be_mended_in_place(live_server, browser,
     page.screenshot(path=str(shots / "annotations-gold-typed-refused.png"))
     page.keyboard.press("Control+A")
     page.keyboard.type("1:5")
-    page.keyboard.press("Enter")
-    page.wait_for_load_state("load")
+    with page.expect_navigation():  # the old page's message stood until the new page came
+        page.keyboard.press("Enter")
     assert "Saved 1 gold label for Garlic Bread, step 2" in page.inner_text(".messages")
     assert GoldLabel.objects.get().value == "1:5"
     page.close()
