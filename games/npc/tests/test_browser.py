@@ -211,7 +211,7 @@ def test_watch_an_episode_under_way_stop_it_within_a_decision_and_resume(
         run.refresh_from_db()
         assert run.status == RunStatus.STOPPED and not run.results.exists() and not run.playing.exists()
         page.get_by_role("button", name="Resume").click()
-        page.wait_for_selector("text=1 of 1 episodes")
+        page.wait_for_selector("text=1 of 1 episode")
     run.refresh_from_db()
     assert run.status == RunStatus.DONE and run.results.get().llm_calls > 3  # played again from its start
 
